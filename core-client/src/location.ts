@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** Where a record came from, so every message can name it: file and line (text formats) or index (JSON arrays). */
+export const RecordLocationSchema = z.object({
+  file: z.string(),
+  line: z.number().int().positive().optional(),
+  index: z.number().int().nonnegative().optional(),
+  field: z.string().optional(),
+});
+export type RecordLocation = z.infer<typeof RecordLocationSchema>;
+
+export function formatLocation(location: RecordLocation): string {
+  const parts = [location.file];
+  if (location.line !== undefined) parts.push(`line ${location.line}`);
+  if (location.index !== undefined) parts.push(`record #${location.index}`);
+  const where = parts.join(', ');
+  return location.field === undefined ? where : `${where}, field "${location.field}"`;
+}
