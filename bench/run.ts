@@ -1,0 +1,7 @@
+import { benchPlan } from './plan.js';
+import { benchPush } from './push.js';
+
+// `npm run bench`: figures for the notes, never assertions. Sizes can be shrunk for a quick look: BENCH_QUICK=1.
+const quick = process.env.BENCH_QUICK === '1';
+await benchPlan(quick ? [10_000, 100_000] : [100_000, 1_000_000]);
+await benchPush();

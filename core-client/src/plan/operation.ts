@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { RecordLocationSchema } from '../location.js';
+
+/**
+ * What the plan turns each source record into: operations of the contract, or rejections with a reason.
+ * `operationKey` names an operation stably within its source (record position + kind + provider), so a journal
+ * can say which operations of a file are done without keeping any of their data.
+ */
+export const PasswordImportOperationSchema = z.object({
+  kind: z.literal('passwordImport'),
+  operationKey: z.string(),
+  location: RecordLocationSchema,
+  /** Normalised as the core does (trimmed, lower-cased). */
+  email: z.string(),
+  family: z.enum(['bcrypt', 'argon2', 'vendor_scrypt']),
+  body: z.object({
+    email: z.string(),
+    passwordHash: z.string(),
+    hashingAlgorithm: z.literal('vendor_scrypt').optional(),
+  }),
+  /** The wrapper rule that was stripped from the exported hash, if any (counted in the plan). */
+  strippedBy: z.string().optional(),
+  warnings: z.array(z.string()),
+});
+export type PasswordImportOperation = z.infer<typeof PasswordImportOperationSchema>;
+
+export const ThirdPartyOperationSchema = z.object({
+  kind: z.literal('thirdPartySignInUp'),
+  operationKey: z.string(),
+  location: RecordLocationSchema,
+  email: z.string(),
+  /** The provider as the export named it (`google.com`), for messages; `body.thirdPartyId` is the short name. */
+  sourceProviderId: z.string(),
+  body: z.object({
+    thirdPartyId: z.string(),
+    thirdPartyUserId: z.string(),
+    email: z.object({ id: z.string(), isVerified: z.boolean() }),
+  }),
+});
+export type ThirdPartyOperation = z.infer<typeof ThirdPartyOperationSchema>;
+
+export type ImportOperation = PasswordImportOperation | ThirdPartyOperation;
+export type OperationKind = ImportOperation['kind'];
+
+export const rejectionCodes = [
+  'malformedRecord',
+  'invalidEmail',
+  'missingEmail',
+  'unusableHash',
+  'unsupportedHashFamily',
+  'unmappedProvider',
+  'invalidProviderUser',
+  'duplicateEmail',
+  'duplicateThirdPartyUser',
+  'withoutCredentials',
+] as const;
+
+export const PlanRejectionSchema = z.object({
+  kind: z.literal('rejection'),
+  operationKey: z.string(),
+  location: RecordLocationSchema,
+  email: z.string().optional(),
+  code: z.enum(rejectionCodes),
+  /** The operation the record would have become, when known. */
+  operation: z.enum(['passwordImport', 'thirdPartySignInUp']).optional(),
+  /** A sentence an operator can act on; never a hash, salt or secret. */
+  reason: z.string(),
+});
+export type PlanRejection = z.infer<typeof PlanRejectionSchema>;
+export type RejectionCode = PlanRejection['code'];
+
+export type PlanItem = ImportOperation | PlanRejection;

@@ -1,0 +1,131 @@
+import { prepareHash, type HashConfig, type PrefixRule } from '../hashes/index.js';
+import type { LinkedProvider, SourceRecord, SourceUser } from '../sources/source-user.js';
+import { normaliseEmail } from './email.js';
+import type { ImportOperation, PlanItem, PlanRejection, RejectionCode } from './operation.js';
+import {
+  MAX_THIRD_PARTY_USER_ID_LENGTH,
+  isThirdPartyProvider,
+} from './providers.js';
+import { recordKey } from './record-key.js';
+
+export interface RecordPlanningRules {
+  hashConfig?: HashConfig;
+  prefixRules?: PrefixRule[];
+  providerMap: Readonly<Record<string, string>>;
+}
+
+/**
+ * Turns one source record into the operations of the contract, or rejections that say why, without looking at
+ * any other record (duplicates are the stream's job).
+ */
+export function planRecord(record: SourceRecord, rules: RecordPlanningRules): PlanItem[] {
+  const key = recordKey(record.location);
+  if (record.kind === 'malformed') {
+    return [rejection(record, key, 'malformedRecord', record.reason)];
+  }
+  const items: PlanItem[] = [];
+  const hasHash = (record.passwordHash ?? '').trim().length > 0;
+  if (hasHash) items.push(planPasswordImport(record, key, rules));
+  record.providers
+    .filter((provider) => isThirdPartyProvider(provider.providerId))
+    .forEach((provider, ordinal) => items.push(planThirdParty(record, provider, `${key}#tp${ordinal}`, rules)));
+  if (items.length === 0) {
+    items.push(
+      rejection(
+        record,
+        key,
+        'withoutCredentials',
+        'the user has neither a password hash nor a linked provider: needs a password reset or login-time migration',
+      ),
+    );
+  }
+  return items;
+}
+
+function planPasswordImport(user: SourceUser, key: string, rules: RecordPlanningRules): PlanItem {
+  const operationKey = `${key}#pw`;
+  const email = normaliseEmail(user.email);
+  if (!email.ok) return rejection(user, operationKey, email.code, email.reason, 'passwordImport');
+  const prepared = prepareHash({
+    rawHash: user.passwordHash ?? '',
+    ...(user.salt !== undefined && { salt: user.salt }),
+    ...(user.hashingAlgorithm !== undefined && { hashingAlgorithm: user.hashingAlgorithm }),
+    ...(rules.hashConfig !== undefined && { hashConfig: rules.hashConfig }),
+    ...(rules.prefixRules !== undefined && { prefixRules: rules.prefixRules }),
+  });
+  if (!prepared.ok) {
+    const code: RejectionCode = /unsupported/i.test(prepared.code) ? 'unsupportedHashFamily' : 'unusableHash';
+    return { ...rejection(user, operationKey, code, prepared.reason, 'passwordImport'), email: email.email };
+  }
+  const operation: ImportOperation = {
+    kind: 'passwordImport',
+    operationKey,
+    location: user.location,
+    email: email.email,
+    family: prepared.family,
+    body: {
+      email: email.email,
+      passwordHash: prepared.passwordHash,
+      ...(prepared.hashingAlgorithm !== undefined && { hashingAlgorithm: prepared.hashingAlgorithm }),
+    },
+    ...(prepared.strippedBy !== undefined && { strippedBy: prepared.strippedBy }),
+    warnings: prepared.warnings,
+  };
+  return operation;
+}
+
+function planThirdParty(user: SourceUser, provider: LinkedProvider, operationKey: string, rules: RecordPlanningRules): PlanItem {
+  const thirdPartyId = rules.providerMap[provider.providerId.trim()];
+  if (thirdPartyId === undefined) {
+    return rejection(
+      user,
+      operationKey,
+      'unmappedProvider',
+      `provider "${provider.providerId}" has no short name: map it with --provider-map "${provider.providerId}=<name>"`,
+      'thirdPartySignInUp',
+    );
+  }
+  const thirdPartyUserId = provider.providerUserId.trim();
+  if (thirdPartyUserId.length === 0 || thirdPartyUserId.length > MAX_THIRD_PARTY_USER_ID_LENGTH) {
+    return rejection(
+      user,
+      operationKey,
+      'invalidProviderUser',
+      `the ${provider.providerId} user id is ${thirdPartyUserId.length === 0 ? 'empty' : `longer than ${MAX_THIRD_PARTY_USER_ID_LENGTH} characters`}`,
+      'thirdPartySignInUp',
+    );
+  }
+  const email = normaliseEmail(provider.email !== undefined && provider.email.trim() !== '' ? provider.email : user.email);
+  if (!email.ok) return rejection(user, operationKey, email.code, `${email.reason} (${provider.providerId} account)`, 'thirdPartySignInUp');
+  return {
+    kind: 'thirdPartySignInUp',
+    operationKey,
+    location: user.location,
+    email: email.email,
+    sourceProviderId: provider.providerId,
+    body: {
+      thirdPartyId,
+      thirdPartyUserId,
+      email: { id: email.email, isVerified: user.emailVerified ?? false },
+    },
+  };
+}
+
+function rejection(
+  record: SourceRecord,
+  operationKey: string,
+  code: RejectionCode,
+  reason: string,
+  operation?: PlanRejection['operation'],
+): PlanRejection {
+  const email = record.kind === 'user' ? record.email?.trim().toLowerCase() : undefined;
+  return {
+    kind: 'rejection',
+    operationKey: operationKey.includes('#') ? operationKey : `${operationKey}#${code}`,
+    location: record.location,
+    ...(email !== undefined && email !== '' && { email }),
+    code,
+    ...(operation !== undefined && { operation }),
+    reason,
+  };
+}

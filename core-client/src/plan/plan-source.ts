@@ -1,0 +1,93 @@
+import { formatLocation, type RecordLocation } from '../location.js';
+import { readSource, type OpenSourceOptions } from '../sources/index.js';
+import type { ImportOperation, PlanItem, PlanRejection } from './operation.js';
+import { planRecord, type RecordPlanningRules } from './plan-record.js';
+import { defaultProviderMap } from './providers.js';
+import { recordPosition } from './record-key.js';
+import { SeenKeys, type KeyPosition } from './seen-keys.js';
+
+export type DuplicatePolicy = 'first-wins' | 'last-wins';
+
+export interface PlanOptions extends OpenSourceOptions, Omit<RecordPlanningRules, 'providerMap'> {
+  providerMap?: Readonly<Record<string, string>>;
+  duplicates?: DuplicatePolicy;
+}
+
+/** One source record and everything it became: at least one operation or rejection. */
+export interface PlannedRecord {
+  location: RecordLocation;
+  items: PlanItem[];
+}
+
+/**
+ * Streams the plan of a whole source. Duplicates are found across the stream: after normalisation a core would
+ * silently overwrite the first user's hash with the second's, so only one of them becomes an operation.
+ * "last-wins" needs to know the last occurrence before emitting anything, so it reads the source twice.
+ */
+export async function* planSource(path: string, planOptions: PlanOptions = {}): AsyncGenerator<PlannedRecord> {
+  const options = { ...planOptions, providerMap: planOptions.providerMap ?? defaultProviderMap };
+  const policy = options.duplicates ?? 'first-wins';
+  const files = new SourceFiles();
+  const seen = new SeenKeys();
+  if (policy === 'last-wins') {
+    for await (const record of readSource(path, options)) {
+      for (const item of planRecord(record, options)) {
+        const key = duplicateKey(item);
+        if (key !== undefined) seen.recordLatest(key, files.positionOf(item.location));
+      }
+    }
+  }
+  for await (const record of readSource(path, options)) {
+    const items = planRecord(record, options).map((item) => {
+      const key = duplicateKey(item);
+      if (key === undefined || item.kind === 'rejection') return item;
+      const here = files.positionOf(item.location);
+      if (policy === 'first-wins') {
+        const first = seen.firstSeenOrRecord(key, here);
+        return first === undefined ? item : duplicateRejection(item, `duplicate of ${files.describe(first)}, which is imported instead`);
+      }
+      const last = seen.positionOf(key);
+      const isLast = last !== undefined && last.position === here.position && last.source === here.source;
+      return isLast || last === undefined ? item : duplicateRejection(item, `duplicate of ${files.describe(last)}, which is imported instead (last wins)`);
+    });
+    yield { location: record.location, items };
+  }
+}
+
+function duplicateKey(item: PlanItem): string | undefined {
+  if (item.kind === 'passwordImport') return `email\u0000${item.email}`;
+  if (item.kind === 'thirdPartySignInUp') return `provider\u0000${item.body.thirdPartyId}\u0000${item.body.thirdPartyUserId}`;
+  return undefined;
+}
+
+function duplicateRejection(item: ImportOperation, reason: string): PlanRejection {
+  const provider = item.kind === 'thirdPartySignInUp' ? `${item.sourceProviderId} account ` : '';
+  return {
+    kind: 'rejection',
+    operationKey: item.operationKey,
+    location: item.location,
+    email: item.email,
+    code: item.kind === 'passwordImport' ? 'duplicateEmail' : 'duplicateThirdPartyUser',
+    operation: item.kind,
+    reason: `${provider}${reason}`,
+  };
+}
+
+/** The few input files of a source (an Auth0 export has two), numbered so a position fits in a few bytes. */
+class SourceFiles {
+  readonly #files: { file: string; byLine: boolean }[] = [];
+
+  positionOf(location: RecordLocation): KeyPosition {
+    let source = this.#files.findIndex((entry) => entry.file === location.file);
+    if (source < 0) {
+      source = this.#files.push({ file: location.file, byLine: location.line !== undefined }) - 1;
+    }
+    return { position: recordPosition(location), source };
+  }
+
+  describe(at: KeyPosition): string {
+    const entry = this.#files[at.source];
+    if (entry === undefined) return `record ${at.position}`;
+    return formatLocation(entry.byLine ? { file: entry.file, line: at.position } : { file: entry.file, index: at.position });
+  }
+}

@@ -1,0 +1,55 @@
+/** Export provider ids (Firebase, Auth0) → the short provider names the core's thirdPartyId expects. */
+export const defaultProviderMap: Readonly<Record<string, string>> = {
+  'google.com': 'google',
+  'facebook.com': 'facebook',
+  'github.com': 'github',
+  'twitter.com': 'twitter',
+  'apple.com': 'apple',
+  'microsoft.com': 'microsoft',
+  'linkedin.com': 'linkedin',
+  'yahoo.com': 'yahoo',
+  // Auth0 connection names
+  'google-oauth2': 'google',
+  facebook: 'facebook',
+  github: 'github',
+  twitter: 'twitter',
+  apple: 'apple',
+  windowslive: 'microsoft',
+  linkedin: 'linkedin',
+  yahoo: 'yahoo',
+};
+
+/** Provider ids that name the password or phone login of the old system itself, not a third-party account. */
+const firstPartyProviderIds = new Set(['password', 'phone', 'email', 'auth0', 'firebase', 'anonymous']);
+
+export const MAX_THIRD_PARTY_ID_LENGTH = 28;
+export const MAX_THIRD_PARTY_USER_ID_LENGTH = 256;
+
+export function isThirdPartyProvider(providerId: string): boolean {
+  return !firstPartyProviderIds.has(providerId.trim().toLowerCase());
+}
+
+export class ProviderMapError extends Error {
+  override readonly name = 'ProviderMapError';
+}
+
+/**
+ * Parses operator overrides `from=to` (flags or lines of a file); `to` must be a valid thirdPartyId.
+ * Returns the default map with the overrides applied.
+ */
+export function buildProviderMap(overrides: readonly string[] = []): Record<string, string> | ProviderMapError {
+  const map: Record<string, string> = { ...defaultProviderMap };
+  for (const override of overrides) {
+    const separator = override.indexOf('=');
+    const from = override.slice(0, separator).trim();
+    const to = override.slice(separator + 1).trim();
+    if (separator < 1 || to.length === 0) {
+      return new ProviderMapError(`provider mapping "${override}" must look like "export-provider-id=short-name", e.g. "gc.apple.com=gamecenter"`);
+    }
+    if (to.length > MAX_THIRD_PARTY_ID_LENGTH) {
+      return new ProviderMapError(`provider name "${to}" is longer than the core's limit of ${MAX_THIRD_PARTY_ID_LENGTH} characters`);
+    }
+    map[from] = to;
+  }
+  return map;
+}

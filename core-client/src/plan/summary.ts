@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { formatLocation } from '../location.js';
+import { rejectionCodes, type PlanItem } from './operation.js';
+import type { PlannedRecord } from './plan-source.js';
+
+const EXAMPLES_PER_REASON = 3;
+/** The summary lists rejections for the screen and --json; the report file holds every one of them. */
+export const LISTED_REJECTIONS_LIMIT = 10_000;
+
+export const PlanSummarySchema = z.object({
+  records: z.number(),
+  operations: z.number(),
+  passwordImports: z.number(),
+  thirdPartySignInUps: z.number(),
+  byFamily: z.object({ bcrypt: z.number(), argon2: z.number(), vendor_scrypt: z.number() }),
+  byProvider: z.record(z.string(), z.number()),
+  strippedByRule: z.record(z.string(), z.number()),
+  warnings: z.record(z.string(), z.number()),
+  rejected: z.number(),
+  rejectionsByCode: z.array(
+    z.object({
+      code: z.enum(rejectionCodes),
+      count: z.number(),
+      examples: z.array(z.object({ location: z.string(), reason: z.string() })),
+    }),
+  ),
+  rejections: z.array(z.object({ location: z.string(), reason: z.string() })),
+  rejectionsNotListed: z.number(),
+  duplicates: z.number(),
+  withoutCredentials: z.number(),
+});
+export type PlanSummary = z.infer<typeof PlanSummarySchema>;
+
+/** Counts a plan as it streams by, in memory that does not grow with the number of records. */
+export class PlanTally {
+  #summary: PlanSummary = {
+    records: 0,
+    operations: 0,
+    passwordImports: 0,
+    thirdPartySignInUps: 0,
+    byFamily: { bcrypt: 0, argon2: 0, vendor_scrypt: 0 },
+    byProvider: {},
+    strippedByRule: {},
+    warnings: {},
+    rejected: 0,
+    rejectionsByCode: [],
+    rejections: [],
+    rejectionsNotListed: 0,
+    duplicates: 0,
+    withoutCredentials: 0,
+  };
+
+  addRecord(record: PlannedRecord): void {
+    this.#summary.records += 1;
+    for (const item of record.items) this.#addItem(item);
+  }
+
+  get records(): number {
+    return this.#summary.records;
+  }
+
+  summary(): PlanSummary {
+    return structuredClone(this.#summary);
+  }
+
+  #addItem(item: PlanItem): void {
+    const summary = this.#summary;
+    summary.operations += 1;
+    switch (item.kind) {
+      case 'passwordImport':
+        summary.passwordImports += 1;
+        summary.byFamily[item.family] += 1;
+        if (item.strippedBy !== undefined) increment(summary.strippedByRule, item.strippedBy);
+        for (const warning of item.warnings) increment(summary.warnings, warning);
+        return;
+      case 'thirdPartySignInUp':
+        summary.thirdPartySignInUps += 1;
+        increment(summary.byProvider, item.body.thirdPartyId);
+        return;
+      case 'rejection': {
+        summary.rejected += 1;
+        if (item.code === 'duplicateEmail' || item.code === 'duplicateThirdPartyUser') summary.duplicates += 1;
+        if (item.code === 'withoutCredentials') summary.withoutCredentials += 1;
+        const listed = { location: formatLocation(item.location), reason: item.reason };
+        let group = summary.rejectionsByCode.find((entry) => entry.code === item.code);
+        if (group === undefined) {
+          group = { code: item.code, count: 0, examples: [] };
+          summary.rejectionsByCode.push(group);
+        }
+        group.count += 1;
+        if (group.examples.length < EXAMPLES_PER_REASON) group.examples.push(listed);
+        if (summary.rejections.length < LISTED_REJECTIONS_LIMIT) summary.rejections.push(listed);
+        else summary.rejectionsNotListed += 1;
+      }
+    }
+  }
+}
+
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}

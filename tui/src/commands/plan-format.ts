@@ -1,0 +1,31 @@
+import type { PlanSummary } from 'core-client';
+
+const number = new Intl.NumberFormat('en-US');
+const count = (value: number): string => number.format(value);
+const counts = (entries: Record<string, number>): string =>
+  Object.entries(entries)
+    .filter(([, value]) => value > 0)
+    .map(([key, value]) => `${key} ${count(value)}`)
+    .join(' · ') || 'none';
+
+/** The plan summary as text for a person: what will be sent, what will not and why. */
+export function formatPlanSummary(file: string, summary: PlanSummary, reportPath?: string): string {
+  const lines = [
+    `Plan of ${file}`,
+    `  records read          ${count(summary.records)}`,
+    `  operations            ${count(summary.operations)} = ${count(summary.passwordImports)} password imports + ${count(summary.thirdPartySignInUps)} third-party sign-in-ups + ${count(summary.rejected)} rejected`,
+    `  password users        ${counts(summary.byFamily)}`,
+    `  third-party users     ${counts(summary.byProvider)}`,
+  ];
+  if (Object.keys(summary.strippedByRule).length > 0) lines.push(`  wrappers stripped     ${counts(summary.strippedByRule)}`);
+  for (const [warning, times] of Object.entries(summary.warnings)) lines.push(`  warning (${count(times)}×)  ${warning}`);
+  lines.push(
+    `  rejected              ${count(summary.rejected)} (duplicates ${count(summary.duplicates)}, without credentials ${count(summary.withoutCredentials)})`,
+  );
+  for (const group of summary.rejectionsByCode) {
+    lines.push(`    ${group.code} (${count(group.count)})`);
+    for (const example of group.examples) lines.push(`      ${example.location}: ${example.reason}`);
+  }
+  if (reportPath !== undefined) lines.push(`  every rejection is in ${reportPath}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import {
+  buildProviderMap,
+  parseFieldMapping,
+  parseHashConfig,
+  prefixRuleFromOption,
+  ProviderMapError,
+  sourceFormats,
+  type PlanOptions,
+} from 'core-client';
+
+/** The flags that say how to read and plan an export; `plan` and `push` share them so they plan alike. */
+export interface SourceFlags {
+  format?: string;
+  mapping?: string;
+  map?: string[];
+  auth0PasswordFile?: string;
+  hashConfig?: string;
+  stripPrefix?: string[];
+  providerMap?: string[];
+  duplicates?: 'first-wins' | 'last-wins';
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function addSourceOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--format <format>', 'force the export format instead of detecting it').choices([...sourceFormats]))
+    .option('--mapping <file>', 'field mapping file for generic NDJSON/JSON/CSV exports')
+    .option('--map <field=column>', 'map one field of a generic export, e.g. --map email=mail (repeatable)', collect)
+    .option('--auth0-password-file <file>', 'the Auth0 password-hash export to join with the user export')
+    .option('--hash-config <file>', "the provider's hash_config block or JSON (vendor scrypt users)")
+    .option('--strip-prefix <prefix>', 'strip this wrapper from hashes: exact text, or re:<regex> (repeatable)', collect)
+    .option('--provider-map <id=name>', 'map an export provider id to a short provider name (repeatable)', collect)
+    .addOption(new Option('--duplicates <policy>', 'which of two records with one email is imported').choices(['first-wins', 'last-wins']).default('first-wins'));
+}
+
+export class SourceFlagsError extends Error {
+  override readonly name = 'SourceFlagsError';
+}
+
+export async function planOptionsFromFlags(flags: SourceFlags): Promise<PlanOptions | SourceFlagsError> {
+  const options: PlanOptions = {};
+  if (flags.format !== undefined) options.format = flags.format as PlanOptions['format'];
+  if (flags.auth0PasswordFile !== undefined) options.auth0PasswordFile = flags.auth0PasswordFile;
+  if (flags.duplicates !== undefined) options.duplicates = flags.duplicates;
+
+  if (flags.mapping !== undefined || (flags.map ?? []).length > 0) {
+    const mappingText = flags.mapping === undefined ? undefined : await readText(flags.mapping, '--mapping');
+    if (mappingText instanceof SourceFlagsError) return mappingText;
+    const mapping = parseFieldMapping({ ...(mappingText !== undefined && { text: mappingText }), flags: flags.map ?? [] });
+    if (mapping instanceof Error) return new SourceFlagsError(mapping.message);
+    options.mapping = mapping;
+  }
+
+  if (flags.hashConfig !== undefined) {
+    const text = await readText(flags.hashConfig, '--hash-config');
+    if (text instanceof SourceFlagsError) return text;
+    const hashConfig = parseHashConfig(text);
+    if (hashConfig instanceof Error) return new SourceFlagsError(`${flags.hashConfig}: ${hashConfig.message}`);
+    options.hashConfig = hashConfig;
+  }
+
+  const prefixRules = [];
+  for (const prefix of flags.stripPrefix ?? []) {
+    const rule = prefixRuleFromOption(prefix);
+    if (rule instanceof Error) return new SourceFlagsError(rule.message);
+    prefixRules.push(rule);
+  }
+  if (prefixRules.length > 0) options.prefixRules = prefixRules;
+
+  const providerMap = buildProviderMap(flags.providerMap ?? []);
+  if (providerMap instanceof ProviderMapError) return new SourceFlagsError(providerMap.message);
+  options.providerMap = providerMap;
+  return options;
+}
+
+async function readText(path: string, flag: string): Promise<string | SourceFlagsError> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    return new SourceFlagsError(`${flag} ${path}: cannot read the file (${code})`);
+  }
+}
