@@ -1,0 +1,3 @@
+export * from './names.js';
+export * from './requests.js';
+export * from './responses.js';

@@ -1,0 +1,72 @@
+/**
+ * The contract's names, in one place: every path, header and constant that the client, the core double
+ * and the push engine share. See spec/user-import-interface.md (sections 2 and 4) and core-behaviour.md.
+ */
+
+export const CorePaths = {
+  passwordHashImport: '/recipe/user/passwordhash/import',
+  signInUp: '/recipe/signinup',
+  signIn: '/recipe/signin',
+  hello: '/hello',
+  apiVersion: '/apiversion',
+} as const;
+export type CorePath = (typeof CorePaths)[keyof typeof CorePaths];
+
+export const CoreHeaders = {
+  apiKey: 'api-key',
+  contentType: 'content-type',
+  authorization: 'authorization',
+  retryAfter: 'retry-after',
+} as const;
+
+/** The request content type the contract prescribes (section 4). */
+export const REQUEST_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** What a real core sends with a success (core-behaviour.md, Transport). */
+export const SUCCESS_CONTENT_TYPE = 'application/json;charset=UTF-8';
+/** What a real core sends with every error: plain text, labelled as HTML. */
+export const ERROR_CONTENT_TYPE = 'text/html;charset=UTF-8';
+
+/** The only `hashingAlgorithm` value of the contract; BCrypt and Argon2 hashes omit the field. */
+export const VENDOR_SCRYPT = 'vendor_scrypt';
+/** The prefix of an scrypt-variant hash string. */
+export const VENDOR_SCRYPT_HASH_PREFIX = '$f_scrypt$';
+
+/** The core's environment variable (and config key, lower-cased) for the scrypt variant's signer key. */
+export const SIGNER_KEY_ENV = 'VENDOR_PASSWORD_HASHING_SIGNER_KEY';
+export const SIGNER_KEY_CONFIG_NAME = 'vendor_password_hashing_signer_key';
+
+/** The tenant and app every core has; requests for them need no path prefix. */
+export const DEFAULT_TENANT_ID = 'public';
+export const DEFAULT_APP_ID = 'public';
+/** An app's path segment is `appid-<appId>`. */
+export const APP_PATH_SEGMENT_PREFIX = 'appid-';
+
+export const DEFAULT_CORE_PORT = 3567;
+
+/** The body a core answers to `GET /hello`. */
+export const HELLO_BODY = 'Hello';
+
+export const CoreStatus = {
+  ok: 'OK',
+  wrongCredentials: 'WRONG_CREDENTIALS_ERROR',
+  emailChangeNotAllowed: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR',
+} as const;
+
+/** Texts of the core's error bodies that a client recognises (core-behaviour.md). */
+export const CoreErrorTexts = {
+  invalidJson: 'Invalid Json Input',
+  invalidApiKey: 'Invalid API key',
+  tenantNotFoundPrefix: 'AppId or tenantId not found',
+  notFound: 'Not found',
+  methodNotSupported: 'Method not supported',
+  unsupportedHashingAlgorithm: 'Unsupported password hashing algorithm',
+  emptyHashingAlgorithm: 'Hashing Algorithm cannot be an empty string',
+  emptyPasswordHash: 'Password hash cannot be an empty string',
+  invalidPasswordHash: 'Password hash is in invalid format',
+  invalidScryptHash: 'Password hash is in invalid SCrypt format',
+  fieldInvalid: (field: string) => `Field name '${field}' is invalid in JSON input`,
+  signerKeyMissing: `java.lang.IllegalStateException: '${SIGNER_KEY_CONFIG_NAME}' cannot be null`,
+} as const;
+
+/** Matches the 500 a core gives for a `$f_scrypt$` hash when it has no signer key (any vendor prefix). */
+export const SIGNER_KEY_MISSING_PATTERN = /password_hashing_signer_key'?\s+cannot be null/i;

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { CoreStatus } from './names.js';
+
+/*
+ * The core's answers as observed (core-behaviour.md). Every object is loose: a newer core may add fields,
+ * and the client reads only what it needs (the user's `id`).
+ */
+
+/** Recent cores: `{id, isPrimaryUser, tenantIds, timeJoined, emails, phoneNumbers, thirdParty, loginMethods}`. */
+export const RecentCoreUserSchema = z.looseObject({
+  id: z.string().min(1),
+  loginMethods: z.array(z.looseObject({})),
+});
+
+/** Older cores: a flat `{id, email, timeJoined}`. */
+export const LegacyCoreUserSchema = z.looseObject({
+  id: z.string().min(1),
+  email: z.string(),
+  timeJoined: z.number(),
+});
+
+export const CoreUserSchema = z.union([RecentCoreUserSchema, LegacyCoreUserSchema]);
+export type CoreUser = z.infer<typeof CoreUserSchema>;
+
+export const PasswordHashImportAnswerSchema = z.looseObject({
+  status: z.literal(CoreStatus.ok),
+  user: CoreUserSchema,
+  didUserAlreadyExist: z.boolean(),
+});
+export type PasswordHashImportAnswer = z.infer<typeof PasswordHashImportAnswerSchema>;
+
+export const SignInUpOkAnswerSchema = z.looseObject({
+  status: z.literal(CoreStatus.ok),
+  createdNewUser: z.boolean(),
+  user: CoreUserSchema,
+  recipeUserId: z.string().optional(),
+});
+
+/** A 200 whose status is not OK, e.g. `EMAIL_CHANGE_NOT_ALLOWED_ERROR` with a reason. */
+export const NonOkStatusAnswerSchema = z.looseObject({
+  status: z.string().min(1).refine((status) => status !== CoreStatus.ok, 'a non-OK status'),
+  reason: z.string().optional(),
+});
+
+export const SignInUpAnswerSchema = z.union([SignInUpOkAnswerSchema, NonOkStatusAnswerSchema]);
+export type SignInUpAnswer = z.infer<typeof SignInUpAnswerSchema>;
+
+export const SignInAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok), user: CoreUserSchema.optional() }),
+  z.looseObject({ status: z.literal(CoreStatus.wrongCredentials) }),
+]);
+export type SignInAnswer = z.infer<typeof SignInAnswerSchema>;
+
+export const ApiVersionAnswerSchema = z.looseObject({
+  versions: z.array(z.string()),
+});
+export type ApiVersionAnswer = z.infer<typeof ApiVersionAnswerSchema>;

@@ -1,0 +1,300 @@
+import { Pool } from 'undici';
+import type { z } from 'zod';
+import {
+  CoreHeaders,
+  CorePaths,
+  CoreStatus,
+  HELLO_BODY,
+  REQUEST_CONTENT_TYPE,
+} from '../contract/names.js';
+import {
+  type PasswordHashImportBody,
+  PasswordHashImportBodySchema,
+  type SignInUpBody,
+  SignInUpBodySchema,
+} from '../contract/requests.js';
+import {
+  ApiVersionAnswerSchema,
+  PasswordHashImportAnswerSchema,
+  SignInAnswerSchema,
+  SignInUpAnswerSchema,
+  SignInUpOkAnswerSchema,
+} from '../contract/responses.js';
+import { Secret } from '../secret.js';
+import { contractViolation, errorFromResponse, errorFromTransport, type ExchangeContext } from './error-mapping.js';
+import { NotFound } from './errors.js';
+import { type RetryOptions, type RetryPolicy, RetryPolicySchema, defaultRetryPolicy, withRetry } from './retry.js';
+import { CoreClientConfigError, type CoreTarget, describeTarget, resolveCoreTarget } from './target.js';
+
+export interface CoreClientOptions {
+  /** http(s) address of the core, optionally with a path prefix (e.g. `https://host/core`). */
+  baseUrl: string;
+  apiKey: Secret;
+  tenantId?: string;
+  appId?: string;
+  /** Longest wait for the response headers, and for each piece of the body. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Pool size. Default 64. */
+  connections?: number;
+  /** Default: retry Transient errors with `defaultRetryPolicy`; `false` turns retrying off. */
+  retry?: RetryPolicy | false;
+  /** Injectable clock, sleep, randomness and an observer of retries (tests, progress displays). */
+  retryHooks?: Pick<RetryOptions, 'random' | 'sleep' | 'now' | 'onRetry'>;
+  /** How long an idle connection is kept. Default 10 s. */
+  keepAliveTimeoutMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's retry setting for this call; `false` lets a caller drive retries and see every 429. */
+  retry?: RetryPolicy | false;
+}
+
+export type ImportPasswordHashResult = { outcome: 'imported' | 'alreadyExisted'; userId: string };
+export type SignInUpResult =
+  | { outcome: 'created' | 'existing'; userId: string }
+  | { outcome: 'nonOkStatus'; status: string; reason?: string };
+export type SignInResult = { outcome: 'signedIn' | 'wrongCredentials' | 'notAvailable' };
+
+interface Exchange {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  /** Values of this request that must never appear in an error (passwords, password hashes). */
+  secrets?: readonly string[];
+}
+
+interface Answer {
+  status: number;
+  contentType: string;
+  bodyText: string;
+  context: ExchangeContext;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECTIONS = 64;
+const DEFAULT_KEEP_ALIVE_MS = 10_000;
+/** Shorter texts are not redacted: masking every "ab" in a message would garble it and protect nothing. */
+const MIN_REDACTED_LENGTH = 4;
+
+function positiveInteger(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new CoreClientConfigError(`The ${what} must be a whole number above 0, not ${value}.`);
+  }
+  return value;
+}
+
+function checkRetry(retry: RetryPolicy | false | undefined): RetryPolicy | false {
+  if (retry === undefined) return defaultRetryPolicy;
+  if (retry === false) return false;
+  const result = RetryPolicySchema.safeParse(retry);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new CoreClientConfigError(`The retry policy is not valid: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}.`);
+  }
+  return result.data;
+}
+
+/** Talks to one core over one keep-alive connection pool. Methods map the core's answers to outcomes or typed errors. */
+export class CoreClient {
+  readonly #pool: Pool;
+  readonly #apiKey: Secret;
+  readonly #target: CoreTarget;
+  readonly #timeoutMs: number;
+  readonly #retry: RetryPolicy | false;
+  readonly #retryHooks: CoreClientOptions['retryHooks'];
+
+  constructor(options: CoreClientOptions) {
+    if (!(options.apiKey instanceof Secret)) {
+      throw new CoreClientConfigError('The api-key must be given as a Secret, so that it can never be printed.');
+    }
+    this.#target = resolveCoreTarget(options);
+    this.#apiKey = options.apiKey;
+    this.#timeoutMs = positiveInteger(options.requestTimeoutMs, DEFAULT_TIMEOUT_MS, 'request timeout (ms)');
+    const connections = positiveInteger(options.connections, DEFAULT_CONNECTIONS, 'number of connections');
+    const keepAliveTimeout = positiveInteger(options.keepAliveTimeoutMs, DEFAULT_KEEP_ALIVE_MS, 'keep-alive timeout (ms)');
+    this.#retry = checkRetry(options.retry);
+    this.#retryHooks = options.retryHooks;
+    this.#pool = new Pool(this.#target.origin, {
+      connections,
+      pipelining: 1,
+      keepAliveTimeout,
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      connect: { timeout: this.#timeoutMs },
+    });
+  }
+
+  /** e.g. `http://127.0.0.1:3567 (tenant public)`; never the key. */
+  describe(): string {
+    return describeTarget(this.#target);
+  }
+
+  async importPasswordHash(body: PasswordHashImportBody, options: CallOptions = {}): Promise<ImportPasswordHashResult> {
+    const payload = PasswordHashImportBodySchema.parse(body);
+    const exchange: Exchange = {
+      method: 'POST',
+      path: this.#recipePath(CorePaths.passwordHashImport),
+      body: payload,
+      secrets: [payload.passwordHash],
+    };
+    return this.#call(exchange, options, (answer) => {
+      const parsed = this.#json(answer, PasswordHashImportAnswerSchema);
+      return { outcome: parsed.didUserAlreadyExist ? 'alreadyExisted' : 'imported', userId: parsed.user.id };
+    });
+  }
+
+  async signInUp(body: SignInUpBody, options: CallOptions = {}): Promise<SignInUpResult> {
+    const payload = SignInUpBodySchema.parse(body);
+    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.signInUp), body: payload };
+    return this.#call(exchange, options, (answer): SignInUpResult => {
+      const parsed = this.#json(answer, SignInUpAnswerSchema);
+      const ok = SignInUpOkAnswerSchema.safeParse(parsed);
+      if (ok.success) return { outcome: ok.data.createdNewUser ? 'created' : 'existing', userId: ok.data.user.id };
+      const reason = typeof parsed.reason === 'string' ? parsed.reason : undefined;
+      return reason === undefined
+        ? { outcome: 'nonOkStatus', status: parsed.status }
+        : { outcome: 'nonOkStatus', status: parsed.status, reason };
+    });
+  }
+
+  /** A cheap liveness probe (`GET /hello`, no key needed). */
+  async hello(options: CallOptions = {}): Promise<{ roundTripMs: number }> {
+    const exchange: Exchange = { method: 'GET', path: this.#rootPath(CorePaths.hello) };
+    return this.#call(exchange, options, (answer, startedAt) => {
+      if (answer.bodyText.trim() !== HELLO_BODY) {
+        throw contractViolation(`expected "${HELLO_BODY}" from ${exchange.path}`, answer.context, answer.status);
+      }
+      return { roundTripMs: performance.now() - startedAt };
+    });
+  }
+
+  /** `GET /apiversion`; needs a valid key, so it also proves the key. */
+  async apiVersion(options: CallOptions = {}): Promise<{ versions: string[] }> {
+    const exchange: Exchange = { method: 'GET', path: this.#rootPath(CorePaths.apiVersion) };
+    return this.#call(exchange, options, (answer) => ({ versions: [...this.#json(answer, ApiVersionAnswerSchema).versions] }));
+  }
+
+  /** Proves that a known account logs in after an import. A core without `/recipe/signin` gives `notAvailable`. */
+  async signIn(credentials: { email: string; password: Secret }, options: CallOptions = {}): Promise<SignInResult> {
+    const password = credentials.password.reveal();
+    const exchange: Exchange = {
+      method: 'POST',
+      path: this.#recipePath(CorePaths.signIn),
+      body: { email: credentials.email, password },
+      secrets: [password],
+    };
+    try {
+      return await this.#call(exchange, options, (answer): SignInResult => {
+        const parsed = this.#json(answer, SignInAnswerSchema);
+        return { outcome: parsed.status === CoreStatus.ok ? 'signedIn' : 'wrongCredentials' };
+      });
+    } catch (error) {
+      if (error instanceof NotFound) return { outcome: 'notAvailable' };
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.#pool.closed) await this.#pool.close();
+  }
+
+  #rootPath(path: string): string {
+    return `${this.#target.basePath}${path}`;
+  }
+
+  #recipePath(path: string): string {
+    return `${this.#target.basePath}${this.#target.recipePrefix}${path}`;
+  }
+
+  async #call<T>(
+    exchange: Exchange,
+    options: CallOptions,
+    interpret: (answer: Answer, startedAt: number) => T,
+  ): Promise<T> {
+    const policy = options.retry === undefined ? this.#retry : checkRetry(options.retry);
+    const once = async (): Promise<T> => {
+      const startedAt = performance.now();
+      const answer = await this.#exchange(exchange, options.signal);
+      if (answer.status !== 200) {
+        throw errorFromResponse(
+          { status: answer.status, bodyText: answer.bodyText, retryAfter: answer.retryAfter, nowMs: Date.now() },
+          answer.context,
+        );
+      }
+      return interpret(answer, startedAt);
+    };
+    if (policy === false) return once();
+    return withRetry(once, policy, { ...this.#retryHooks, ...(options.signal ? { signal: options.signal } : {}) });
+  }
+
+  #redactor(secrets: readonly string[]): (text: string) => string {
+    const hidden = [this.#apiKey.reveal(), ...secrets].filter((value) => value.length >= MIN_REDACTED_LENGTH);
+    return (text) => hidden.reduce((clean, value) => clean.split(value).join('***'), text);
+  }
+
+  async #exchange(exchange: Exchange, signal: AbortSignal | undefined): Promise<Answer & { retryAfter: string | undefined }> {
+    const context: ExchangeContext = {
+      request: `${exchange.method} ${exchange.path}`,
+      tenantId: this.#target.tenantId,
+      appId: this.#target.appId,
+      redact: this.#redactor(exchange.secrets ?? []),
+    };
+    const headers: Record<string, string> = {};
+    if (!this.#apiKey.isEmpty) headers[CoreHeaders.apiKey] = this.#apiKey.reveal();
+    if (exchange.body !== undefined) headers[CoreHeaders.contentType] = REQUEST_CONTENT_TYPE;
+    try {
+      const response = await this.#pool.request({
+        method: exchange.method,
+        path: exchange.path,
+        headers,
+        body: exchange.body === undefined ? null : JSON.stringify(exchange.body),
+        signal: signal ?? null,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      });
+      // Always read the whole body, even of errors, so the connection goes back to the pool clean.
+      const bodyText = await response.body.text();
+      return {
+        status: response.statusCode,
+        contentType: headerText(response.headers[CoreHeaders.contentType]) ?? '',
+        retryAfter: headerText(response.headers[CoreHeaders.retryAfter]),
+        bodyText,
+        context,
+      };
+    } catch (error) {
+      if (signal?.aborted === true) throw signal.reason ?? error;
+      throw errorFromTransport(error, { ...context, target: this.describe() });
+    }
+  }
+
+  #json<S extends z.ZodType>(answer: Answer, schema: S): z.infer<S> {
+    if (!answer.contentType.toLowerCase().startsWith('application/json')) {
+      throw contractViolation(
+        `expected JSON but got content type "${answer.contentType || '(none)'}"`,
+        answer.context,
+        answer.status,
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.bodyText);
+    } catch {
+      throw contractViolation('the body is not valid JSON', answer.context, answer.status);
+    }
+    const result = schema.safeParse(json);
+    if (!result.success) {
+      const issues = result.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.length === 0 ? '(body)' : issue.path.join('.')}: ${issue.message}`)
+        .join('; ');
+      throw contractViolation(`unexpected body (${issues})`, answer.context, answer.status);
+    }
+    return result.data;
+  }
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,142 @@
+import { CoreErrorTexts, SIGNER_KEY_ENV, SIGNER_KEY_MISSING_PATTERN } from '../contract/names.js';
+import {
+  AuthRejected,
+  ContractViolation,
+  type CoreError,
+  NotFound,
+  RecordRejected,
+  SignerKeyMissing,
+  TenantNotFound,
+  Transient,
+  Unexpected,
+} from './errors.js';
+import { parseRetryAfterMs } from './retry-after.js';
+
+/** Longest piece of a core's text quoted in a message: enough to act on, short enough for a log line. */
+const MAX_QUOTED_CHARS = 500;
+
+export interface ExchangeContext {
+  /** e.g. `POST /recipe/signinup`. */
+  request: string;
+  tenantId: string;
+  appId: string;
+  /** Removes every secret of this request (api-key, password, password hash) from a text. */
+  redact: (text: string) => string;
+}
+
+export interface ErrorResponse {
+  status: number;
+  bodyText: string;
+  retryAfter: string | undefined;
+  nowMs: number;
+}
+
+/** The core's text as it may be quoted: trimmed, redacted, shortened. */
+export function quoteCoreText(text: string, redact: (text: string) => string): string {
+  const clean = redact(text.trim());
+  return clean.length > MAX_QUOTED_CHARS ? `${clean.slice(0, MAX_QUOTED_CHARS)}…` : clean;
+}
+
+/** Turns a non-200 answer into the matching typed error. */
+export function errorFromResponse(response: ErrorResponse, context: ExchangeContext): CoreError {
+  const { status } = response;
+  const coreMessage = quoteCoreText(response.bodyText, context.redact);
+  const details = { status, request: context.request };
+  const said = coreMessage === '' ? `${status}` : `${status} "${coreMessage}"`;
+
+  if (status === 401) {
+    return new AuthRejected(
+      `The core refused the api-key (${said}) on ${context.request}: use a key from the core's API_KEYS setting.`,
+      details,
+    );
+  }
+  if (status === 400 && coreMessage.startsWith(CoreErrorTexts.tenantNotFoundPrefix)) {
+    return new TenantNotFound(
+      `The core has no app "${context.appId}" with tenant "${context.tenantId}" (${said}): create it on the core or choose an existing tenant/app.`,
+      context.tenantId,
+      context.appId,
+      coreMessage,
+      details,
+    );
+  }
+  if (status === 400) {
+    return new RecordRejected(`The core rejected the record: ${coreMessage || '(no reason given)'}.`, coreMessage, details);
+  }
+  if (status === 500 && SIGNER_KEY_MISSING_PATTERN.test(response.bodyText)) {
+    return new SignerKeyMissing(
+      `The core cannot import vendor_scrypt hashes because it has no signer key: set ${SIGNER_KEY_ENV} on the core ` +
+        "(for the infra stack, its `signerKey` secret) to the provider's base64_signer_key, and restart the core.",
+      details,
+    );
+  }
+  if (status === 429 || status >= 500) {
+    const retryAfterMs = parseRetryAfterMs(response.retryAfter, response.nowMs);
+    const reason = status === 429 ? 'rateLimited' : 'serverError';
+    const what = status === 429 ? 'The core asked to slow down' : 'The core had a server error';
+    const wait = retryAfterMs === undefined ? '' : `; it asked to retry after ${Math.ceil(retryAfterMs / 1000)}s`;
+    return new Transient(`${what} (${said}) on ${context.request}${wait}.`, reason, retryAfterMs, details);
+  }
+  const hint = STATUS_HINTS[status] ?? 'an answer this client does not expect';
+  const message = `The core answered ${said} to ${context.request}: ${hint}.`;
+  return status === 404 ? new NotFound(message, coreMessage, details) : new Unexpected(message, coreMessage, details);
+}
+
+const STATUS_HINTS: Readonly<Record<number, string>> = {
+  402: 'this feature is not licensed on the core',
+  403: `the recipe is disabled for this tenant; enable it on the core`,
+  404: 'this core has no such endpoint; check the base URL and its path prefix',
+  405: 'this core does not accept that method here; check the base URL',
+};
+
+const NETWORK_CODES = new Set([
+  'UND_ERR_SOCKET',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+function codeOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/**
+ * Turns a failure below HTTP (socket reset, refused connection, timeout) into a Transient error;
+ * anything else (a bug, a closed client) comes back as it was.
+ */
+export function errorFromTransport(error: unknown, context: ExchangeContext & { target: string }): unknown {
+  const code = codeOf(error) ?? codeOf(error instanceof Error ? error.cause : undefined);
+  if (code === undefined) return error;
+  const detail = context.redact(error instanceof Error ? error.message : String(error));
+  if (TIMEOUT_CODES.has(code)) {
+    return new Transient(
+      `The core at ${context.target} did not answer ${context.request} in time (${code}: ${detail}).`,
+      'timeout',
+      undefined,
+      { request: context.request, cause: error },
+    );
+  }
+  if (NETWORK_CODES.has(code)) {
+    return new Transient(
+      `Could not talk to the core at ${context.target} for ${context.request} (${code}: ${detail}); is it running and reachable?`,
+      'network',
+      undefined,
+      { request: context.request, cause: error },
+    );
+  }
+  return error;
+}
+
+export function contractViolation(what: string, context: ExchangeContext, status: number): ContractViolation {
+  return new ContractViolation(
+    `The core's answer to ${context.request} breaks the contract: ${context.redact(what)}. Is this address really an authentication core?`,
+    { status, request: context.request },
+  );
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { APP_PATH_SEGMENT_PREFIX, DEFAULT_APP_ID, DEFAULT_TENANT_ID } from '../contract/names.js';
+
+/** The client was given settings it cannot work with; the message says which and why. */
+export class CoreClientConfigError extends Error {
+  readonly kind = 'config' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'CoreClientConfigError';
+  }
+}
+
+/**
+ * Words a tenant id must not be. A core reads the first path segment as a tenant unless it is one of its own
+ * route roots, so a tenant named like a route root (`/recipe/...`, `/hello`, `/apiversion`, `/users`, `/user`,
+ * `/config`) would make paths ambiguous, and `appid-...` is how app segments are spelled.
+ */
+export const RESERVED_TENANT_IDS: readonly string[] = ['recipe', 'config', 'hello', 'apiversion', 'users', 'user'];
+
+const ID_PATTERN = /^[a-z0-9-]{1,64}$/;
+
+export const TenantIdSchema = z
+  .string()
+  .regex(ID_PATTERN, 'a tenant id is 1 to 64 characters of lower-case a-z, 0-9 and "-"')
+  .refine((id) => !RESERVED_TENANT_IDS.includes(id), 'the core uses this word in its own paths, so it cannot be a tenant id')
+  .refine((id) => !id.startsWith(APP_PATH_SEGMENT_PREFIX), `a tenant id cannot start with "${APP_PATH_SEGMENT_PREFIX}"`);
+
+export const AppIdSchema = z
+  .string()
+  .regex(ID_PATTERN, 'an app id is 1 to 64 characters of lower-case a-z, 0-9 and "-"');
+
+/** Where requests go: pool origin, the base URL's own path prefix, and the tenant/app prefix of recipe paths. */
+export interface CoreTarget {
+  origin: string;
+  /** The base URL's path without a trailing slash, e.g. `/core` (or empty). */
+  basePath: string;
+  /** `''`, `/<tenantId>` or `/appid-<appId>/<tenantId>`. */
+  recipePrefix: string;
+  tenantId: string;
+  appId: string;
+  /** The base URL as given, normalised, without credentials (it never has any). */
+  baseUrl: string;
+}
+
+function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new CoreClientConfigError(`The core address "${baseUrl}" is not a URL; give one like http://127.0.0.1:3567.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new CoreClientConfigError(`The core address must start with http:// or https://, not ${url.protocol}//.`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new CoreClientConfigError('The core address must not contain a user name or password; give the api-key separately.');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new CoreClientConfigError('The core address must not have a query (?...) or fragment (#...).');
+  }
+  return url;
+}
+
+function checkId(schema: z.ZodType<string>, value: string, what: string): string {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const reason = result.error.issues[0]?.message ?? 'it is not valid';
+    throw new CoreClientConfigError(`The ${what} "${value}" cannot be used: ${reason}.`);
+  }
+  return result.data;
+}
+
+export function resolveCoreTarget(settings: { baseUrl: string; tenantId?: string; appId?: string }): CoreTarget {
+  const url = parseBaseUrl(settings.baseUrl);
+  const tenantId = checkId(TenantIdSchema, settings.tenantId ?? DEFAULT_TENANT_ID, 'tenant id');
+  const appId = checkId(AppIdSchema, settings.appId ?? DEFAULT_APP_ID, 'app id');
+  const basePath = url.pathname.replace(/\/+$/, '');
+  // Once an app segment is present the core expects the tenant right after it, even for `public`.
+  const recipePrefix =
+    appId !== DEFAULT_APP_ID
+      ? `/${APP_PATH_SEGMENT_PREFIX}${appId}/${tenantId}`
+      : tenantId !== DEFAULT_TENANT_ID
+        ? `/${tenantId}`
+        : '';
+  return { origin: url.origin, basePath, recipePrefix, tenantId, appId, baseUrl: `${url.origin}${basePath}` };
+}
+
+export function describeTarget(target: CoreTarget): string {
+  const scope = target.appId === DEFAULT_APP_ID ? `tenant ${target.tenantId}` : `app ${target.appId}, tenant ${target.tenantId}`;
+  return `${target.baseUrl} (${scope})`;
+}
