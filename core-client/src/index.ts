@@ -1,2 +1,4 @@
 export { Secret, isSecret } from './secret.js';
 export { RecordLocationSchema, formatLocation, type RecordLocation } from './location.js';
+export * from './contract/index.js';
+export * from './http/index.js';
