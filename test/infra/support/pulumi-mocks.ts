@@ -1,0 +1,119 @@
+import * as pulumi from '@pulumi/pulumi';
+
+/** One resource as the engine would receive it: its inputs, which of them travel as secrets, and its options. */
+export interface RegisteredResource {
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+  /** Input properties that were serialised as Pulumi secrets (so they are encrypted in state). */
+  secretInputs: string[];
+  additionalSecretOutputs: string[];
+}
+
+/** The parts of the engine's RegisterResourceRequest that these tests read. */
+interface RegisterResourceRequest {
+  getType(): string;
+  getName(): string;
+  getAdditionalsecretoutputsList(): string[];
+  getObject(): { toJavaScript(): Record<string, unknown> } | undefined;
+}
+
+interface MockMonitorLike {
+  registerResource(request: RegisterResourceRequest, callback: (error: unknown, response: unknown) => void): Promise<void>;
+}
+
+export const MOCK_IMAGE_ID_PREFIX = 'sha256:mock-image-of-';
+export const MOCK_PASSWORD = 'MockGeneratedPassword0123456789ab';
+
+/** What each mocked provider answers: the inputs back, plus the computed outputs the program reads. */
+function mockedState(type: string, name: string, inputs: Record<string, unknown>): Record<string, unknown> {
+  switch (type) {
+    case 'docker:index/remoteImage:RemoteImage':
+      return { ...inputs, imageId: `${MOCK_IMAGE_ID_PREFIX}${String(inputs['name'])}` };
+    case 'random:index/randomPassword:RandomPassword':
+      return { ...inputs, result: MOCK_PASSWORD };
+    case 'docker:index/network:Network':
+    case 'docker:index/volume:Volume':
+    case 'docker:index/container:Container':
+      return { name: `${name}-mock`, ...inputs };
+    default:
+      return inputs;
+  }
+}
+
+/**
+ * Installs Pulumi mocks and records every registration. The mocks API does not show resource options,
+ * so the mock monitor's registerResource is wrapped to read additionalSecretOutputs and secret inputs
+ * from the request itself, exactly what the engine would store.
+ */
+export async function installMocks(config: Record<string, string>, secretKeys: string[]): Promise<{
+  resources: RegisteredResource[];
+  settled: () => Promise<void>;
+}> {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: ({ type, name, inputs }) => ({
+        id: `${name}-id`,
+        state: mockedState(type, name, inputs as Record<string, unknown>),
+      }),
+      call: ({ inputs }) => inputs as Record<string, unknown>,
+    },
+    'core-migrate',
+    'test',
+    false,
+  );
+  pulumi.runtime.setAllConfig(config, secretKeys);
+
+  const resources: RegisteredResource[] = [];
+  let pending = 0;
+  let registrations = 0;
+  const monitor = pulumi.runtime.getMonitor() as unknown as MockMonitorLike;
+  const registerResource = monitor.registerResource.bind(monitor);
+  monitor.registerResource = async (request, callback) => {
+    pending += 1;
+    registrations += 1;
+    const raw = request.getObject()?.toJavaScript() ?? {};
+    resources.push({
+      type: request.getType(),
+      name: request.getName(),
+      inputs: Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, pulumi.runtime.unwrapRpcSecret(value)])),
+      secretInputs: Object.entries(raw)
+        .filter(([, value]) => pulumi.runtime.isRpcSecret(value))
+        .map(([key]) => key),
+      additionalSecretOutputs: request.getAdditionalsecretoutputsList(),
+    });
+    try {
+      await registerResource(request, callback);
+    } finally {
+      pending -= 1;
+    }
+  };
+
+  /** Resolves once registrations have stopped: none in flight and none new over many turns of the event loop. */
+  async function settled(): Promise<void> {
+    let quietTurns = 0;
+    let seen = registrations;
+    while (quietTurns < 50) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (pending === 0 && seen === registrations) quietTurns += 1;
+      else quietTurns = 0;
+      seen = registrations;
+    }
+  }
+
+  return { resources, settled };
+}
+
+export function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply((value) => resolve(value)));
+}
+
+export function byType(resources: RegisteredResource[], type: string): RegisteredResource[] {
+  return resources.filter((resource) => resource.type === type);
+}
+
+export function onlyOne(resources: RegisteredResource[], name: string): RegisteredResource {
+  const matches = resources.filter((resource) => resource.name === name);
+  if (matches.length !== 1) throw new Error(`expected one resource named ${name}, found ${matches.length}`);
+  return matches[0] as RegisteredResource;
+}
