@@ -4,3 +4,4 @@ export * from './contract/index.js';
 export * from './http/index.js';
 export * from './hashes/index.js';
 export * from './push/index.js';
+export * from './connection/index.js';

@@ -1,0 +1,404 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CoreClient } from '../http/core-client.js';
+import { isCoreError, Transient } from '../http/errors.js';
+import { type RetryPolicy, defaultRetryPolicy, withRetry } from '../http/retry.js';
+import { formatLocation } from '../location.js';
+import type { ImportOperation, PlanItem } from '../plan/operation.js';
+import type { PlannedRecord } from '../plan/plan-source.js';
+import { ReportWriter, reportLineOfRejection } from '../plan/rejection-report.js';
+import { AimdController, type ConcurrencyLimits, defaultConcurrencyLimits } from './aimd.js';
+import { ChangeNotifier, type PushControl } from './control.js';
+import type { PushEvent, PushEventListener } from './events.js';
+import { Journal, JournalError } from './journal.js';
+import { endOfError, endOfImport, endOfSignInUp, type OperationEnd } from './outcome.js';
+import { addOutcome, emptyCounts, type PushCounts, type PushOutcome, type PushSummary, type StopReason } from './summary.js';
+
+/** What the engine needs of a core client; `CoreClient` is one. */
+export type PushClient = Pick<CoreClient, 'importPasswordHash' | 'signInUp' | 'describe'>;
+
+export interface RunPushOptions {
+  /** The plan, streamed: the engine pulls the next record only when it can send, so memory stays flat. */
+  records: AsyncIterable<PlannedRecord>;
+  /** Operations the plan holds (`summarisePlan(...).operations`), for progress, ETA and the summary's sum. */
+  total?: number;
+  client: PushClient;
+  /** `sourceFingerprint(path)` of the file the plan reads; the journal is refused for another file. */
+  sourceFingerprint: string;
+  /** Without a journal a re-run cannot resume (everything would be sent again). */
+  journalPath?: string;
+  reportPath?: string;
+  concurrency?: ConcurrencyLimits;
+  retryPolicy?: RetryPolicy;
+  /** Plan and count only: read the journal, write nothing anywhere but the report. */
+  dryRun?: boolean;
+  /** Stop taking new operations, let the ones in flight finish, flush the journal (the first Ctrl-C). */
+  signal?: AbortSignal;
+  /** Abort the requests in flight too (a second Ctrl-C in a face that does not exit). */
+  abandonSignal?: AbortSignal;
+  control?: PushControl;
+  onEvent?: PushEventListener;
+  /** Default 250 ms: progress a few times a second, never per operation. */
+  progressIntervalMs?: number;
+  /** In [0, 1), for retry jitter. */
+  random?: () => number;
+}
+
+/**
+ * Retries per operation: a little more patient than the client's default, because a push runs for a long time
+ * and a core under load recovers; AIMD already slows everyone down.
+ */
+export const defaultPushRetryPolicy: RetryPolicy = Object.freeze({ ...defaultRetryPolicy, maxAttempts: 8, maxTotalMs: 120_000 });
+
+/** A core that fails this many operations in a row, each after every retry, is treated as gone. */
+export const CONSECUTIVE_FAILURES_BEFORE_STOP = 10;
+
+/**
+ * Pushes a plan to the core and resolves to the summary (never rejects for a record: each one ends counted).
+ * Rejects only when the journal cannot be used (`JournalError`), the source breaks mid-way (its own error), or the
+ * journal cannot be written; whatever was journalled until then stays journalled.
+ */
+export async function runPush(options: RunPushOptions): Promise<PushSummary> {
+  const journalTarget = options.client.describe();
+  const journal =
+    options.journalPath === undefined
+      ? undefined
+      : await Journal.open(options.journalPath, {
+          sourceFingerprint: options.sourceFingerprint,
+          target: journalTarget,
+          readOnly: options.dryRun === true,
+        });
+  if (journal instanceof JournalError) throw journal;
+  const report = options.reportPath === undefined ? undefined : new ReportWriter(options.reportPath);
+  return new PushRun(options, journal, report).run();
+}
+
+interface StopState {
+  reason: StopReason;
+  message: string;
+  hard: boolean;
+}
+
+class PushRun {
+  readonly #options: RunPushOptions;
+  readonly #journal: Journal | undefined;
+  readonly #report: ReportWriter | undefined;
+  readonly #aimd: AimdController;
+  readonly #policy: RetryPolicy;
+  readonly #counts: PushCounts = emptyCounts();
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #changes = new ChangeNotifier();
+  /** Aborted on any stop: cancels retry waits. */
+  readonly #stopping = new AbortController();
+  /** Aborted on a hard stop: cancels requests in flight. */
+  readonly #abandon = new AbortController();
+  readonly #startedAt = performance.now();
+  #stop: StopState | undefined;
+  #fatal: unknown;
+  #scryptProbed = false;
+  #consecutiveFailures = 0;
+  #sentAndAnswered = 0;
+  #firstSendAt: number | undefined;
+
+  constructor(options: RunPushOptions, journal: Journal | undefined, report: ReportWriter | undefined) {
+    this.#options = options;
+    this.#journal = journal;
+    this.#report = report;
+    this.#aimd = new AimdController(options.concurrency ?? defaultConcurrencyLimits);
+    this.#policy = options.retryPolicy ?? defaultPushRetryPolicy;
+  }
+
+  async run(): Promise<PushSummary> {
+    const { signal, abandonSignal, control } = this.#options;
+    const onInterrupt = (): void =>
+      this.#requestStop({
+        reason: 'interrupted',
+        message: 'Interrupted: no new operations are sent; those in flight finish and are journalled.',
+        hard: false,
+      });
+    const onAbandon = (): void =>
+      this.#requestStop({ reason: 'interrupted', message: 'Interrupted: requests in flight were abandoned.', hard: true });
+    if (signal?.aborted === true) onInterrupt();
+    signal?.addEventListener('abort', onInterrupt, { once: true });
+    abandonSignal?.addEventListener('abort', onAbandon, { once: true });
+    const unsubscribe = control?.onChange(() => this.#changes.notify());
+
+    this.#emit({
+      type: 'started',
+      total: this.#options.total,
+      concurrency: this.#aimd.limit,
+      dryRun: this.#options.dryRun === true,
+      resumedEntries: this.#journal?.entries ?? 0,
+    });
+    const progress = setInterval(() => this.#emitProgress(), this.#options.progressIntervalMs ?? 250);
+    progress.unref();
+    let sourceError: unknown;
+    try {
+      await this.#consume();
+    } catch (error) {
+      sourceError = error;
+      this.#requestStop({ reason: 'interrupted', message: 'The source could not be read to the end.', hard: false });
+    } finally {
+      await this.#drain();
+      clearInterval(progress);
+      signal?.removeEventListener('abort', onInterrupt);
+      abandonSignal?.removeEventListener('abort', onAbandon);
+      unsubscribe?.();
+      this.#journal?.close();
+      await this.#report?.close();
+    }
+    if (this.#fatal !== undefined) throw this.#fatal;
+    if (sourceError !== undefined) throw sourceError;
+    const { total } = this.#options;
+    if (this.#stop !== undefined && total !== undefined && total > this.#counts.total) {
+      addOutcome(this.#counts, 'notAttempted', total - this.#counts.total);
+    }
+    this.#emitProgress();
+    const summary = this.#summary();
+    this.#emit({ type: 'finished', summary });
+    return summary;
+  }
+
+  async #consume(): Promise<void> {
+    for await (const record of this.#options.records) {
+      for (const item of record.items) {
+        if (this.#stop === undefined) await this.#take(item);
+        else addOutcome(this.#counts, 'notAttempted');
+      }
+      if (this.#stop !== undefined) return;
+    }
+  }
+
+  async #take(item: PlanItem): Promise<void> {
+    if (item.kind === 'rejection') {
+      addOutcome(this.#counts, 'rejected');
+      await this.#report?.write(reportLineOfRejection(item));
+      return;
+    }
+    const journalled = this.#journal?.lookup(item);
+    if (journalled !== undefined) {
+      if (journalled.outcome === 'rejectedByCore') {
+        await this.#count(item, 'failed', {
+          code: 'recordRejected',
+          reason: `refused by the core in an earlier run (${journalled.reason ?? 'no reason kept'}); fix the record and push again: a changed record is sent again.`,
+        });
+      } else {
+        addOutcome(this.#counts, 'skipped');
+      }
+      return;
+    }
+    if (this.#options.dryRun === true) {
+      addOutcome(this.#counts, 'notAttempted');
+      return;
+    }
+    if (item.kind === 'passwordImport' && item.family === 'vendor_scrypt' && !this.#scryptProbed) {
+      await this.#probeScrypt(item);
+      return;
+    }
+    if (!(await this.#waitForSlot())) {
+      addOutcome(this.#counts, 'notAttempted');
+      return;
+    }
+    this.#launch(item);
+  }
+
+  /**
+   * The first scrypt-variant user goes alone, with nothing else in flight: a core without the signer key answers it
+   * with a 500, and the push stops before any other request is sent.
+   */
+  async #probeScrypt(item: ImportOperation): Promise<void> {
+    this.#scryptProbed = true;
+    await this.#drain();
+    if (this.#stop !== undefined) {
+      addOutcome(this.#counts, 'notAttempted');
+      return;
+    }
+    this.#emit({
+      type: 'probe',
+      message: `Sending the first vendor_scrypt user (${formatLocation(item.location)}) alone, to check that the core has its signer key.`,
+    });
+    await this.#execute(item);
+  }
+
+  #launch(item: ImportOperation): void {
+    const task = this.#execute(item).finally(() => {
+      this.#inFlight.delete(task);
+      this.#changes.notify();
+    });
+    this.#inFlight.add(task);
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+  }
+
+  /** Waits until one more request may start; false when the run is stopping. */
+  async #waitForSlot(): Promise<boolean> {
+    for (;;) {
+      if (this.#stop !== undefined) return false;
+      if (this.#options.control?.paused === true) {
+        await this.#changes.changed();
+        continue;
+      }
+      const holdMs = this.#aimd.holdUntil - performance.now();
+      if (holdMs > 0) {
+        await this.#sleepUnlessChanged(holdMs);
+        continue;
+      }
+      if (this.#inFlight.size < this.#aimd.limit) return true;
+      await this.#changes.changed();
+    }
+  }
+
+  async #sleepUnlessChanged(ms: number): Promise<void> {
+    const cancel = new AbortController();
+    await Promise.race([sleep(ms, undefined, { signal: cancel.signal }).catch(() => undefined), this.#stopped()]);
+    cancel.abort();
+  }
+
+  #stopped(): Promise<void> {
+    const signal = this.#stopping.signal;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  }
+
+  async #execute(item: ImportOperation): Promise<void> {
+    let attempts = 0;
+    let sentAtEpoch = this.#aimd.epoch;
+    this.#firstSendAt ??= performance.now();
+    const call = { retry: false as const, signal: this.#abandon.signal };
+    try {
+      const end = await withRetry(
+        async (attempt): Promise<OperationEnd> => {
+          attempts = attempt;
+          sentAtEpoch = this.#aimd.epoch;
+          return item.kind === 'passwordImport'
+            ? endOfImport(await this.#options.client.importPasswordHash(item.body, call))
+            : endOfSignInUp(await this.#options.client.signInUp(item.body, call));
+        },
+        this.#policy,
+        {
+          signal: this.#stopping.signal,
+          ...(this.#options.random === undefined ? {} : { random: this.#options.random }),
+          onRetry: ({ error }) => this.#pushBack(error, sentAtEpoch),
+        },
+      );
+      this.#aimd.onSuccess();
+      await this.#finish(item, end);
+    } catch (error) {
+      if (error instanceof Transient) this.#pushBack(error, sentAtEpoch);
+      else if (isCoreError(error)) this.#aimd.onSuccess();
+      const stoppedMidway = this.#abandon.signal.aborted || (this.#stop !== undefined && (error instanceof Transient || !isCoreError(error)));
+      if (stoppedMidway) {
+        // Not answered, or abandoned while waiting to retry: not journalled, so a resume sends it.
+        addOutcome(this.#counts, 'notAttempted');
+        return;
+      }
+      await this.#finish(item, endOfError(error, attempts));
+    }
+  }
+
+  #pushBack(error: unknown, sentAtEpoch: number): void {
+    if (!(error instanceof Transient)) return;
+    this.#aimd.onPushBack(sentAtEpoch, performance.now(), error.retryAfterMs);
+    this.#emit({ type: 'pushBack', status: error.status, retryAfterMs: error.retryAfterMs, concurrency: this.#aimd.limit });
+    this.#changes.notify();
+  }
+
+  async #finish(item: ImportOperation, end: OperationEnd): Promise<void> {
+    try {
+      switch (end.kind) {
+        case 'done':
+          this.#consecutiveFailures = 0;
+          this.#journal?.record(item, { outcome: end.journal });
+          this.#sentAndAnswered += 1;
+          await this.#count(item, end.outcome, end.note === undefined ? undefined : { code: end.outcome, reason: end.note });
+          return;
+        case 'refused':
+          this.#consecutiveFailures = 0;
+          this.#journal?.record(item, { outcome: 'rejectedByCore', reason: end.reason });
+          this.#sentAndAnswered += 1;
+          await this.#count(item, 'failed', end);
+          return;
+        case 'failed':
+          this.#consecutiveFailures += 1;
+          await this.#count(item, 'failed', end);
+          if (this.#consecutiveFailures >= CONSECUTIVE_FAILURES_BEFORE_STOP) {
+            this.#requestStop({
+              reason: 'coreUnreachable',
+              message: `${this.#consecutiveFailures} operations in a row failed after every retry: the core seems down or overloaded. Check it, then resume.`,
+              hard: false,
+            });
+          }
+          return;
+        case 'stop':
+          if (end.reason === 'authRejected') this.#emit({ type: 'authRejected', message: end.message });
+          if (end.reason === 'signerKeyMissing') this.#emit({ type: 'signerKeyMissing', message: end.message });
+          this.#requestStop({ reason: end.reason, message: end.message, hard: end.hard });
+          if (end.record === undefined) addOutcome(this.#counts, 'notAttempted');
+          else await this.#count(item, 'failed', end.record);
+          return;
+      }
+    } catch (error) {
+      // The journal could not be written (disk full, file removed): nothing more may be sent.
+      this.#fatal ??= error;
+      this.#requestStop({ reason: 'interrupted', message: `The journal could not be written: ${(error as Error).message}`, hard: true });
+    }
+  }
+
+  async #count(item: ImportOperation, outcome: PushOutcome, line?: { code: string; reason: string }): Promise<void> {
+    addOutcome(this.#counts, outcome);
+    if (line === undefined) return;
+    await this.#report?.write({
+      stage: 'core',
+      location: formatLocation(item.location),
+      email: item.email,
+      operation: item.kind,
+      code: line.code,
+      reason: line.reason,
+    });
+  }
+
+  #requestStop(stop: StopState): void {
+    const current = this.#stop;
+    if (current === undefined || (stop.hard && !current.hard)) {
+      this.#stop = stop;
+      this.#emit({ type: 'stopping', reason: stop.reason, message: stop.message });
+    }
+    this.#stopping.abort();
+    if (stop.hard) this.#abandon.abort();
+    this.#changes.notify();
+  }
+
+  #emitProgress(): void {
+    const done = this.#counts.total;
+    const total = this.#options.total;
+    const sendingFor = this.#firstSendAt === undefined ? 0 : (performance.now() - this.#firstSendAt) / 1000;
+    const ratePerSecond = sendingFor > 0 ? this.#sentAndAnswered / sendingFor : 0;
+    const remaining = total === undefined ? undefined : Math.max(0, total - done);
+    this.#emit({
+      type: 'progress',
+      done,
+      total,
+      ratePerSecond,
+      etaSeconds: remaining === undefined || ratePerSecond <= 0 ? undefined : remaining / ratePerSecond,
+      counts: { ...this.#counts },
+      concurrency: this.#aimd.limit,
+      inFlight: this.#inFlight.size,
+    });
+  }
+
+  #emit(event: PushEvent): void {
+    this.#options.onEvent?.(event);
+  }
+
+  #summary(): PushSummary {
+    return {
+      ...this.#counts,
+      dryRun: this.#options.dryRun === true,
+      ...(this.#stop === undefined ? {} : { stoppedEarly: { reason: this.#stop.reason, message: this.#stop.message } }),
+      ...(this.#options.journalPath === undefined ? {} : { journalPath: this.#options.journalPath }),
+      ...(this.#options.reportPath === undefined ? {} : { reportPath: this.#options.reportPath }),
+      elapsedMs: performance.now() - this.#startedAt,
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import type { PushCounts, PushSummary, StopReason } from './summary.js';
+
+/**
+ * What the engine tells a face (the terminal app, the headless command) while it runs. Progress comes at most a few
+ * times a second, never per operation; no event carries a hash, a password or a key.
+ */
+export type PushEvent =
+  | { type: 'started'; total: number | undefined; concurrency: number; dryRun: boolean; resumedEntries: number }
+  | {
+      type: 'progress';
+      done: number;
+      total: number | undefined;
+      ratePerSecond: number;
+      etaSeconds: number | undefined;
+      counts: PushCounts;
+      concurrency: number;
+      inFlight: number;
+    }
+  | { type: 'probe'; message: string }
+  | { type: 'pushBack'; status: number | undefined; retryAfterMs: number | undefined; concurrency: number }
+  | { type: 'signerKeyMissing'; message: string }
+  | { type: 'authRejected'; message: string }
+  | { type: 'stopping'; reason: StopReason; message: string }
+  | { type: 'finished'; summary: PushSummary };
+
+export type PushEventListener = (event: PushEvent) => void;

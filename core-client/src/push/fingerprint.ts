@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+
+const SAMPLE_BYTES = 1024 * 1024;
+
+/**
+ * Names a source file's content for the journal, so a journal is never applied to another export.
+ *
+ * Path-independent (the export may be moved or renamed between runs) and cheap on multi-gigabyte files: SHA-256 over
+ * the size and the first and last MiB. That catches another export, a re-export and a truncated copy. It does not
+ * catch a same-size edit in the middle of a big file; the journal's per-operation digest does (see journal.ts).
+ */
+export async function sourceFingerprint(path: string): Promise<string> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const hash = createHash('sha256').update(`core-migrate-source-v1\n${size}\n`);
+    const head = Buffer.alloc(Math.min(SAMPLE_BYTES, size));
+    await file.read(head, 0, head.length, 0);
+    hash.update(head);
+    const tailStart = Math.max(head.length, size - SAMPLE_BYTES);
+    const tail = Buffer.alloc(size - tailStart);
+    await file.read(tail, 0, tail.length, tailStart);
+    hash.update(tail);
+    return `sha256:${hash.digest('hex')}`;
+  } finally {
+    await file.close();
+  }
+}

@@ -1,0 +1,43 @@
+export {
+  runPush,
+  defaultPushRetryPolicy,
+  CONSECUTIVE_FAILURES_BEFORE_STOP,
+  type RunPushOptions,
+  type PushClient,
+} from './engine.js';
+export {
+  AimdController,
+  ConcurrencyLimitsSchema,
+  defaultConcurrencyLimits,
+  concurrencyLimitsFor,
+  type ConcurrencyLimits,
+} from './aimd.js';
+export { PushControl } from './control.js';
+export type { PushEvent, PushEventListener } from './events.js';
+export { sourceFingerprint } from './fingerprint.js';
+export {
+  Journal,
+  JournalError,
+  JournalEntrySchema,
+  JournalHeaderSchema,
+  journalledOutcomes,
+  type JournalledOutcome,
+  type JournalledResult,
+} from './journal.js';
+export { endOfError, endOfImport, endOfSignInUp, alreadyExistedNote, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
+export {
+  PushCountsSchema,
+  PushSummarySchema,
+  CredentialsProofSchema,
+  pushOutcomes,
+  stopReasons,
+  outcomeLabels,
+  allSucceeded,
+  formatCountsSum,
+  emptyCounts,
+  type PushCounts,
+  type PushSummary,
+  type PushOutcome,
+  type StopReason,
+  type CredentialsProof,
+} from './summary.js';

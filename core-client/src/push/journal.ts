@@ -1,0 +1,287 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import type { ImportOperation } from '../plan/operation.js';
+
+/**
+ * The journal: an append-only NDJSON file holding each operation's FINAL outcome, so a re-run skips what is done.
+ *
+ * Line 1 is a header naming the source file (its fingerprint) and the core it was pushed to; then one line per
+ * answered operation: `{"k":operationKey,"d":digest,"o":outcome}` (and `r`, the core's sentence, for a refusal).
+ * Lines are written with one synchronous write each, before the operation counts as journalled: a killed process
+ * loses nothing it reported as journalled, and a torn last line (killed mid-write) is cut off on the next open.
+ *
+ * The digest is a truncated HMAC-SHA256 of the operation's body under a random per-journal nonce. It lets a resume
+ * tell a record that was fixed since (same location, other body: sent again) from the one that was done (skipped),
+ * which the location-based key alone cannot. 64 bits of a keyed digest of a body that holds a salted hash reveal
+ * nothing usable; the journal holds no hash, password, salt, email or key.
+ */
+
+export const journalledOutcomes = ['imported', 'alreadyExisted', 'created', 'existing', 'rejectedByCore'] as const;
+export const JournalledOutcomeSchema = z.enum(journalledOutcomes);
+export type JournalledOutcome = z.infer<typeof JournalledOutcomeSchema>;
+
+const JOURNAL_MARK = 'core-migrate push journal';
+const JOURNAL_VERSION = 1;
+
+export const JournalHeaderSchema = z.object({
+  journal: z.literal(JOURNAL_MARK),
+  version: z.literal(JOURNAL_VERSION),
+  source: z.string(),
+  target: z.string(),
+  digestNonce: z.string().min(16),
+  createdAt: z.string(),
+});
+export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
+
+export const JournalEntrySchema = z.object({
+  k: z.string(),
+  d: z.string(),
+  o: JournalledOutcomeSchema,
+  r: z.string().optional(),
+});
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+export class JournalError extends Error {
+  readonly kind = 'journalError';
+  constructor(message: string) {
+    super(message);
+    this.name = 'JournalError';
+  }
+}
+
+export interface JournalledResult {
+  outcome: JournalledOutcome;
+  /** The core's sentence, for `rejectedByCore`. */
+  reason?: string;
+}
+
+export interface OpenJournalOptions {
+  sourceFingerprint: string;
+  /** Where the operations go, as `CoreClient.describe()` says it (never a key). */
+  target: string;
+  /** Read what is there but never create or write the file (dry runs). */
+  readOnly?: boolean;
+}
+
+const outcomeCodes: Record<JournalledOutcome, string> = {
+  imported: 'i',
+  alreadyExisted: 'a',
+  created: 'c',
+  existing: 'e',
+  rejectedByCore: 'r',
+};
+const outcomeByCode = new Map(Object.entries(outcomeCodes).map(([outcome, code]) => [code, outcome as JournalledOutcome]));
+
+export class Journal {
+  readonly path: string;
+  readonly #nonce: Buffer;
+  #fd: number | undefined;
+  /** operationKey -> outcome code + digest: one short string per done operation keeps resume state compact. */
+  readonly #done = new Map<string, string>();
+  /** Core refusals are rare; their sentences are kept apart so the common entry stays one string. */
+  readonly #refusals = new Map<string, string>();
+  #appended = 0;
+  #tornLineDropped = false;
+
+  private constructor(path: string, nonce: Buffer, fd: number | undefined) {
+    this.path = path;
+    this.#nonce = nonce;
+    this.#fd = fd;
+  }
+
+  /** Opens (or creates) a journal; refuses one written for another source file or another core. */
+  static async open(path: string, options: OpenJournalOptions): Promise<Journal | JournalError> {
+    const existingSize = await stat(path).then(
+      (info) => info.size,
+      () => undefined,
+    );
+    if (existingSize === undefined || existingSize === 0) return Journal.#create(path, options);
+    try {
+      return await Journal.#load(path, existingSize, options);
+    } catch (error) {
+      if (error instanceof JournalError) return error;
+      return new JournalError(`The journal ${path} could not be read: ${(error as Error).message}.`);
+    }
+  }
+
+  static #create(path: string, options: OpenJournalOptions): Journal {
+    const nonce = randomBytes(24);
+    if (options.readOnly === true) return new Journal(path, nonce, undefined);
+    const header: JournalHeader = {
+      journal: JOURNAL_MARK,
+      version: JOURNAL_VERSION,
+      source: options.sourceFingerprint,
+      target: options.target,
+      digestNonce: nonce.toString('base64'),
+      createdAt: new Date().toISOString(),
+    };
+    const fd = openSync(path, 'a');
+    writeSync(fd, `${JSON.stringify(header)}\n`);
+    return new Journal(path, nonce, fd);
+  }
+
+  static async #load(path: string, size: number, options: OpenJournalOptions): Promise<Journal> {
+    const completeLength = await lengthOfCompleteLines(path, size);
+    let journal: Journal | undefined;
+    let lineNumber = 0;
+    const lines: AsyncIterable<string> | Iterable<string> =
+      completeLength === 0
+        ? []
+        : createInterface({ input: createReadStream(path, { end: completeLength - 1 }), crlfDelay: Infinity });
+    for await (const line of lines) {
+      lineNumber += 1;
+      if (journal === undefined) {
+        journal = Journal.#fromHeader(path, line, options);
+        continue;
+      }
+      if (line.trim() === '') continue;
+      const entry = parseEntry(line);
+      if (entry === undefined) {
+        throw new JournalError(
+          `The journal ${path} is damaged at line ${lineNumber} (not a journal entry). Only a torn last line is ` +
+            'repaired automatically; move the file aside to start a new journal (re-sending is safe, imports are idempotent).',
+        );
+      }
+      journal.#remember(entry);
+    }
+    if (journal === undefined) {
+      // Killed while writing the header: nothing was journalled, so starting afresh loses nothing.
+      if (options.readOnly !== true) ftruncateFile(path, 0);
+      return Journal.#create(path, options);
+    }
+    if (completeLength < size) {
+      journal.#tornLineDropped = true;
+      if (options.readOnly !== true) ftruncateFile(path, completeLength);
+    }
+    if (options.readOnly !== true) journal.#fd = openSync(path, 'a');
+    return journal;
+  }
+
+  static #fromHeader(path: string, line: string, options: OpenJournalOptions): Journal {
+    const parsed = JournalHeaderSchema.safeParse(safeJson(line));
+    if (!parsed.success) {
+      throw new JournalError(`The file ${path} is not a core-migrate push journal (its first line is not a journal header); choose another --journal file.`);
+    }
+    const header = parsed.data;
+    if (header.source !== options.sourceFingerprint) {
+      throw new JournalError(
+        `The journal ${path} was written for a different source file (the export changed or is another one). ` +
+          'Resuming from it could skip records that were never sent: pass a new --journal file (re-sending operations that ' +
+          'were already done is safe, imports are idempotent), or push the original file.',
+      );
+    }
+    if (header.target !== options.target) {
+      throw new JournalError(
+        `The journal ${path} records a push to ${header.target}, not to ${options.target}. ` +
+          'Pass a new --journal file for this core, or connect to the core the journal was written for.',
+      );
+    }
+    return new Journal(path, Buffer.from(header.digestNonce, 'base64'), undefined);
+  }
+
+  #remember(entry: JournalEntry): void {
+    this.#done.set(entry.k, `${outcomeCodes[entry.o]}${entry.d}`);
+    if (entry.o === 'rejectedByCore') this.#refusals.set(entry.k, entry.r ?? 'refused by the core');
+    else this.#refusals.delete(entry.k);
+  }
+
+  /** The keyed digest of an operation's body: a changed record gets another digest and is sent again. */
+  digest(operation: ImportOperation): string {
+    return createHmac('sha256', this.#nonce)
+      .update(operation.operationKey)
+      .update('\n')
+      .update(JSON.stringify(operation.body))
+      .digest('base64url')
+      .slice(0, 11);
+  }
+
+  /** The journalled result of this very operation (same key, same body), if any. */
+  lookup(operation: ImportOperation): JournalledResult | undefined {
+    const stored = this.#done.get(operation.operationKey);
+    if (stored === undefined || stored.slice(1) !== this.digest(operation)) return undefined;
+    const outcome = outcomeByCode.get(stored.charAt(0));
+    if (outcome === undefined) return undefined;
+    const reason = this.#refusals.get(operation.operationKey);
+    return reason === undefined ? { outcome } : { outcome, reason };
+  }
+
+  /** Appends the final outcome synchronously; when this returns the operation is journalled. */
+  record(operation: ImportOperation, result: JournalledResult): void {
+    const entry: JournalEntry = { k: operation.operationKey, d: this.digest(operation), o: result.outcome };
+    if (result.outcome === 'rejectedByCore' && result.reason !== undefined) entry.r = result.reason;
+    this.#remember(entry);
+    if (this.#fd === undefined) return;
+    writeSync(this.#fd, `${JSON.stringify(entry)}\n`);
+    this.#appended += 1;
+  }
+
+  /** Operations this journal holds as done (or refused). */
+  get entries(): number {
+    return this.#done.size;
+  }
+
+  get appended(): number {
+    return this.#appended;
+  }
+
+  /** Whether opening it cut off a torn last line (the process was killed mid-write). */
+  get tornLineDropped(): boolean {
+    return this.#tornLineDropped;
+  }
+
+  /** Pushes written lines to the disk itself, not just the page cache (which already survives a killed process). */
+  flush(): void {
+    if (this.#fd !== undefined) fsyncSync(this.#fd);
+  }
+
+  close(): void {
+    if (this.#fd === undefined) return;
+    this.flush();
+    closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+}
+
+function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseEntry(line: string): JournalEntry | undefined {
+  const parsed = JournalEntrySchema.safeParse(safeJson(line));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Length of the file up to and including its last newline: whatever follows is a torn write. */
+async function lengthOfCompleteLines(path: string, size: number): Promise<number> {
+  const file = await open(path, 'r');
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - chunk.length);
+      const { bytesRead } = await file.read(chunk, 0, end - start, start);
+      const newline = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+      if (newline !== -1) return start + newline + 1;
+      end = start;
+    }
+    return 0;
+  } finally {
+    await file.close();
+  }
+}
+
+function ftruncateFile(path: string, length: number): void {
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, length);
+  } finally {
+    closeSync(fd);
+  }
+}

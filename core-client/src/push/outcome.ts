@@ -1,0 +1,74 @@
+import { isCoreError } from '../http/errors.js';
+import type { ImportPasswordHashResult, SignInUpResult } from '../http/core-client.js';
+import type { JournalledOutcome } from './journal.js';
+import type { PushOutcome, StopReason } from './summary.js';
+
+/** How one operation ended, decided from the core's answer alone (pure, so each rule is tested on its own). */
+export type OperationEnd =
+  /** The core did it: journalled, counted as `outcome`; `note` goes to the report (hash replaced, user existed). */
+  | { kind: 'done'; outcome: PushOutcome; journal: JournalledOutcome; note?: string }
+  /** Final refusal for this record (400, non-OK status): journalled so it is not sent again unchanged. */
+  | { kind: 'refused'; code: string; reason: string }
+  /** Not done, may work later (transient after every retry, an unreadable answer): counted failed, NOT journalled. */
+  | { kind: 'failed'; code: string; reason: string }
+  /** Nothing more should be sent. `hard` aborts requests in flight too (the key was refused, no such tenant). */
+  | { kind: 'stop'; reason: StopReason; message: string; hard: boolean; record?: { code: string; reason: string } };
+
+export const alreadyExistedNote =
+  'a password user with this email already existed in the core: the core REPLACED its password hash with this one';
+export const thirdPartyExistingNote =
+  'this third-party user already existed in the core: the core updated its email and verified flag';
+
+export function endOfImport(result: ImportPasswordHashResult): OperationEnd {
+  return result.outcome === 'imported'
+    ? { kind: 'done', outcome: 'imported', journal: 'imported' }
+    : { kind: 'done', outcome: 'alreadyExisted', journal: 'alreadyExisted', note: alreadyExistedNote };
+}
+
+export function endOfSignInUp(result: SignInUpResult): OperationEnd {
+  switch (result.outcome) {
+    case 'created':
+      return { kind: 'done', outcome: 'thirdPartyCreated', journal: 'created' };
+    case 'existing':
+      return { kind: 'done', outcome: 'thirdPartyExisting', journal: 'existing', note: thirdPartyExistingNote };
+    case 'nonOkStatus': {
+      const said = result.reason === undefined ? '' : `: ${result.reason}`;
+      return { kind: 'refused', code: result.status, reason: `the core answered ${result.status}${said}` };
+    }
+  }
+}
+
+/** Maps an error that ended an operation (after the engine's retries) to what the run does next. */
+export function endOfError(error: unknown, attempts: number): OperationEnd {
+  if (!isCoreError(error)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'failed', code: 'clientError', reason: `the operation could not be sent: ${message}` };
+  }
+  switch (error.kind) {
+    case 'recordRejected':
+      return { kind: 'refused', code: 'recordRejected', reason: error.message };
+    case 'transient':
+      return {
+        kind: 'failed',
+        code: 'transient',
+        reason: `still failing after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error.message} A resume retries it.`,
+      };
+    case 'contractViolation':
+      return { kind: 'failed', code: 'contractViolation', reason: error.message };
+    case 'authRejected':
+      return { kind: 'stop', reason: 'authRejected', message: error.message, hard: true };
+    case 'tenantNotFound':
+      return { kind: 'stop', reason: 'tenantNotFound', message: error.message, hard: true };
+    case 'signerKeyMissing':
+      return { kind: 'stop', reason: 'signerKeyMissing', message: error.message, hard: false };
+    case 'unexpected':
+      // 402/403/404/405 are about the core's setup, not this record: every further request would fail alike.
+      return {
+        kind: 'stop',
+        reason: 'coreRefused',
+        message: error.message,
+        hard: false,
+        record: { code: 'unexpected', reason: error.message },
+      };
+  }
+}

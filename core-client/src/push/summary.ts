@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/** Every operation of the plan ends in exactly one of these; the counts add up to `total`. */
+export const pushOutcomes = [
+  'imported',
+  'alreadyExisted',
+  'thirdPartyCreated',
+  'thirdPartyExisting',
+  'rejected',
+  'failed',
+  'skipped',
+  'notAttempted',
+] as const;
+export type PushOutcome = (typeof pushOutcomes)[number];
+
+const count = z.number().int().nonnegative();
+
+export const PushCountsSchema = z.object({
+  /** Password users created by the import. */
+  imported: count,
+  /** Password users that existed: the core REPLACED their hash with the imported one. */
+  alreadyExisted: count,
+  thirdPartyCreated: count,
+  /** Third-party users that existed: the core updated their email and its verified flag. */
+  thirdPartyExisting: count,
+  /** Refused by the plan (never sent): see the report for each reason. */
+  rejected: count,
+  /** Failed at the core (refused with its sentence, or still failing after retries). */
+  failed: count,
+  /** Done in an earlier run, according to the journal: not sent again. */
+  skipped: count,
+  /** Not sent: a dry run, or the push stopped before reaching them (a resume sends them). */
+  notAttempted: count,
+  total: count,
+});
+export type PushCounts = z.infer<typeof PushCountsSchema>;
+
+export const stopReasons = [
+  'interrupted',
+  'authRejected',
+  'signerKeyMissing',
+  'tenantNotFound',
+  'coreRefused',
+  'coreUnreachable',
+  'credentialsMismatch',
+] as const;
+export type StopReason = (typeof stopReasons)[number];
+
+export const CredentialsProofSchema = z.object({
+  /** Accounts in the --verify-credentials file. */
+  checked: count,
+  /** Accounts whose password matched their planned hash locally, before the push. */
+  matchedLocally: count,
+  /** Accounts not found among the planned password imports. */
+  notPlanned: count,
+  /** Accounts that signed in at the core after the push; null when the core offers no /recipe/signin. */
+  loggedIn: count.nullable(),
+});
+export type CredentialsProof = z.infer<typeof CredentialsProofSchema>;
+
+export const PushSummarySchema = PushCountsSchema.extend({
+  dryRun: z.boolean(),
+  stoppedEarly: z.object({ reason: z.enum(stopReasons), message: z.string() }).optional(),
+  credentials: CredentialsProofSchema.optional(),
+  journalPath: z.string().optional(),
+  reportPath: z.string().optional(),
+  elapsedMs: z.number().nonnegative(),
+});
+export type PushSummary = z.infer<typeof PushSummarySchema>;
+
+export function emptyCounts(): PushCounts {
+  return {
+    imported: 0,
+    alreadyExisted: 0,
+    thirdPartyCreated: 0,
+    thirdPartyExisting: 0,
+    rejected: 0,
+    failed: 0,
+    skipped: 0,
+    notAttempted: 0,
+    total: 0,
+  };
+}
+
+export function addOutcome(counts: PushCounts, outcome: PushOutcome, by = 1): void {
+  counts[outcome] += by;
+  counts.total += by;
+}
+
+/** Operations that ended well: imported, already there, or done in an earlier run. */
+export function allSucceeded(counts: PushCounts): boolean {
+  return counts.rejected === 0 && counts.failed === 0 && counts.notAttempted === 0;
+}
+
+/** The sum line the summary shows, so an operator sees that nothing went missing. */
+export function formatCountsSum(counts: PushCounts): string {
+  const parts = pushOutcomes.map((outcome) => `${counts[outcome]} ${outcomeLabels[outcome]}`);
+  return `${parts.join(' + ')} = ${counts.total} operations`;
+}
+
+export const outcomeLabels: Record<PushOutcome, string> = {
+  imported: 'imported',
+  alreadyExisted: 'already existed (hash replaced)',
+  thirdPartyCreated: 'third-party created',
+  thirdPartyExisting: 'third-party existing',
+  rejected: 'rejected by plan',
+  failed: 'failed at core',
+  skipped: 'skipped (journal)',
+  notAttempted: 'not attempted',
+};
