@@ -1,0 +1,75 @@
+/** A canned answer instead of the real one. Errors default to the core's plain-text type, 200s to JSON. */
+export interface FaultAnswer {
+  status: number;
+  retryAfterSeconds?: number;
+  /** A raw Retry-After value, e.g. an HTTP-date. */
+  retryAfter?: string;
+  body?: string;
+  contentType?: string;
+}
+
+/** Either a canned answer or a socket destroyed without answering. */
+export type Fault = FaultAnswer | { drop: true };
+
+export function isDrop(fault: Fault): fault is { drop: true } {
+  return 'drop' in fault;
+}
+
+/** Fault injection for the double: which requests fail, stall, or arrive slowly. */
+export class FaultPlan {
+  #latencyMs = 0;
+  readonly #queue: Fault[] = [];
+  readonly #byRequestNumber = new Map<number, Fault>();
+  #slowBodies: number[] = [];
+
+  /** Delay before every answer. */
+  setLatencyMs(ms: number): void {
+    this.#latencyMs = ms;
+  }
+
+  get latencyMs(): number {
+    return this.#latencyMs;
+  }
+
+  /** The next `count` requests get this answer (queued after any faults already waiting). */
+  failNext(count: number, answer: FaultAnswer): void {
+    for (let i = 0; i < count; i += 1) this.#queue.push({ ...answer });
+  }
+
+  /** The next `count` requests have their connection destroyed without an answer. */
+  dropNext(count: number): void {
+    for (let i = 0; i < count; i += 1) this.#queue.push({ drop: true });
+  }
+
+  /** Request number `requestNumber` (1-based, counted since start or reset) gets this fault. */
+  failRequestNumber(requestNumber: number, fault: Fault): void {
+    this.#byRequestNumber.set(requestNumber, fault);
+  }
+
+  /** The next `count` answers send their headers at once and their body only after `ms`. */
+  slowBodyNext(count: number, ms: number): void {
+    for (let i = 0; i < count; i += 1) this.#slowBodies.push(ms);
+  }
+
+  clearFaults(): void {
+    this.#latencyMs = 0;
+    this.#queue.length = 0;
+    this.#byRequestNumber.clear();
+    this.#slowBodies = [];
+  }
+
+  /** The fault for this request, if any; consumes it. */
+  takeFault(requestNumber: number): Fault | undefined {
+    const numbered = this.#byRequestNumber.get(requestNumber);
+    if (numbered !== undefined) {
+      this.#byRequestNumber.delete(requestNumber);
+      return numbered;
+    }
+    return this.#queue.shift();
+  }
+
+  /** How long to hold back the body of this answer, if at all; consumes it. */
+  takeSlowBody(): number | undefined {
+    return this.#slowBodies.shift();
+  }
+}

@@ -1,0 +1,73 @@
+import { CoreErrorTexts, CoreStatus, HELLO_BODY, VENDOR_SCRYPT } from 'core-client';
+import { type DoubleAnswer, fail, fieldInvalid, isJsonObject, jsonAnswer, requireBoolean, requireString, textAnswer } from './answers.js';
+import { isArgon2Hash, isBcryptHash, parseVendorScryptHash, verifyPassword } from './passwords.js';
+import type { Scope, UserStore } from './store.js';
+import { userJson } from './store.js';
+
+export interface HandlerContext {
+  scope: Scope;
+  body: Record<string, unknown>;
+  store: UserStore;
+  signerKey: string | undefined;
+  userShape: 'recent' | 'legacy';
+}
+
+export const API_VERSIONS = ['2.21', '5.2', '3.0', '4.0', '5.0', '5.1'];
+
+const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+function readHashingAlgorithm(body: Record<string, unknown>): typeof VENDOR_SCRYPT | undefined {
+  const raw = body['hashingAlgorithm'];
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'string') return fieldInvalid('hashingAlgorithm');
+  const algorithm = raw.trim();
+  if (algorithm === '') return fail(400, CoreErrorTexts.emptyHashingAlgorithm);
+  // Stricter than a real core, which also knows `bcrypt` and `argon2`: the contract allows only vendor_scrypt.
+  if (algorithm.toLowerCase() !== VENDOR_SCRYPT) return fail(400, CoreErrorTexts.unsupportedHashingAlgorithm);
+  return VENDOR_SCRYPT;
+}
+
+/** POST /recipe/user/passwordhash/import — checks only prefixes, exactly like the core. */
+export function importPasswordHash(context: HandlerContext): DoubleAnswer {
+  const { body } = context;
+  const email = normaliseEmail(requireString(body, 'email'));
+  const passwordHash = requireString(body, 'passwordHash').trim();
+  const hashingAlgorithm = readHashingAlgorithm(body);
+  if (passwordHash === '') return fail(400, CoreErrorTexts.emptyPasswordHash);
+  if (hashingAlgorithm === VENDOR_SCRYPT) {
+    if (parseVendorScryptHash(passwordHash) === undefined) return fail(400, CoreErrorTexts.invalidScryptHash);
+    if (context.signerKey === undefined) return textAnswer(500, CoreErrorTexts.signerKeyMissing);
+  } else if (!isBcryptHash(passwordHash) && !isArgon2Hash(passwordHash)) {
+    return fail(400, CoreErrorTexts.invalidPasswordHash);
+  }
+  const { user, didUserAlreadyExist } = context.store.importPasswordHash(context.scope, email, passwordHash, hashingAlgorithm);
+  return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape), didUserAlreadyExist });
+}
+
+/** POST /recipe/signinup — create for a new (thirdPartyId, thirdPartyUserId), else update email and flag. */
+export function signInUp(context: HandlerContext): DoubleAnswer {
+  const { body } = context;
+  const thirdPartyId = requireString(body, 'thirdPartyId');
+  const thirdPartyUserId = requireString(body, 'thirdPartyUserId');
+  const email = body['email'];
+  if (!isJsonObject(email)) return fieldInvalid('email');
+  const emailId = normaliseEmail(requireString(email, 'id'));
+  const isVerified = requireBoolean(email, 'isVerified');
+  const { user, createdNewUser } = context.store.signInUp(context.scope, thirdPartyId, thirdPartyUserId, emailId, isVerified);
+  return jsonAnswer({ status: CoreStatus.ok, createdNewUser, user: userJson(user, context.userShape), recipeUserId: user.id });
+}
+
+/** POST /recipe/signin — verifies with hash-wasm; every failure is the same WRONG_CREDENTIALS_ERROR. */
+export async function signIn(context: HandlerContext): Promise<DoubleAnswer> {
+  const email = normaliseEmail(requireString(context.body, 'email'));
+  const password = requireString(context.body, 'password');
+  const user = context.store.findEmailPasswordUser(context.scope, email);
+  if (user === undefined || !(await verifyPassword(password, user.passwordHash, context.signerKey))) {
+    return jsonAnswer({ status: CoreStatus.wrongCredentials });
+  }
+  return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape) });
+}
+
+export const hello = (): DoubleAnswer => ({ ...textAnswer(200, HELLO_BODY) });
+
+export const apiVersion = (): DoubleAnswer => jsonAnswer({ versions: API_VERSIONS });

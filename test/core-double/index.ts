@@ -1,0 +1,4 @@
+export { startCoreDouble, type CoreDouble, type CoreDoubleOptions, type RecordedRequest } from './server.js';
+export type { Fault, FaultAnswer } from './faults.js';
+export type { StoredUser, StoredEmailPasswordUser, StoredThirdPartyUser } from './store.js';
+export { verifyPassword, parseVendorScryptHash } from './passwords.js';

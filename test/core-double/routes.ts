@@ -1,0 +1,124 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  APP_PATH_SEGMENT_PREFIX,
+  CoreErrorTexts,
+  CoreHeaders,
+  CorePaths,
+  DEFAULT_APP_ID,
+  DEFAULT_TENANT_ID,
+} from 'core-client';
+import { AnswerWith, type DoubleAnswer, fail, isJsonObject, textAnswer } from './answers.js';
+import * as handlers from './handlers.js';
+import type { HandlerContext } from './handlers.js';
+import type { Scope, UserStore } from './store.js';
+
+export interface RouterSettings {
+  apiKeys: readonly string[];
+  signerKey: string | undefined;
+  tenants: ReadonlySet<string>;
+  apps: ReadonlySet<string>;
+  store: UserStore;
+  userShape: 'recent' | 'legacy';
+}
+
+export interface IncomingCall {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+}
+
+type Handler = (context: HandlerContext) => DoubleAnswer | Promise<DoubleAnswer>;
+
+interface Route {
+  method: 'GET' | 'POST';
+  handler: Handler;
+  needsKey: boolean;
+  /** `/hello` and `/apiversion` live at the root only; recipe routes also under a tenant/app prefix. */
+  scoped: boolean;
+}
+
+const ROUTES: Readonly<Record<string, Route>> = {
+  [CorePaths.passwordHashImport]: { method: 'POST', handler: handlers.importPasswordHash, needsKey: true, scoped: true },
+  [CorePaths.signInUp]: { method: 'POST', handler: handlers.signInUp, needsKey: true, scoped: true },
+  [CorePaths.signIn]: { method: 'POST', handler: handlers.signIn, needsKey: true, scoped: true },
+  [CorePaths.hello]: { method: 'GET', handler: handlers.hello, needsKey: false, scoped: false },
+  [CorePaths.apiVersion]: { method: 'GET', handler: handlers.apiVersion, needsKey: true, scoped: false },
+};
+
+/** First path segments that are the core's own, never a tenant id. */
+const ROUTE_ROOTS = new Set(['recipe', 'hello', 'apiversion']);
+
+/** Splits `/appid-<app>/<tenant>/recipe/...` into its scope and the route. */
+export function splitPath(pathname: string): { scope: Scope; route: string; prefixed: boolean } {
+  let segments = pathname.split('/').filter((segment) => segment !== '');
+  let appId = DEFAULT_APP_ID;
+  let tenantId = DEFAULT_TENANT_ID;
+  let prefixed = false;
+  if (segments[0]?.startsWith(APP_PATH_SEGMENT_PREFIX)) {
+    appId = segments[0].slice(APP_PATH_SEGMENT_PREFIX.length);
+    segments = segments.slice(1);
+    prefixed = true;
+  }
+  if (segments[0] !== undefined && !ROUTE_ROOTS.has(segments[0])) {
+    tenantId = segments[0];
+    segments = segments.slice(1);
+    prefixed = true;
+  }
+  return { scope: { appId, tenantId }, route: `/${segments.join('/')}`, prefixed };
+}
+
+function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers[CoreHeaders.apiKey];
+  if (typeof header === 'string') return header;
+  const bearer = /^Bearer\s+(.+)$/i.exec(headers[CoreHeaders.authorization] ?? '');
+  return bearer?.[1]?.trim();
+}
+
+/**
+ * The contract says `application/json; charset=utf-8`. A real core is laxer; the double refuses anything else on
+ * purpose, so a client that forgets the header fails its tests instead of a migration.
+ */
+function isContractContentType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const [mediaType, ...params] = value.split(';').map((part) => part.trim().toLowerCase());
+  return mediaType === 'application/json' && params.length === 1 && params[0]?.replace(/\s+/g, '') === 'charset=utf-8';
+}
+
+function parseObjectBody(rawBody: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    return fail(400, CoreErrorTexts.invalidJson);
+  }
+  return isJsonObject(parsed) ? parsed : fail(400, CoreErrorTexts.invalidJson);
+}
+
+export async function answerCall(call: IncomingCall, settings: RouterSettings): Promise<DoubleAnswer> {
+  try {
+    const pathname = new URL(call.path, 'http://double.invalid').pathname;
+    const { scope, route: routePath, prefixed } = splitPath(pathname);
+    const route = ROUTES[routePath];
+    if (route === undefined || (prefixed && !route.scoped)) return textAnswer(404, CoreErrorTexts.notFound);
+    if (call.method !== route.method) return textAnswer(405, CoreErrorTexts.methodNotSupported);
+    if (!settings.apps.has(scope.appId) || !settings.tenants.has(scope.tenantId)) {
+      return textAnswer(400, `${CoreErrorTexts.tenantNotFoundPrefix} => app ${scope.appId}, tenant ${scope.tenantId}`);
+    }
+    if (route.needsKey && settings.apiKeys.length > 0) {
+      const key = presentedKey(call.headers);
+      if (key === undefined || !settings.apiKeys.includes(key)) return textAnswer(401, CoreErrorTexts.invalidApiKey);
+    }
+    let body: Record<string, unknown> = {};
+    if (route.method === 'POST') {
+      if (!isContractContentType(call.headers[CoreHeaders.contentType])) {
+        return textAnswer(400, 'Content-Type must be application/json; charset=utf-8 (the core double is strict about it)');
+      }
+      body = parseObjectBody(call.rawBody);
+    }
+    return await route.handler({ scope, body, store: settings.store, signerKey: settings.signerKey, userShape: settings.userShape });
+  } catch (error) {
+    if (error instanceof AnswerWith) return error.answer;
+    return textAnswer(500, error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  }
+}

@@ -1,0 +1,182 @@
+import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from 'core-client';
+import type { DoubleAnswer } from './answers.js';
+import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
+import { answerCall } from './routes.js';
+import { type StoredEmailPasswordUser, type StoredThirdPartyUser, type StoredUser, UserStore } from './store.js';
+
+export interface CoreDoubleOptions {
+  /** When given, every call but `/hello` needs one of these (header `api-key` or `Authorization: Bearer`). */
+  apiKeys?: string[];
+  /** The scrypt variant's signer key (base64); without it `$f_scrypt$` imports get the core's 500. */
+  signerKey?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  host?: '127.0.0.1';
+  /** Tenants besides `public` (they exist in every known app). */
+  tenants?: string[];
+  /** Apps besides `public`. */
+  apps?: string[];
+  /** `legacy` answers with the flat `{id,email,timeJoined}` user of older cores. Default `recent`. */
+  userShape?: 'recent' | 'legacy';
+}
+
+export interface RecordedRequest {
+  /** 1-based, counted since start or the last reset. */
+  number: number;
+  method: string;
+  /** As received, with any query. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  /** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
+  body: unknown;
+}
+
+export interface CoreDouble {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  users(): StoredUser[];
+  emailPasswordUsers(): StoredEmailPasswordUser[];
+  thirdPartyUsers(): StoredThirdPartyUser[];
+  requests(): RecordedRequest[];
+  /** Forgets users, recorded requests and faults; restarts request numbering. */
+  reset(): void;
+  faults: {
+    setLatencyMs(ms: number): void;
+    failNext(count: number, answer: FaultAnswer): void;
+    failRequestNumber(requestNumber: number, fault: Fault): void;
+    dropNext(count: number): void;
+    slowBodyNext(count: number, ms: number): void;
+    clearFaults(): void;
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+function faultAnswer(fault: FaultAnswer): DoubleAnswer {
+  const headers: Record<string, string> = {};
+  if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
+  if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
+  const contentType = fault.contentType ?? (fault.status === 200 ? SUCCESS_CONTENT_TYPE : ERROR_CONTENT_TYPE);
+  const body = fault.body ?? (fault.status === 200 ? '' : `Injected fault ${fault.status}\n`);
+  return { status: fault.status, contentType, body, headers };
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Starts a strict HTTP double of the core on 127.0.0.1 (see spec/core-behaviour.md). */
+export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<CoreDouble> {
+  const store = new UserStore();
+  const plan = new FaultPlan();
+  const settings = {
+    apiKeys: options.apiKeys ?? [],
+    signerKey: options.signerKey,
+    tenants: new Set([DEFAULT_TENANT_ID, ...(options.tenants ?? [])]),
+    apps: new Set([DEFAULT_APP_ID, ...(options.apps ?? [])]),
+    store,
+    userShape: options.userShape ?? 'recent',
+  };
+  let recorded: RecordedRequest[] = [];
+  let requestCount = 0;
+  const pendingTimers = new Set<NodeJS.Timeout>();
+  const sockets = new Set<Socket>();
+
+  const later = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        pendingTimers.delete(timer);
+        resolve();
+      }, ms);
+      pendingTimers.add(timer);
+    });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const rawBody = await readBody(request);
+    requestCount += 1;
+    const number = requestCount;
+    const call = { method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, rawBody };
+    recorded.push({ number, ...call, headers: { ...call.headers }, body: parseJson(rawBody) });
+
+    const fault = plan.takeFault(number);
+    if (fault !== undefined && isDrop(fault)) {
+      request.socket.destroy();
+      return;
+    }
+    const answer = fault !== undefined ? faultAnswer(fault) : await answerCall(call, settings);
+    if (plan.latencyMs > 0) await later(plan.latencyMs);
+    const slowBodyMs = plan.takeSlowBody();
+    response.writeHead(answer.status, {
+      'content-type': answer.contentType,
+      'content-length': Buffer.byteLength(answer.body),
+      ...answer.headers,
+    });
+    if (slowBodyMs === undefined) {
+      response.end(answer.body);
+      return;
+    }
+    response.flushHeaders();
+    await later(slowBodyMs);
+    if (!response.destroyed) response.end(answer.body);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) {
+        response.writeHead(500, { 'content-type': ERROR_CONTENT_TYPE });
+        response.end(`${String(error)}\n`);
+      }
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      for (const timer of pendingTimers) clearTimeout(timer);
+      pendingTimers.clear();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    users: () => store.all(),
+    emailPasswordUsers: () => store.all().filter((user): user is StoredEmailPasswordUser => user.kind === 'emailPassword'),
+    thirdPartyUsers: () => store.all().filter((user): user is StoredThirdPartyUser => user.kind === 'thirdParty'),
+    requests: () => recorded.map((entry) => ({ ...entry, headers: { ...entry.headers } })),
+    reset() {
+      store.clear();
+      plan.clearFaults();
+      recorded = [];
+      requestCount = 0;
+    },
+    faults: {
+      setLatencyMs: (ms) => plan.setLatencyMs(ms),
+      failNext: (count, answer) => plan.failNext(count, answer),
+      failRequestNumber: (requestNumber, fault) => plan.failRequestNumber(requestNumber, fault),
+      dropNext: (count) => plan.dropNext(count),
+      slowBodyNext: (count, ms) => plan.slowBodyNext(count, ms),
+      clearFaults: () => plan.clearFaults(),
+    },
+  };
+}
