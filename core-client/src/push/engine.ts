@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreClient } from '../http/core-client.js';
 import { isCoreError, Transient } from '../http/errors.js';
@@ -105,6 +106,8 @@ class PushRun {
     this.#report = report;
     this.#aimd = new AimdController(options.concurrency ?? defaultConcurrencyLimits);
     this.#policy = options.retryPolicy ?? defaultPushRetryPolicy;
+    // Every request and retry wait listens to these; as many listeners as operations in flight is expected.
+    setMaxListeners(0, this.#stopping.signal, this.#abandon.signal);
   }
 
   async run(): Promise<PushSummary> {

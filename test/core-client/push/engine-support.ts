@@ -1,0 +1,83 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoreClient, Secret, runPush, type PlanItem, type PushEvent, type PushSummary, type RunPushOptions } from 'core-client';
+import { startCoreDouble, type CoreDouble, type CoreDoubleOptions } from '../../core-double/index.js';
+import { fastRetry, recordsOf } from './plan-fixtures.js';
+
+export const API_KEY = 'test-api-key-0123456789-abcdefgh';
+
+/** A double, a client for it and a scratch folder, torn down together. */
+export interface PushBench {
+  core: CoreDouble;
+  client: CoreClient;
+  dir: string;
+  journalPath: string;
+  reportPath: string;
+  push(items: PlanItem[], options?: Partial<RunPushOptions>): Promise<{ summary: PushSummary; events: PushEvent[] }>;
+  reportLines(): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+export async function startPushBench(options: CoreDoubleOptions = {}, apiKey = API_KEY): Promise<PushBench> {
+  const core = await startCoreDouble({ apiKeys: [API_KEY], ...options });
+  const client = new CoreClient({ baseUrl: core.url, apiKey: new Secret(apiKey), requestTimeoutMs: 2_000 });
+  const dir = await mkdtemp(join(tmpdir(), 'push-'));
+  const journalPath = join(dir, 'push.journal');
+  const reportPath = join(dir, 'push.report.ndjson');
+  return {
+    core,
+    client,
+    dir,
+    journalPath,
+    reportPath,
+    async push(items, overrides = {}) {
+      const events: PushEvent[] = [];
+      const summary = await runPush({
+        records: recordsOf(items),
+        total: items.length,
+        client,
+        sourceFingerprint: 'sha256:test',
+        journalPath,
+        reportPath,
+        retryPolicy: fastRetry,
+        onEvent: (event) => events.push(event),
+        ...overrides,
+      });
+      return { summary, events };
+    },
+    async reportLines() {
+      const text = await readFile(reportPath, 'utf8');
+      return text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+    async close() {
+      await client.close();
+      await core.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The operations the double received, as `email` or `thirdPartyId/thirdPartyUserId`. */
+export function sentIdentities(core: CoreDouble): string[] {
+  return core.requests().map((request) => {
+    const body = request.body as { email?: unknown; thirdPartyId?: unknown; thirdPartyUserId?: unknown } | undefined;
+    if (typeof body?.thirdPartyId === 'string') return `${body.thirdPartyId}/${String(body.thirdPartyUserId)}`;
+    return String(body?.email);
+  });
+}
+
+/** The store as comparable text: password users with their hash, third-party users with their email. */
+export function storeSnapshot(core: CoreDouble): string[] {
+  return core
+    .users()
+    .map((user) =>
+      user.kind === 'emailPassword'
+        ? `pw ${user.email} ${user.passwordHash} ${user.hashingAlgorithm ?? ''}`
+        : `tp ${user.thirdPartyId}/${user.thirdPartyUserId} ${user.email} ${String(user.isVerified)}`,
+    )
+    .sort();
+}
