@@ -1,0 +1,27 @@
+export { ConnectionError, isConnectionError, type ConnectionErrorKind } from './errors.js';
+export {
+  StackOutputsSchema,
+  listPulumiStacks,
+  readStackConnection,
+  type PulumiCliOptions,
+  type StackConnection,
+} from './pulumi-cli.js';
+export {
+  ConnectionEnv,
+  resolveConnection,
+  type Connection,
+  type ConnectionInput,
+  type ConnectionSource,
+  type ResolveConnectionOptions,
+} from './resolve-connection.js';
+export { probeTenant, type TenantProbeResult } from './tenant-probe.js';
+export {
+  PreflightReportSchema,
+  PreflightStepNameSchema,
+  PreflightStepSchema,
+  runPreflight,
+  type PreflightOptions,
+  type PreflightReport,
+  type PreflightStep,
+  type PreflightStepName,
+} from './preflight.js';

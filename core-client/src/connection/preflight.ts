@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { DEFAULT_APP_ID, DEFAULT_TENANT_ID } from '../contract/names.js';
+import type { CoreClient } from '../http/core-client.js';
+import { type CoreError, type CoreErrorKind, isCoreError } from '../http/errors.js';
+import type { Connection } from './resolve-connection.js';
+import { probeTenant } from './tenant-probe.js';
+
+export const PreflightStepNameSchema = z.enum(['reachable', 'keyAccepted', 'tenantExists']);
+export type PreflightStepName = z.infer<typeof PreflightStepNameSchema>;
+
+export const PreflightStepSchema = z.object({
+  name: PreflightStepNameSchema,
+  status: z.enum(['ok', 'failed', 'skipped']),
+  /** What happened, as a sentence; for a failure, what to do. Never holds the api-key. */
+  sentence: z.string(),
+  /** For a failed step: the kind of the core error behind it. */
+  errorKind: z.custom<CoreErrorKind>((value) => typeof value === 'string').optional(),
+});
+export type PreflightStep = z.infer<typeof PreflightStepSchema>;
+
+export const PreflightReportSchema = z.object({
+  ok: z.boolean(),
+  /** e.g. `http://127.0.0.1:3567 (tenant public)`. */
+  target: z.string(),
+  steps: z.array(PreflightStepSchema),
+  /** The API versions the core speaks, oldest first; present once the key was accepted. */
+  versions: z.array(z.string()).optional(),
+  /** Round-trip time of `GET /hello`, in milliseconds. */
+  roundTripMs: z.number().optional(),
+  /** The first failed step, for a caller that stops on it (a push exits 3 with this sentence). */
+  failure: z.object({ step: PreflightStepNameSchema, sentence: z.string(), errorKind: z.custom<CoreErrorKind>() }).optional(),
+});
+export type PreflightReport = z.infer<typeof PreflightReportSchema>;
+
+export interface PreflightOptions {
+  /**
+   * The connection the client was built from. The tenant step needs it (the client does not hand out its key);
+   * without it that step is reported as skipped.
+   */
+  connection?: Pick<Connection, 'coreUrl' | 'apiKey' | 'tenantId' | 'appId'>;
+  signal?: AbortSignal;
+}
+
+function compareVersions(a: string, b: string): number {
+  const partsA = a.split('.').map(Number);
+  const partsB = b.split('.').map(Number);
+  for (let index = 0; index < Math.max(partsA.length, partsB.length); index += 1) {
+    const difference = (partsA[index] ?? 0) - (partsB[index] ?? 0);
+    if (difference !== 0 && !Number.isNaN(difference)) return difference;
+  }
+  return a.localeCompare(b);
+}
+
+function failed(name: PreflightStepName, error: CoreError): PreflightStep {
+  return { name, status: 'failed', sentence: error.message, errorKind: error.kind };
+}
+
+function skipped(name: PreflightStepName, why: string): PreflightStep {
+  return { name, status: 'skipped', sentence: why };
+}
+
+async function attempt<T>(call: () => Promise<T>): Promise<T | CoreError> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isCoreError(error)) return error;
+    throw error;
+  }
+}
+
+/**
+ * The pre-flight alone: the core answers `/hello` (reachable), `/apiversion` (the key is accepted), and the tenant
+ * path exists. Each step runs once, without retries, and a step after a failure is skipped.
+ */
+export async function runPreflight(client: CoreClient, options: PreflightOptions = {}): Promise<PreflightReport> {
+  const call = { retry: false as const, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  const target = client.describe();
+  const steps: PreflightStep[] = [];
+  const report = (extra: Partial<PreflightReport> = {}): PreflightReport => {
+    const failure = steps.find((step) => step.status === 'failed');
+    return {
+      ok: failure === undefined,
+      target,
+      steps,
+      ...extra,
+      ...(failure === undefined
+        ? {}
+        : { failure: { step: failure.name, sentence: failure.sentence, errorKind: failure.errorKind ?? 'unexpected' } }),
+    };
+  };
+  const afterFailure = 'Not checked, because the step before it failed.';
+
+  const hello = await attempt(() => client.hello(call));
+  if (isCoreError(hello)) {
+    steps.push(failed('reachable', hello), skipped('keyAccepted', afterFailure), skipped('tenantExists', afterFailure));
+    return report();
+  }
+  const roundTripMs = Math.round(hello.roundTripMs * 10) / 10;
+  steps.push({ name: 'reachable', status: 'ok', sentence: `The core at ${target} answered /hello in ${roundTripMs} ms.` });
+
+  const apiVersion = await attempt(() => client.apiVersion(call));
+  if (isCoreError(apiVersion)) {
+    steps.push(failed('keyAccepted', apiVersion), skipped('tenantExists', afterFailure));
+    return report({ roundTripMs });
+  }
+  const versions = [...apiVersion.versions].sort(compareVersions);
+  const newest = versions.at(-1);
+  steps.push({
+    name: 'keyAccepted',
+    status: 'ok',
+    sentence: `The api-key is accepted; the core speaks API versions ${versions.join(', ')}${newest === undefined ? '' : ` (newest ${newest})`}.`,
+  });
+
+  const connection = options.connection;
+  if (connection === undefined) {
+    steps.push(skipped('tenantExists', 'Not checked: the pre-flight was given no connection to probe the tenant with.'));
+    return report({ roundTripMs, versions });
+  }
+  const tenantId = connection.tenantId ?? DEFAULT_TENANT_ID;
+  const appId = connection.appId ?? DEFAULT_APP_ID;
+  const tenant = await attempt(() => probeTenant(connection));
+  if (isCoreError(tenant)) {
+    steps.push(failed('tenantExists', tenant));
+  } else if (tenant.exists) {
+    const scope = appId === DEFAULT_APP_ID ? `Tenant "${tenantId}"` : `Tenant "${tenantId}" of app "${appId}"`;
+    steps.push({ name: 'tenantExists', status: 'ok', sentence: `${scope} exists${tenant.note === undefined ? '.' : `; note: ${tenant.note}`}` });
+  } else {
+    steps.push(failed('tenantExists', tenant.error));
+  }
+  return report({ roundTripMs, versions });
+}

@@ -1,0 +1,140 @@
+import { readFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import { CoreClientConfigError, resolveCoreTarget } from '../http/target.js';
+import { Secret } from '../secret.js';
+import { ConnectionError } from './errors.js';
+import { readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
+
+/** The environment variables the connection step reads. */
+export const ConnectionEnv = {
+  coreUrl: 'CORE_URL',
+  apiKey: 'CORE_API_KEY',
+} as const;
+
+/** What an operator gave on the command line. There is deliberately no api-key value here: see apiKeyFile. */
+export interface ConnectionInput {
+  core?: string | undefined;
+  tenant?: string | undefined;
+  app?: string | undefined;
+  stack?: string | undefined;
+  /** A file holding the api-key (surrounding whitespace ignored); a key on the command line would land in shell history and ps. */
+  apiKeyFile?: string | undefined;
+}
+
+export type ConnectionSource = 'flags' | 'environment' | 'stack';
+
+export interface Connection {
+  coreUrl: string;
+  apiKey: Secret;
+  tenantId?: string;
+  appId?: string;
+  /** Where the core URL came from. */
+  source: ConnectionSource;
+  /** Where each value came from, for a message like "key from stack dev". */
+  sources: { coreUrl: ConnectionSource; apiKey: ConnectionSource };
+  /** From the stack outputs, when a stack was read. */
+  signerKeyConfigured?: boolean;
+}
+
+/** The environment comes as resolveConnection's own argument, so only the CLI's location is an option. */
+export type ResolveConnectionOptions = Pick<PulumiCliOptions, 'pulumiBinary' | 'cwd'>;
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+async function readApiKeyFile(path: string, cwd: string | undefined): Promise<Secret | ConnectionError> {
+  const fullPath = resolvePath(cwd ?? process.cwd(), path);
+  let text: string;
+  try {
+    text = await readFile(fullPath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    return new ConnectionError(
+      'apiKeyFileUnreadable',
+      `The api-key file ${fullPath} cannot be read (${code}): check the path given to --api-key-file and its permissions.`,
+    );
+  }
+  const key = text.trim();
+  if (key === '') {
+    return new ConnectionError('apiKeyFileUnreadable', `The api-key file ${fullPath} is empty: put the core's api-key in it, on one line.`);
+  }
+  return new Secret(key);
+}
+
+/**
+ * Puts together where the core is and which key to use. Each value is taken from the first place that has it:
+ * - core URL: --core, then CORE_URL, then the stack's `coreUrl` output;
+ * - api-key: --api-key-file, then CORE_API_KEY, then the stack's `apiKey` output;
+ * - tenant and app: --tenant and --app only (default: public).
+ * The stack is read only when --stack is given, and then always (a stack that cannot be read is an error).
+ */
+export async function resolveConnection(
+  input: ConnectionInput,
+  env: NodeJS.ProcessEnv,
+  options: ResolveConnectionOptions = {},
+): Promise<Connection | ConnectionError> {
+  const stackName = nonEmpty(input.stack);
+  let stack: StackConnection | undefined;
+  if (stackName !== undefined) {
+    const read = await readStackConnection(stackName, { ...options, env });
+    if (read instanceof ConnectionError) return read;
+    stack = read;
+  }
+
+  const flagCore = nonEmpty(input.core);
+  const envCore = nonEmpty(env[ConnectionEnv.coreUrl]);
+  const core: { url: string; source: ConnectionSource } | undefined =
+    flagCore !== undefined
+      ? { url: flagCore, source: 'flags' }
+      : envCore !== undefined
+        ? { url: envCore, source: 'environment' }
+        : stack !== undefined
+          ? { url: stack.coreUrl, source: 'stack' }
+          : undefined;
+  if (core === undefined) {
+    return new ConnectionError(
+      'noCoreUrl',
+      `No core address was given: pass --core http://host:3567, set ${ConnectionEnv.coreUrl}, or name a Pulumi stack with --stack.`,
+    );
+  }
+
+  let apiKey: { key: Secret; source: ConnectionSource } | undefined;
+  const apiKeyFile = nonEmpty(input.apiKeyFile);
+  const envKey = nonEmpty(env[ConnectionEnv.apiKey]);
+  if (apiKeyFile !== undefined) {
+    const key = await readApiKeyFile(apiKeyFile, options.cwd);
+    if (key instanceof ConnectionError) return key;
+    apiKey = { key, source: 'flags' };
+  } else if (envKey !== undefined) {
+    apiKey = { key: new Secret(envKey), source: 'environment' };
+  } else if (stack !== undefined) {
+    apiKey = { key: stack.apiKey, source: 'stack' };
+  }
+  if (apiKey === undefined) {
+    return new ConnectionError(
+      'noApiKey',
+      `No api-key was found: set ${ConnectionEnv.apiKey}, pass --api-key-file, or --stack (a key is never accepted as a command-line value).`,
+    );
+  }
+
+  const tenantId = nonEmpty(input.tenant);
+  const appId = nonEmpty(input.app);
+  try {
+    resolveCoreTarget({ baseUrl: core.url, ...(tenantId === undefined ? {} : { tenantId }), ...(appId === undefined ? {} : { appId }) });
+  } catch (error) {
+    if (error instanceof CoreClientConfigError) return new ConnectionError('invalidSetting', error.message);
+    throw error;
+  }
+
+  return {
+    coreUrl: core.url,
+    apiKey: apiKey.key,
+    ...(tenantId === undefined ? {} : { tenantId }),
+    ...(appId === undefined ? {} : { appId }),
+    source: core.source,
+    sources: { coreUrl: core.source, apiKey: apiKey.source },
+    ...(stack?.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: stack.signerKeyConfigured }),
+  };
+}

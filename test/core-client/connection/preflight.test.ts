@@ -1,0 +1,94 @@
+import { CoreClient, Secret, runPreflight, type PreflightReport } from 'core-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
+
+const API_KEY = 'preflight-api-key-0123456789-abc';
+const WRONG_KEY = 'wrong-api-key-0123456789-abcdefg';
+
+let core: CoreDouble;
+
+beforeAll(async () => {
+  core = await startCoreDouble({ apiKeys: [API_KEY], tenants: ['tenant-a'], apps: ['app-a'], port: 0 });
+});
+
+afterAll(async () => {
+  await core.close();
+});
+
+async function preflight(settings: { baseUrl: string; apiKey: string; tenantId?: string; appId?: string }): Promise<PreflightReport> {
+  const apiKey = new Secret(settings.apiKey);
+  const client = new CoreClient({ ...settings, apiKey });
+  try {
+    return await runPreflight(client, { connection: { coreUrl: settings.baseUrl, apiKey, tenantId: settings.tenantId, appId: settings.appId } });
+  } finally {
+    await client.close();
+  }
+}
+
+function statuses(report: PreflightReport): Record<string, string> {
+  return Object.fromEntries(report.steps.map((step) => [step.name, step.status]));
+}
+
+describe('runPreflight against the core double', () => {
+  it('passes every step and reports versions and the round-trip time, creating no user', async () => {
+    const report = await preflight({ baseUrl: core.url, apiKey: API_KEY, tenantId: 'tenant-a' });
+    expect(report.ok).toBe(true);
+    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'ok' });
+    expect(report.versions?.length).toBeGreaterThan(0);
+    expect(report.roundTripMs).toBeGreaterThanOrEqual(0);
+    expect(report.failure).toBeUndefined();
+    expect(report.steps[2]?.sentence).toBe('Tenant "tenant-a" exists.');
+    expect(core.users()).toEqual([]);
+  });
+
+  it('probes the tenant under its app path', async () => {
+    const report = await preflight({ baseUrl: core.url, apiKey: API_KEY, tenantId: 'tenant-a', appId: 'app-a' });
+    expect(report.ok).toBe(true);
+    expect(report.steps[2]?.sentence).toBe('Tenant "tenant-a" of app "app-a" exists.');
+    const probe = core.requests().at(-1);
+    expect(probe?.method).toBe('POST');
+    expect(probe?.path).toBe('/appid-app-a/tenant-a/recipe/signinup');
+  });
+
+  it('lists the versions oldest first', async () => {
+    const report = await preflight({ baseUrl: core.url, apiKey: API_KEY });
+    const versions = report.versions ?? [];
+    const numeric = versions.map((version) => version.split('.').map(Number));
+    const sorted = [...numeric].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0));
+    expect(numeric).toEqual(sorted);
+  });
+
+  it('fails the key step on a wrong key (401) and skips the tenant', async () => {
+    const report = await preflight({ baseUrl: core.url, apiKey: WRONG_KEY });
+    expect(report.ok).toBe(false);
+    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'failed', tenantExists: 'skipped' });
+    expect(report.failure).toMatchObject({ step: 'keyAccepted', errorKind: 'authRejected' });
+    expect(report.failure?.sentence).toContain('refused the api-key');
+    expect(JSON.stringify(report)).not.toContain(WRONG_KEY);
+  });
+
+  it('fails the first step when nothing listens on the port', async () => {
+    const gone = await startCoreDouble({ apiKeys: [API_KEY], port: 0 });
+    await gone.close();
+    const report = await preflight({ baseUrl: gone.url, apiKey: API_KEY });
+    expect(report.ok).toBe(false);
+    expect(statuses(report)).toEqual({ reachable: 'failed', keyAccepted: 'skipped', tenantExists: 'skipped' });
+    expect(report.failure).toMatchObject({ step: 'reachable', errorKind: 'transient' });
+    expect(report.roundTripMs).toBeUndefined();
+  });
+
+  it('fails the tenant step for a tenant the core does not have', async () => {
+    const report = await preflight({ baseUrl: core.url, apiKey: API_KEY, tenantId: 'no-such-tenant' });
+    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'failed' });
+    expect(report.failure).toMatchObject({ step: 'tenantExists', errorKind: 'tenantNotFound' });
+    expect(report.failure?.sentence).toContain('no-such-tenant');
+  });
+
+  it('reports the tenant step as skipped when given no connection to probe with', async () => {
+    const client = new CoreClient({ baseUrl: core.url, apiKey: new Secret(API_KEY) });
+    const report = await runPreflight(client);
+    await client.close();
+    expect(report.ok).toBe(true);
+    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'skipped' });
+  });
+});
