@@ -1,0 +1,22 @@
+import { Box, Text } from 'ink';
+import { Tone } from './theme.js';
+
+/** A key and what it does on the current screen, e.g. ['Esc', 'back']. */
+export type KeyHint = readonly [key: string, action: string];
+
+/** The line at the foot of every screen that says which keys do what. */
+export function KeyHints({ hints }: { hints: readonly KeyHint[] }) {
+  return (
+    <Box flexWrap="wrap">
+      {hints.map(([key, action], index) => (
+        <Text key={key}>
+          {index > 0 ? '  ' : ''}
+          <Tone tone="accent" bold>
+            {key}
+          </Tone>{' '}
+          {action}
+        </Text>
+      ))}
+    </Box>
+  );
+}
