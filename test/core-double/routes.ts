@@ -19,6 +19,8 @@ export interface RouterSettings {
   apps: ReadonlySet<string>;
   store: UserStore;
   userShape: 'recent' | 'legacy';
+  /** e.g. `/core`, or empty. */
+  pathPrefix: string;
 }
 
 export interface IncomingCall {
@@ -98,7 +100,11 @@ function parseObjectBody(rawBody: string): Record<string, unknown> {
 export async function answerCall(call: IncomingCall, settings: RouterSettings): Promise<DoubleAnswer> {
   try {
     const pathname = new URL(call.path, 'http://double.invalid').pathname;
-    const { scope, route: routePath, prefixed } = splitPath(pathname);
+    const { pathPrefix } = settings;
+    if (pathPrefix !== '' && pathname !== pathPrefix && !pathname.startsWith(`${pathPrefix}/`)) {
+      return textAnswer(404, CoreErrorTexts.notFound);
+    }
+    const { scope, route: routePath, prefixed } = splitPath(pathname.slice(pathPrefix.length));
     const route = ROUTES[routePath];
     if (route === undefined || (prefixed && !route.scoped)) return textAnswer(404, CoreErrorTexts.notFound);
     if (call.method !== route.method) return textAnswer(405, CoreErrorTexts.methodNotSupported);

@@ -20,6 +20,8 @@ export interface CoreDoubleOptions {
   apps?: string[];
   /** `legacy` answers with the flat `{id,email,timeJoined}` user of older cores. Default `recent`. */
   userShape?: 'recent' | 'legacy';
+  /** Serve under this path, as a core behind a reverse proxy at e.g. `/core` (other paths get 404). */
+  pathPrefix?: string;
 }
 
 export interface RecordedRequest {
@@ -88,6 +90,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     apps: new Set([DEFAULT_APP_ID, ...(options.apps ?? [])]),
     store,
     userShape: options.userShape ?? 'recent',
+    pathPrefix: (options.pathPrefix ?? '').replace(/\/+$/, ''),
   };
   let recorded: RecordedRequest[] = [];
   let requestCount = 0;

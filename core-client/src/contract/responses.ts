@@ -36,6 +36,9 @@ export const SignInUpOkAnswerSchema = z.looseObject({
   recipeUserId: z.string().optional(),
 });
 
+/** Every JSON answer of a recipe call carries a status; read it first to pick the answer's schema. */
+export const AnswerStatusSchema = z.looseObject({ status: z.string().min(1) });
+
 /** A 200 whose status is not OK, e.g. `EMAIL_CHANGE_NOT_ALLOWED_ERROR` with a reason. */
 export const NonOkStatusAnswerSchema = z.looseObject({
   status: z.string().min(1).refine((status) => status !== CoreStatus.ok, 'a non-OK status'),

@@ -17,7 +17,8 @@ import {
   ApiVersionAnswerSchema,
   PasswordHashImportAnswerSchema,
   SignInAnswerSchema,
-  SignInUpAnswerSchema,
+  AnswerStatusSchema,
+  NonOkStatusAnswerSchema,
   SignInUpOkAnswerSchema,
 } from '../contract/responses.js';
 import { Secret } from '../secret.js';
@@ -149,9 +150,13 @@ export class CoreClient {
     const payload = SignInUpBodySchema.parse(body);
     const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.signInUp), body: payload };
     return this.#call(exchange, options, (answer): SignInUpResult => {
-      const parsed = this.#json(answer, SignInUpAnswerSchema);
-      const ok = SignInUpOkAnswerSchema.safeParse(parsed);
-      if (ok.success) return { outcome: ok.data.createdNewUser ? 'created' : 'existing', userId: ok.data.user.id };
+      const json = this.#jsonBody(answer);
+      // Choose the schema by status first, so a broken OK answer is reported as such (not as "a non-OK status").
+      if (this.#conform(answer, AnswerStatusSchema, json).status === CoreStatus.ok) {
+        const ok = this.#conform(answer, SignInUpOkAnswerSchema, json);
+        return { outcome: ok.createdNewUser ? 'created' : 'existing', userId: ok.user.id };
+      }
+      const parsed = this.#conform(answer, NonOkStatusAnswerSchema, json);
       const reason = typeof parsed.reason === 'string' ? parsed.reason : undefined;
       return reason === undefined
         ? { outcome: 'nonOkStatus', status: parsed.status }
@@ -269,7 +274,8 @@ export class CoreClient {
     }
   }
 
-  #json<S extends z.ZodType>(answer: Answer, schema: S): z.infer<S> {
+  /** The body of a 200 as JSON, or a ContractViolation when it is not JSON at all. */
+  #jsonBody(answer: Answer): unknown {
     if (!answer.contentType.toLowerCase().startsWith('application/json')) {
       throw contractViolation(
         `expected JSON but got content type "${answer.contentType || '(none)'}"`,
@@ -277,21 +283,25 @@ export class CoreClient {
         answer.status,
       );
     }
-    let json: unknown;
     try {
-      json = JSON.parse(answer.bodyText);
+      return JSON.parse(answer.bodyText) as unknown;
     } catch {
       throw contractViolation('the body is not valid JSON', answer.context, answer.status);
     }
-    const result = schema.safeParse(json);
-    if (!result.success) {
-      const issues = result.error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.length === 0 ? '(body)' : issue.path.join('.')}: ${issue.message}`)
-        .join('; ');
-      throw contractViolation(`unexpected body (${issues})`, answer.context, answer.status);
-    }
-    return result.data;
+  }
+
+  #conform<S extends z.ZodType>(answer: Answer, schema: S, value: unknown): z.infer<S> {
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    const issues = result.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.length === 0 ? '(body)' : issue.path.join('.')}: ${issue.message}`)
+      .join('; ');
+    throw contractViolation(`unexpected body (${issues})`, answer.context, answer.status);
+  }
+
+  #json<S extends z.ZodType>(answer: Answer, schema: S): z.infer<S> {
+    return this.#conform(answer, schema, this.#jsonBody(answer));
   }
 }
 
