@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandIO } from '../io.js';
+import { registerCheckCommand } from './check.js';
 
 /**
  * A subcommand registers itself on the program; its action resolves to an exit code through `setExitCode`.
@@ -13,4 +14,5 @@ export interface CommandContext {
 export type RegisterCommand = (program: Command, context: CommandContext) => void;
 
 export const commands: RegisterCommand[] = [
+  registerCheckCommand,
 ];

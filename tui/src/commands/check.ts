@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { ConnectionError, CoreClient, CoreClientConfigError, runPreflight, type Connection, type PreflightReport, type PreflightStepName } from 'core-client';
+import { ExitCode } from '../exit-codes.js';
+import { addConnectionOptions, connectionFromOptions, describeConnectionSources, type ConnectionFlags } from './connection-options.js';
+import type { RegisterCommand } from './index.js';
+
+interface CheckFlags extends ConnectionFlags {
+  json?: boolean;
+}
+
+const STEP_LABELS: Record<PreflightStepName, string> = {
+  reachable: 'reachable',
+  keyAccepted: 'api-key',
+  tenantExists: 'tenant',
+};
+
+/** The pre-flight as lines a person reads: one per step, then where the settings came from. */
+export function formatPreflightReport(report: PreflightReport, connection: Connection, stack: string | undefined): string {
+  const lines = [`Pre-flight of ${report.target}`];
+  for (const step of report.steps) {
+    lines.push(`  ${step.status.padEnd(7)} ${STEP_LABELS[step.name].padEnd(9)} ${step.sentence}`);
+  }
+  lines.push(`Settings: ${describeConnectionSources(connection, stack)}.`);
+  if (connection.signerKeyConfigured !== undefined) {
+    lines.push(
+      connection.signerKeyConfigured
+        ? 'Signer key: configured on the stack (scrypt-variant users can be imported).'
+        : 'Signer key: not configured on the stack (scrypt-variant users cannot be imported until signerKey is set).',
+    );
+  }
+  lines.push(report.ok ? 'All checks passed.' : 'Pre-flight failed: see the failed step above.');
+  return `${lines.join('\n')}\n`;
+}
+
+export const registerCheckCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
+  const command = program
+    .command('check')
+    .description('pre-flight only: the core answers /hello, accepts the api-key, and has the tenant; shows versions and round-trip time')
+    .option('--json', 'print one JSON object instead of lines');
+  addConnectionOptions(command).action(async (flags: CheckFlags) => {
+    const connection = await connectionFromOptions(flags, io);
+    if (connection instanceof ConnectionError) {
+      io.stderr.write(`core-migrate check: ${connection.message}\n`);
+      setExitCode(ExitCode.usageOrConfiguration);
+      return;
+    }
+    let client: CoreClient;
+    try {
+      client = new CoreClient({
+        baseUrl: connection.coreUrl,
+        apiKey: connection.apiKey,
+        ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
+        ...(connection.appId === undefined ? {} : { appId: connection.appId }),
+      });
+    } catch (error) {
+      if (!(error instanceof CoreClientConfigError)) throw error;
+      io.stderr.write(`core-migrate check: ${error.message}\n`);
+      setExitCode(ExitCode.usageOrConfiguration);
+      return;
+    }
+    let report: PreflightReport;
+    try {
+      report = await runPreflight(client, { connection });
+    } finally {
+      await client.close();
+    }
+    if (flags.json === true) {
+      const settings = {
+        coreUrl: connection.coreUrl,
+        tenantId: connection.tenantId ?? 'public',
+        appId: connection.appId ?? 'public',
+        sources: connection.sources,
+        ...(connection.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: connection.signerKeyConfigured }),
+      };
+      io.stdout.write(`${JSON.stringify({ ...report, connection: settings })}\n`);
+    } else {
+      io.stdout.write(formatPreflightReport(report, connection, flags.stack));
+    }
+    if (!report.ok) {
+      if (flags.json !== true) io.stderr.write(`core-migrate check: ${report.failure?.sentence ?? 'the pre-flight failed.'}\n`);
+      setExitCode(ExitCode.coreUnreachableOrKeyRefused);
+      return;
+    }
+    setExitCode(ExitCode.ok);
+  });
+};
