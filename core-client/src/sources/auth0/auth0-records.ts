@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const Auth0IdentitySchema = z.object({
+  provider: z.string().min(1),
+  // Some social connections (GitHub, Facebook) give numeric ids.
+  user_id: z.union([z.string().min(1), z.number()]).transform(String),
+  isSocial: z.boolean().optional(),
+});
+
+/** A line of the Auth0 user export (the fields read here; the export job may add others). */
+export const Auth0UserSchema = z.object({
+  user_id: z.string().min(1),
+  email: z.string().optional(),
+  email_verified: z.boolean().optional(),
+  identities: z.array(Auth0IdentitySchema).optional(),
+});
+export type Auth0User = z.infer<typeof Auth0UserSchema>;
+
+/** A line of the password-hash export Auth0 support delivers separately (MongoDB extended JSON). */
+export const Auth0PasswordSchema = z.object({
+  _id: z.object({ $oid: z.string().min(1) }),
+  alt_id: z.string().min(1).optional(),
+  email: z.string().optional(),
+  email_verified: z.boolean().optional(),
+  passwordHash: z.string().min(1),
+});
+export type Auth0Password = z.infer<typeof Auth0PasswordSchema>;
+
+/** The database connection's prefix: `auth0|<id>` is a password user, any other prefix a social one. */
+export const DATABASE_PROVIDER = 'auth0';
+
+/** The id a password entry is joined on, without the `auth0|` prefix of the user export's user_id. */
+export function passwordJoinId(entry: Auth0Password): string {
+  return entry.alt_id ?? entry._id.$oid;
+}
+
+/** The user export's user_id without the `auth0|` prefix, or undefined for a social user. */
+export function userJoinId(userId: string): string | undefined {
+  const prefix = `${DATABASE_PROVIDER}|`;
+  return userId.startsWith(prefix) ? userId.slice(prefix.length) : undefined;
+}
+
+export function issueField(error: z.ZodError): string {
+  const path = error.issues[0]?.path ?? [];
+  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') || 'line';
+}

@@ -1,0 +1,110 @@
+import type { RecordLocation } from '../../location.js';
+import type { LinkedProvider, SourceRecord } from '../source-user.js';
+import type { FieldMapping, MappedField } from './field-mapping.js';
+
+/** Reads the value a mapped column or key holds in one record (undefined when absent). */
+export type FieldLookup = (column: string) => unknown;
+
+class FieldProblem {
+  constructor(
+    readonly field: MappedField,
+    readonly column: string,
+    readonly problem: string,
+  ) {}
+}
+
+const verifiedWords = new Map<string, boolean>([
+  ['true', true],
+  ['false', false],
+  ['1', true],
+  ['0', false],
+  ['yes', true],
+  ['no', false],
+]);
+
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+function typeName(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function readText(value: unknown, field: MappedField, column: string, allowNumber: boolean): string | undefined {
+  if (isAbsent(value)) return undefined;
+  if (typeof value === 'string') return value;
+  if (allowNumber && typeof value === 'number' && Number.isFinite(value)) return String(value);
+  // The value itself is not repeated: it could be a hash or a salt.
+  throw new FieldProblem(field, column, `must be text, found ${typeName(value)}`);
+}
+
+function readVerified(value: unknown, column: string): boolean | undefined {
+  if (isAbsent(value)) return undefined;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number' && (value === 0 || value === 1)) return value === 1;
+  if (typeof value === 'string') {
+    const word = verifiedWords.get(value.trim().toLowerCase());
+    if (word !== undefined) return word;
+    throw new FieldProblem('isVerified', column, `must be true or false, found "${value.slice(0, 20)}"`);
+  }
+  throw new FieldProblem('isVerified', column, `must be true or false, found ${typeName(value)}`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Builds a SourceUser from a record of a generic format through the field mapping. An email given as the
+ * contract's third-party shape `{ id, isVerified }` is read as such.
+ */
+export function mapGenericRecord(lookup: FieldLookup, mapping: FieldMapping, location: RecordLocation): SourceRecord {
+  try {
+    const rawEmail = lookup(mapping.email);
+    const contractEmail = isPlainObject(rawEmail) ? rawEmail : undefined;
+    const email = readText(contractEmail ? contractEmail.id : rawEmail, 'email', mapping.email, false);
+    const explicitVerified = readVerified(lookup(mapping.isVerified), mapping.isVerified);
+    const emailVerified = explicitVerified ?? readVerified(contractEmail?.isVerified, `${mapping.email}.isVerified`);
+    const providerId = readText(lookup(mapping.thirdPartyId), 'thirdPartyId', mapping.thirdPartyId, false);
+    const providerUserId = readText(lookup(mapping.thirdPartyUserId), 'thirdPartyUserId', mapping.thirdPartyUserId, true);
+    if ((providerId === undefined) !== (providerUserId === undefined)) {
+      const [missing, column] = providerId === undefined ? (['thirdPartyId', mapping.thirdPartyId] as const) : (['thirdPartyUserId', mapping.thirdPartyUserId] as const);
+      throw new FieldProblem(missing, column, 'is missing: a third-party account needs both the provider id and the user id at that provider');
+    }
+    const providers: LinkedProvider[] = providerId !== undefined && providerUserId !== undefined ? [{ providerId, providerUserId, ...(email === undefined ? {} : { email }) }] : [];
+    const optional = {
+      sourceId: readText(lookup(mapping.sourceId), 'sourceId', mapping.sourceId, true),
+      email,
+      emailVerified,
+      passwordHash: readText(lookup(mapping.passwordHash), 'passwordHash', mapping.passwordHash, false),
+      salt: readText(lookup(mapping.salt), 'salt', mapping.salt, false),
+      hashingAlgorithm: readText(lookup(mapping.hashingAlgorithm), 'hashingAlgorithm', mapping.hashingAlgorithm, false),
+    };
+    return { kind: 'user', location, ...dropUndefined(optional), providers };
+  } catch (error) {
+    if (!(error instanceof FieldProblem)) throw error;
+    const named = error.column === error.field ? `"${error.column}"` : `"${error.column}" (mapped to ${error.field})`;
+    return { kind: 'malformed', location: { ...location, field: error.column }, reason: `field ${named} ${error.problem}` };
+  }
+}
+
+export function dropUndefined<T extends Record<string, unknown>>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+/** Looks a key up in a JSON record: the exact key first, then a dotted path into nested objects. */
+export function jsonLookup(record: Record<string, unknown>): FieldLookup {
+  return (column) => {
+    if (Object.hasOwn(record, column)) return record[column];
+    if (!column.includes('.')) return undefined;
+    let value: unknown = record;
+    for (const part of column.split('.')) {
+      if (!isPlainObject(value) || !Object.hasOwn(value, part)) return undefined;
+      value = value[part];
+    }
+    return value;
+  };
+}
+
+export { isPlainObject };

@@ -1,0 +1,34 @@
+import { SourceError } from '../source-error.js';
+import type { TextLine } from '../text/lines.js';
+
+export type NdjsonEntry =
+  | { readonly kind: 'object'; readonly line: number; readonly value: Record<string, unknown> }
+  | { readonly kind: 'bad-line'; readonly line: number; readonly reason: string };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One JSON object per line (blank lines skipped). A bad line later on is a bad record; a first line that is
+ * not a JSON object means the file is not NDJSON at all (a pretty-printed JSON file, a CSV...).
+ */
+export async function* readNdjsonObjects(file: string, lines: AsyncIterable<TextLine>): AsyncGenerator<NdjsonEntry> {
+  let first = true;
+  for await (const { number, text } of lines) {
+    if (text.trim().length === 0) continue;
+    let value: unknown;
+    let problem: string | undefined;
+    try {
+      value = JSON.parse(text);
+      if (!isObject(value)) problem = 'the line is not a JSON object';
+    } catch (error) {
+      problem = `the line is not valid JSON (${(error as Error).message})`;
+    }
+    if (problem !== undefined && first) {
+      throw new SourceError('wrong-format', { file, line: number }, `expected one JSON object per line (NDJSON): ${problem}`);
+    }
+    first = false;
+    yield problem === undefined ? { kind: 'object', line: number, value: value as Record<string, unknown> } : { kind: 'bad-line', line: number, reason: problem };
+  }
+}

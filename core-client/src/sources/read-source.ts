@@ -1,0 +1,44 @@
+import { readAuth0 } from './auth0/auth0.js';
+import { detectFormat } from './detect-format.js';
+import { readFirebaseCsv } from './firebase/firebase-csv.js';
+import { readFirebaseJson } from './firebase/firebase-json.js';
+import { readCsv } from './generic/csv.js';
+import { type FieldMapping, defaultFieldMapping } from './generic/field-mapping.js';
+import { readJsonArray } from './generic/json-array.js';
+import { readNdjson } from './generic/ndjson.js';
+import { SourceError } from './source-error.js';
+import type { SourceFormat } from './source-format.js';
+import type { SourceRecord } from './source-user.js';
+
+export interface OpenSourceOptions {
+  /** Skips detection. */
+  format?: SourceFormat;
+  /** For the generic formats (ndjson, json-array, csv); the contract's names when absent. */
+  mapping?: FieldMapping;
+  /** Auth0 only: the password-hash export to join with the user export. */
+  auth0PasswordFile?: string;
+}
+
+/**
+ * Streams the records of an export: a SourceUser per good record, a MalformedRecord per broken one. A broken
+ * file ends the iteration with a SourceError naming the place.
+ */
+export async function* readSource(path: string, options: OpenSourceOptions = {}): AsyncGenerator<SourceRecord> {
+  const format = options.format ?? (await detectFormat(path));
+  if (format instanceof SourceError) throw format;
+  const mapping = options.mapping ?? defaultFieldMapping;
+  switch (format) {
+    case 'firebase-json':
+      return yield* readFirebaseJson(path);
+    case 'firebase-csv':
+      return yield* readFirebaseCsv(path);
+    case 'auth0':
+      return yield* readAuth0(path, options.auth0PasswordFile);
+    case 'ndjson':
+      return yield* readNdjson(path, mapping);
+    case 'json-array':
+      return yield* readJsonArray(path, mapping);
+    case 'csv':
+      return yield* readCsv(path, mapping);
+  }
+}
