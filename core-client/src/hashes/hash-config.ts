@@ -141,7 +141,7 @@ function readConsoleBlock(text: string): Array<[string, unknown]> | HashConfigEr
   const entries: Array<[string, unknown]> = [];
   const pieces = body.split(/[,\n;]/).map((piece) => piece.trim()).filter((piece) => piece.length > 0);
   for (const [index, piece] of pieces.entries()) {
-    const entry = /^["']?([A-Za-z_]\w*)["']?\s*[:=]\s*(.*)$/.exec(piece);
+    const entry = /^["']?([A-Za-z_][\w-]*)["']?\s*[:=]\s*(.*)$/.exec(piece);
     if (entry === null) {
       return new HashConfigError(`entry ${index + 1} of the hash config is not "name: value"`);
     }
