@@ -5,3 +5,5 @@ export * from './http/index.js';
 export * from './hashes/index.js';
 export * from './push/index.js';
 export * from './connection/index.js';
+export * from './sources/index.js';
+export * from './plan/index.js';

@@ -6,7 +6,7 @@ export { planSource, type PlanOptions, type PlannedRecord, type DuplicatePolicy 
 export { planRecord } from './plan-record.js';
 export { PlanTally, PlanSummarySchema, LISTED_REJECTIONS_LIMIT, type PlanSummary } from './summary.js';
 export { normaliseEmail, MAX_EMAIL_LENGTH } from './email.js';
-export { buildProviderMap, defaultProviderMap, ProviderMapError, isThirdPartyProvider } from './providers.js';
+export { buildProviderMap, defaultProviderMap, ProviderMapError, isThirdPartyProvider, shortProviderName } from './providers.js';
 export { recordKey } from './record-key.js';
 export { SeenKeys } from './seen-keys.js';
 

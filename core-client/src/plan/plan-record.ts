@@ -5,6 +5,7 @@ import type { ImportOperation, PlanItem, PlanRejection, RejectionCode } from './
 import {
   MAX_THIRD_PARTY_USER_ID_LENGTH,
   isThirdPartyProvider,
+  shortProviderName,
 } from './providers.js';
 import { recordKey } from './record-key.js';
 
@@ -75,7 +76,7 @@ function planPasswordImport(user: SourceUser, key: string, rules: RecordPlanning
 }
 
 function planThirdParty(user: SourceUser, provider: LinkedProvider, operationKey: string, rules: RecordPlanningRules): PlanItem {
-  const thirdPartyId = rules.providerMap[provider.providerId.trim()];
+  const thirdPartyId = shortProviderName(provider.providerId, rules.providerMap);
   if (thirdPartyId === undefined) {
     return rejection(
       user,

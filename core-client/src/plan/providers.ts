@@ -25,6 +25,17 @@ const firstPartyProviderIds = new Set(['password', 'phone', 'email', 'auth0', 'f
 export const MAX_THIRD_PARTY_ID_LENGTH = 28;
 export const MAX_THIRD_PARTY_USER_ID_LENGTH = 256;
 
+/**
+ * The short name for an export's provider id: mapped when the map knows it, and kept as it is when it already
+ * is one of the map's short names (a file in the contract's own shape carries `google`, not `google.com`).
+ */
+export function shortProviderName(providerId: string, map: Readonly<Record<string, string>>): string | undefined {
+  const id = providerId.trim();
+  const mapped = map[id];
+  if (mapped !== undefined) return mapped;
+  return Object.values(map).includes(id) ? id : undefined;
+}
+
 export function isThirdPartyProvider(providerId: string): boolean {
   return !firstPartyProviderIds.has(providerId.trim().toLowerCase());
 }

@@ -70,7 +70,7 @@ describe('planRecord', () => {
   it('rejects a password user without an email, and one with an invalid or overlong email', () => {
     expect(planRecord(user({ passwordHash: bcrypt }), rules)[0]).toMatchObject({ code: 'missingEmail' });
     expect(planRecord(user({ email: 'not-an-email', passwordHash: bcrypt }), rules)[0]).toMatchObject({ code: 'invalidEmail' });
-    expect(planRecord(user({ email: `${'a'.repeat(250)}@b.io`, passwordHash: bcrypt }), rules)[0]).toMatchObject({ code: 'invalidEmail' });
+    expect(planRecord(user({ email: `${'a'.repeat(260)}@b.io`, passwordHash: bcrypt }), rules)[0]).toMatchObject({ code: 'invalidEmail' });
   });
 
   it('makes one sign-in-up per linked provider, mapping provider ids to short names and carrying the verified flag', () => {

@@ -7,6 +7,7 @@ import {
   prefixRuleFromOption,
   ProviderMapError,
   sourceFormats,
+  type FieldMapping,
   type PlanOptions,
 } from 'core-client';
 
@@ -47,10 +48,8 @@ export async function planOptionsFromFlags(flags: SourceFlags): Promise<PlanOpti
   if (flags.duplicates !== undefined) options.duplicates = flags.duplicates;
 
   if (flags.mapping !== undefined || (flags.map ?? []).length > 0) {
-    const mappingText = flags.mapping === undefined ? undefined : await readText(flags.mapping, '--mapping');
-    if (mappingText instanceof SourceFlagsError) return mappingText;
-    const mapping = parseFieldMapping({ ...(mappingText !== undefined && { text: mappingText }), flags: flags.map ?? [] });
-    if (mapping instanceof Error) return new SourceFlagsError(mapping.message);
+    const mapping = await fieldMappingFromFlags(flags.mapping, flags.map ?? []);
+    if (mapping instanceof SourceFlagsError) return mapping;
     options.mapping = mapping;
   }
 
@@ -74,6 +73,26 @@ export async function planOptionsFromFlags(flags: SourceFlags): Promise<PlanOpti
   if (providerMap instanceof ProviderMapError) return new SourceFlagsError(providerMap.message);
   options.providerMap = providerMap;
   return options;
+}
+
+/** A mapping file, then `--map field=column` flags over it. */
+async function fieldMappingFromFlags(file: string | undefined, flags: readonly string[]): Promise<FieldMapping | SourceFlagsError> {
+  let fromFile: FieldMapping | undefined;
+  if (file !== undefined) {
+    const text = await readText(file, '--mapping');
+    if (text instanceof SourceFlagsError) return text;
+    const parsed = parseFieldMapping(text, file);
+    if (parsed instanceof Error) return new SourceFlagsError(parsed.message);
+    fromFile = parsed;
+  }
+  const overrides: Record<string, string> = {};
+  for (const flag of flags) {
+    const separator = flag.indexOf('=');
+    if (separator < 1) return new SourceFlagsError(`--map "${flag}" must look like field=column, e.g. --map email=mail`);
+    overrides[flag.slice(0, separator).trim()] = flag.slice(separator + 1).trim();
+  }
+  const mapping = parseFieldMapping({ ...fromFile, ...overrides }, '--map');
+  return mapping instanceof Error ? new SourceFlagsError(mapping.message) : mapping;
 }
 
 async function readText(path: string, flag: string): Promise<string | SourceFlagsError> {

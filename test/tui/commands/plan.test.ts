@@ -1,0 +1,79 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../tui/src/cli.js';
+
+const fixtures = join(import.meta.dirname, '../../fixtures/exports');
+const signerKey = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
+
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, env: {}, cwd: process.cwd() });
+  return { code, stdout: out, stderr: err };
+}
+
+async function hashConfigFile(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'plan-cmd-'));
+  const path = join(folder, 'hash-config.txt');
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(
+    path,
+    `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${signerKey},\n  base64_salt_separator: Bw==,\n  rounds: 8,\n  mem_cost: 14,\n}\n`,
+  );
+  return path;
+}
+
+describe('core-migrate plan', () => {
+  it('prints the --json summary with the fields scripts rely on, and exits 1 because records are rejected', async () => {
+    const result = await run(['plan', join(fixtures, 'firebase/users.json'), '--hash-config', await hashConfigFile(), '--json']);
+    expect(result.code).toBe(1);
+    const summary = JSON.parse(result.stdout) as Record<string, unknown>;
+    for (const field of ['records', 'passwordImports', 'thirdPartySignInUps', 'byFamily', 'rejected', 'rejections', 'duplicates', 'withoutCredentials']) {
+      expect(summary).toHaveProperty(field);
+    }
+    expect(summary).toMatchObject({ records: 4, byFamily: { bcrypt: 0, argon2: 0, vendor_scrypt: 1 }, withoutCredentials: 1 });
+    expect(result.stdout).not.toContain(signerKey);
+  });
+
+  it('prints a table for a person and writes every rejection to the report, never a hash', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'plan-report-'));
+    const report = join(folder, 'rejections.ndjson');
+    const result = await run(['plan', join(fixtures, 'auth0/users.ndjson'), '--format', 'auth0', '--auth0-password-file', join(fixtures, 'auth0/passwords.ndjson'), '--report', report]);
+    expect(result.stdout).toMatch(/records read\s+\d+/);
+    expect(result.stdout).toMatch(/password users\s+bcrypt \d+/);
+    const lines = (await readFile(report, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatchObject({ stage: 'plan', location: expect.any(String), reason: expect.any(String) });
+    expect(await readFile(report, 'utf8')).not.toMatch(/\$2[aby]\$/);
+  });
+
+  it('exits 0 for a clean file', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'plan-clean-'));
+    const path = join(folder, 'clean.ndjson');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path, `${JSON.stringify({ email: 'a@example.com', thirdPartyId: 'google', thirdPartyUserId: '1', isVerified: true })}\n`);
+    const result = await run(['plan', path]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('third-party users     google 1');
+  });
+
+  it('stops with exit 2 and names the place when the file itself is broken', async () => {
+    const result = await run(['plan', join(fixtures, 'broken/truncated.json'), '--format', 'firebase-json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/truncated\.json/);
+  });
+
+  it('refuses an unreadable hash config and a bad provider mapping with exit 2', async () => {
+    expect((await run(['plan', join(fixtures, 'firebase/users.json'), '--hash-config', '/nonexistent/hash.txt'])).code).toBe(2);
+    const badMap = await run(['plan', join(fixtures, 'firebase/users.json'), '--provider-map', 'nonsense']);
+    expect(badMap.code).toBe(2);
+    expect(badMap.stderr).toContain('export-provider-id=short-name');
+  });
+});
