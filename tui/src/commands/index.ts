@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandIO } from '../io.js';
 import { registerCheckCommand } from './check.js';
+import { registerHashCommand } from './hash.js';
 
 /**
  * A subcommand registers itself on the program; its action resolves to an exit code through `setExitCode`.
@@ -14,5 +15,6 @@ export interface CommandContext {
 export type RegisterCommand = (program: Command, context: CommandContext) => void;
 
 export const commands: RegisterCommand[] = [
+  registerHashCommand,
   registerCheckCommand,
 ];

@@ -1,0 +1,212 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { Command } from 'commander';
+import {
+  HashConfigError,
+  PrefixRuleError,
+  Secret,
+  hashFamilyLabel,
+  parseHashConfig,
+  prefixRuleFromOption,
+  prepareHash,
+  signerKeyReminder,
+  verifyPassword,
+  type HashConfig,
+  type PrefixRule,
+  type PrepareHashResult,
+} from 'core-client';
+import { ExitCode } from '../exit-codes.js';
+import type { CommandIO } from '../io.js';
+import type { RegisterCommand } from './index.js';
+
+interface HashFlags {
+  salt?: string;
+  hashConfig?: string;
+  stripPrefix?: string[];
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Exit codes of `hash verify`: a mismatch is the "some records failed" of a one-record check. */
+const VerifyExit = { match: ExitCode.ok, mismatch: ExitCode.someRecordsFailed, unusable: ExitCode.usageOrConfiguration } as const;
+
+export const registerHashCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
+  const hash = program
+    .command('hash')
+    .description('inspect one password hash, or check a known password against it, before a migration');
+
+  addHashOptions(hash.command('inspect <hash>'))
+    .description('show the family, the normalised hash for the import body (or why it is refused) and warnings; exit 0 usable, 2 not')
+    .option('--json', 'print one JSON object instead of lines')
+    .action(async (rawHash: string, flags: HashFlags) => {
+      const prepared = await prepareFromFlags(rawHash, flags, io);
+      if (prepared instanceof Error) return usageError(io, setExitCode, 'inspect', prepared.message);
+      io.stdout.write(flags.json === true ? `${JSON.stringify(inspectionJson(prepared.result))}\n` : formatInspection(prepared.result));
+      setExitCode(prepared.result.ok ? ExitCode.ok : ExitCode.usageOrConfiguration);
+    });
+
+  addHashOptions(hash.command('verify <hash>'))
+    .description('check a known password (standard input, or a prompt that shows nothing) against the hash; exit 0 match, 1 mismatch, 2 unusable')
+    .action(async (rawHash: string, flags: HashFlags) => {
+      const prepared = await prepareFromFlags(rawHash, flags, io);
+      if (prepared instanceof Error) return usageError(io, setExitCode, 'verify', prepared.message);
+      const { result, config } = prepared;
+      if (!result.ok) {
+        io.stderr.write(`core-migrate hash verify: rejected (${result.code}): ${result.reason}\n`);
+        setExitCode(VerifyExit.unusable);
+        return;
+      }
+      const password = await readPassword(io);
+      if (password === undefined) return usageError(io, setExitCode, 'verify', 'no password given (send it on standard input, one line)');
+      const checked = await verifyPassword(password, result.passwordHash, config?.signerKey === undefined ? {} : { signerKey: config.signerKey });
+      if (!checked.ok) {
+        io.stderr.write(`core-migrate hash verify: cannot check: ${checked.reason}\n`);
+        setExitCode(VerifyExit.unusable);
+        return;
+      }
+      const lines = [`${checked.match ? 'match' : 'no match'}: ${hashFamilyLabel(checked.family)}`];
+      for (const warning of [...result.warnings, ...checked.warnings]) lines.push(`warning: ${warning}`);
+      if (checked.match && checked.family === 'vendor_scrypt') lines.push(`note: ${signerKeyReminder()}`);
+      io.stdout.write(`${lines.join('\n')}\n`);
+      setExitCode(checked.match ? VerifyExit.match : VerifyExit.mismatch);
+    });
+};
+
+function addHashOptions(command: Command): Command {
+  return command
+    .option('--salt <salt>', "the user's salt (vendor scrypt exports carry it beside the hash)")
+    .option('--hash-config <file>', "the provider's hash_config block or JSON (vendor scrypt)")
+    .option(
+      '--strip-prefix <prefix>',
+      'strip this prefix from the hash: exact text, or re:<regex> matched at the start (repeatable)',
+      collect,
+    )
+    .addHelpText('after', '\nA hash that starts with "-" goes after "--", e.g. core-migrate hash inspect -- -abc...');
+}
+
+async function prepareFromFlags(
+  rawHash: string,
+  flags: HashFlags,
+  io: CommandIO,
+): Promise<{ result: PrepareHashResult; config?: HashConfig } | Error> {
+  const config = flags.hashConfig === undefined ? undefined : await readHashConfig(flags.hashConfig, io);
+  if (config instanceof Error) return config;
+  const prefixRules: PrefixRule[] = [];
+  for (const option of flags.stripPrefix ?? []) {
+    const rule = prefixRuleFromOption(option);
+    if (rule instanceof PrefixRuleError) return rule;
+    prefixRules.push(rule);
+  }
+  const result = prepareHash({
+    rawHash,
+    ...(flags.salt !== undefined && { salt: flags.salt }),
+    ...(config !== undefined && { hashConfig: config }),
+    prefixRules,
+  });
+  return { result, ...(config !== undefined && { config }) };
+}
+
+async function readHashConfig(path: string, io: CommandIO): Promise<HashConfig | Error> {
+  let text: string;
+  try {
+    text = await readFile(resolve(io.cwd, path), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    return new Error(`--hash-config ${path}: cannot read the file (${code})`);
+  }
+  const config = parseHashConfig(text);
+  return config instanceof HashConfigError ? new Error(`--hash-config ${path}: ${config.message}`) : config;
+}
+
+function inspectionJson(result: PrepareHashResult): Record<string, unknown> {
+  if (!result.ok) return { rejected: true, code: result.code, reason: result.reason };
+  return {
+    family: result.family,
+    passwordHash: result.passwordHash,
+    ...(result.hashingAlgorithm !== undefined && { hashingAlgorithm: result.hashingAlgorithm }),
+    warnings: result.warnings,
+    ...(result.strippedBy !== undefined && { strippedBy: result.strippedBy }),
+  };
+}
+
+function formatInspection(result: PrepareHashResult): string {
+  if (!result.ok) return `rejected (${result.code}): ${result.reason}\n`;
+  const lines = [`family: ${hashFamilyLabel(result.family)} (${result.family})`, `passwordHash: ${result.passwordHash}`];
+  if (result.hashingAlgorithm !== undefined) lines.push(`hashingAlgorithm: ${result.hashingAlgorithm}`);
+  if (result.strippedBy !== undefined) lines.push(`stripped: ${result.strippedBy}`);
+  for (const warning of result.warnings) lines.push(`warning: ${warning}`);
+  if (result.family === 'vendor_scrypt') lines.push(`note: ${signerKeyReminder()}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function usageError(io: CommandIO, setExitCode: (code: number) => void, subcommand: string, message: string): void {
+  io.stderr.write(`core-migrate hash ${subcommand}: ${message}\n`);
+  setExitCode(ExitCode.usageOrConfiguration);
+}
+
+type PasswordInput = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+
+/** The password as a Secret: a prompt that shows nothing on a terminal, else the first line of standard input. */
+async function readPassword(io: CommandIO): Promise<Secret | undefined> {
+  const stdin = io.stdin as PasswordInput;
+  const text = stdin.isTTY === true && typeof stdin.setRawMode === 'function' ? await promptHidden(stdin, io) : await readFirstLine(stdin);
+  return text === undefined ? undefined : new Secret(text);
+}
+
+function readFirstLine(stdin: Readable): Promise<string | undefined> {
+  return new Promise((resolvePassword, rejectPassword) => {
+    const decoder = new StringDecoder('utf8');
+    let buffered = '';
+    const finish = (line: string | undefined) => {
+      stdin.off('data', onData).off('end', onEnd).off('error', onError);
+      stdin.pause();
+      resolvePassword(line?.replace(/\r$/, ''));
+    };
+    const onData = (chunk: Buffer | string) => {
+      buffered += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      const newline = buffered.indexOf('\n');
+      if (newline >= 0) finish(buffered.slice(0, newline));
+    };
+    const onEnd = () => {
+      buffered += decoder.end();
+      finish(buffered.length > 0 ? buffered : undefined);
+    };
+    const onError = (error: Error) => {
+      stdin.off('data', onData).off('end', onEnd);
+      rejectPassword(error);
+    };
+    stdin.on('data', onData).once('end', onEnd).once('error', onError);
+    stdin.resume();
+  });
+}
+
+/** Raw mode, so the terminal echoes nothing; Enter ends, Backspace deletes, Ctrl-C cancels. */
+function promptHidden(stdin: PasswordInput, io: CommandIO): Promise<string | undefined> {
+  io.stderr.write('Password (nothing is shown): ');
+  stdin.setRawMode?.(true);
+  return new Promise((resolvePassword) => {
+    const decoder = new StringDecoder('utf8');
+    let typed = '';
+    const finish = (password: string | undefined) => {
+      stdin.off('data', onData).off('end', onEnd);
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      io.stderr.write('\n');
+      resolvePassword(password);
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const character of typeof chunk === 'string' ? chunk : decoder.write(chunk)) {
+        if (character === '\r' || character === '\n' || character === '\u0004') return finish(typed);
+        if (character === '\u0003') return finish(undefined);
+        if (character === '\u007f' || character === '\b') typed = [...typed].slice(0, -1).join('');
+        else if (character >= ' ') typed += character;
+      }
+    };
+    const onEnd = () => finish(typed.length > 0 ? typed : undefined);
+    stdin.on('data', onData).once('end', onEnd);
+    stdin.resume();
+  });
+}
