@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { readSource } from '../../../core-client/src/sources/read-source.js';
+import { SourceError } from '../../../core-client/src/sources/source-error.js';
+import type { SourceUser } from '../../../core-client/src/sources/source-user.js';
+import { fixture, readAll } from './support.js';
+
+// The published vector of the firebase/scrypt repository (password "user1password").
+const VECTOR_HASH = 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==';
+const VECTOR_SALT = '42xEC+ixf3L2lw==';
+
+describe('Firebase auth:export JSON', () => {
+  const path = fixture('firebase/users.json');
+
+  it('reads every user with hash, salt, verified flag and linked providers', async () => {
+    const { records, error } = await readAll(readSource(path, { format: 'firebase-json' }));
+    expect(error).toBeUndefined();
+    expect(records).toEqual([
+      { kind: 'user', location: { file: path, index: 0 }, sourceId: 'fb-1', email: 'ada@example.com', emailVerified: true, passwordHash: VECTOR_HASH, salt: VECTOR_SALT, providers: [] },
+      {
+        kind: 'user',
+        location: { file: path, index: 1 },
+        sourceId: 'fb-2',
+        email: 'grace@example.com',
+        emailVerified: false,
+        providers: [
+          { providerId: 'google.com', providerUserId: '1234567890', email: 'grace@gmail.com' },
+          { providerId: 'github.com', providerUserId: '42' },
+        ],
+      },
+      expect.objectContaining({ sourceId: 'fb-3', salt: 'c2FsdHNhbHQ=', providers: [{ providerId: 'facebook.com', providerUserId: 'fb-555' }] }),
+      // "password" and "phone" are sign-in methods, not third-party accounts.
+      { kind: 'user', location: { file: path, index: 3 }, sourceId: 'fb-4', providers: [] },
+    ]);
+  });
+
+  it('turns a broken user into a malformed record naming the field, and goes on', async () => {
+    const file = fixture('firebase/bad-records.json');
+    const { records, error } = await readAll(readSource(file, { format: 'firebase-json' }));
+    expect(error).toBeUndefined();
+    expect(records.map((record) => [record.kind, record.location.index, record.location.field])).toEqual([
+      ['user', 0, undefined],
+      ['malformed', 1, 'emailVerified'],
+      ['malformed', 2, 'localId'],
+      ['malformed', 3, 'providerUserInfo[0].rawId'],
+      ['malformed', 4, 'user'],
+      ['user', 5, undefined],
+    ]);
+    expect(records[1]).toMatchObject({ reason: expect.stringContaining('emailVerified') });
+  });
+
+  it('stops a truncated file with an error naming the end of the file, after the users before it', async () => {
+    const file = fixture('broken/truncated.json');
+    const { records, error } = await readAll(readSource(file, { format: 'firebase-json' }));
+    expect(records.map((record) => (record as SourceUser).sourceId)).toEqual(['fb-1', 'fb-2']);
+    expect(error).toBeInstanceOf(SourceError);
+    expect((error as SourceError).kind).toBe('truncated');
+    expect((error as SourceError).location).toEqual({ file, line: 4, byteOffset: 750 });
+    expect((error as SourceError).message).toContain('the last element read is #1');
+  });
+
+  it('stops on a syntax error with the place and the last good element', async () => {
+    const file = fixture('broken/syntax-error.json');
+    const { records, error } = await readAll(readSource(file, { format: 'firebase-json' }));
+    expect(records).toHaveLength(2);
+    expect((error as SourceError).kind).toBe('not-json');
+    expect((error as SourceError).message).toMatch(/expected ','; the last element read is #1$/);
+  });
+
+  it('refuses a file of the wrong format when the format is forced', async () => {
+    const csv = await readAll(readSource(fixture('firebase/users.csv'), { format: 'firebase-json' }));
+    expect((csv.error as SourceError).kind).toBe('wrong-format');
+    const array = await readAll(readSource(fixture('generic/users-array.json'), { format: 'firebase-json' }));
+    expect((array.error as SourceError).kind).toBe('wrong-format');
+  });
+});
+
+describe('Firebase auth:export CSV', () => {
+  it('reads the old width (28 columns and a trailing comma), with "" escapes inside quoted fields', async () => {
+    const path = fixture('firebase/users.csv');
+    const { records, error } = await readAll(readSource(path, { format: 'firebase-csv' }));
+    expect(error).toBeUndefined();
+    expect(records).toEqual([
+      { kind: 'user', location: { file: path, line: 1 }, sourceId: 'fb-1', email: 'ada@example.com', emailVerified: true, passwordHash: VECTOR_HASH, salt: VECTOR_SALT, providers: [] },
+      {
+        kind: 'user',
+        location: { file: path, line: 2 },
+        sourceId: 'fb-2',
+        email: 'grace@example.com',
+        emailVerified: false,
+        providers: [
+          { providerId: 'google.com', providerUserId: '1234567890', email: 'grace@gmail.com' },
+          { providerId: 'github.com', providerUserId: '42' },
+        ],
+      },
+      expect.objectContaining({
+        sourceId: 'fb-3',
+        providers: [
+          { providerId: 'facebook.com', providerUserId: 'fb-555' },
+          { providerId: 'twitter.com', providerUserId: 'tw-9', email: 'linus@twitter.example' },
+        ],
+      }),
+    ]);
+  });
+
+  it('reads the new width with the providers of columns 28-51, and reports a bad verified flag', async () => {
+    const path = fixture('firebase/users-wide.csv');
+    const { records, error } = await readAll(readSource(path, { format: 'firebase-csv' }));
+    expect(error).toBeUndefined();
+    expect(records[0]).toMatchObject({
+      sourceId: 'fb-10',
+      providers: [
+        { providerId: 'apple.com', providerUserId: 'apple-001', email: 'tim@privaterelay.appleid.com' },
+        { providerId: 'linkedin.com', providerUserId: 'li-77' },
+      ],
+    });
+    expect(records[1]).toEqual({ kind: 'malformed', location: { file: path, line: 2, field: 'emailVerified' }, reason: expect.stringContaining('"maybe"') });
+    expect(records[2]).toMatchObject({
+      sourceId: 'fb-12',
+      providers: [
+        { providerId: 'playgames.google.com', providerUserId: 'pg-8' },
+        { providerId: 'yahoo.com', providerUserId: 'yahoo-3' },
+      ],
+    });
+  });
+
+  it('keeps the rows after a stray quote', async () => {
+    const path = fixture('broken/stray-quote-firebase.csv');
+    const { records, error } = await readAll(readSource(path, { format: 'firebase-csv' }));
+    expect(error).toBeUndefined();
+    expect(records.map((record) => [record.kind, record.location.line])).toEqual([
+      ['user', 1],
+      ['malformed', 2],
+      ['malformed', 3],
+      ['user', 4],
+    ]);
+    expect(records[2]).toMatchObject({ reason: expect.stringContaining('stray quote in column 12') });
+  });
+
+  it('refuses a CSV with a header row as a Firebase CSV', async () => {
+    const { error } = await readAll(readSource(fixture('generic/users.csv'), { format: 'firebase-csv' }));
+    expect((error as SourceError).kind).toBe('wrong-format');
+    expect((error as SourceError).location.line).toBe(1);
+  });
+});
