@@ -41,3 +41,15 @@ export {
   type StopReason,
   type CredentialsProof,
 } from './summary.js';
+export {
+  parseCredentials,
+  readCredentials,
+  checkCredentialsLocally,
+  signInCredentials,
+  credentialsProof,
+  CredentialsFileError,
+  type KnownCredential,
+  type CredentialCheck,
+  type LocalCheck,
+  type SignInCheck,
+} from './credentials.js';

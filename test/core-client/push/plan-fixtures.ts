@@ -1,9 +1,9 @@
-import type { ImportOperation, PlanItem, PlannedRecord } from 'core-client';
+import type { PasswordImportOperation, PlanItem, PlannedRecord, ThirdPartyOperation } from 'core-client';
 
 /** Small in-test plans, so the engine is tested without reading files. Hashes only need the right prefix here. */
 export const FILE = 'users.ndjson';
 
-export function bcryptOperation(line: number, email = `user${line}@example.com`): ImportOperation {
+export function bcryptOperation(line: number, email = `user${line}@example.com`): PasswordImportOperation {
   const filler = String(line).padStart(53, 'x').slice(-53);
   return {
     kind: 'passwordImport',
@@ -16,7 +16,7 @@ export function bcryptOperation(line: number, email = `user${line}@example.com`)
   };
 }
 
-export function scryptOperation(line: number, email = `scrypt${line}@example.com`): ImportOperation {
+export function scryptOperation(line: number, email = `scrypt${line}@example.com`): PasswordImportOperation {
   return {
     kind: 'passwordImport',
     operationKey: `${FILE}:L${line}#pw`,
@@ -32,7 +32,7 @@ export function scryptOperation(line: number, email = `scrypt${line}@example.com
   };
 }
 
-export function thirdPartyOperation(line: number, email = `social${line}@example.com`): ImportOperation {
+export function thirdPartyOperation(line: number, email = `social${line}@example.com`): ThirdPartyOperation {
   return {
     kind: 'thirdPartySignInUp',
     operationKey: `${FILE}:L${line}#tp:google`,

@@ -1,0 +1,64 @@
+import { formatCountsSum, outcomeLabels, pushOutcomes, type CredentialCheck, type PushEvent, type PushSummary } from 'core-client';
+
+type ProgressEvent = Extract<PushEvent, { type: 'progress' }>;
+
+function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const whole = Math.round(seconds);
+  if (whole < 60) return `${whole}s`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60) return `${minutes}m${String(whole % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/** One line: done/total, rate, ETA, concurrency and counts by outcome. Never a record's data. */
+export function formatProgress(event: ProgressEvent): string {
+  const { counts } = event;
+  const of = event.total === undefined ? `${event.done}` : `${event.done}/${event.total}`;
+  const percent = event.total === undefined || event.total === 0 ? '' : ` ${((event.done / event.total) * 100).toFixed(1)}%`;
+  const eta = event.etaSeconds === undefined ? '' : ` ETA ${duration(event.etaSeconds)}`;
+  const done = counts.imported + counts.thirdPartyCreated;
+  const existed = counts.alreadyExisted + counts.thirdPartyExisting;
+  return (
+    `push ${of}${percent} ${Math.round(event.ratePerSecond)}/s${eta} concurrency ${event.concurrency}` +
+    ` | new ${done} existed ${existed} rejected ${counts.rejected} failed ${counts.failed} skipped ${counts.skipped}`
+  );
+}
+
+export function formatSummary(summary: PushSummary): string {
+  const width = Math.max(...pushOutcomes.map((outcome) => outcomeLabels[outcome].length));
+  const lines = [summary.dryRun ? 'Dry run: nothing was written to the core.' : 'Push summary:'];
+  for (const outcome of pushOutcomes) {
+    if (outcome === 'notAttempted' && summary.notAttempted === 0) continue;
+    const label = summary.dryRun && outcome === 'notAttempted' ? 'would be sent' : outcomeLabels[outcome];
+    lines.push(`  ${label.padEnd(width)}  ${summary[outcome]}`);
+  }
+  lines.push(`  ${formatCountsSum(summary)}`);
+  if (summary.alreadyExisted > 0) {
+    lines.push(`  Note: ${summary.alreadyExisted} password user(s) already existed; the core replaced their password hash with the imported one.`);
+  }
+  if (summary.credentials !== undefined) {
+    const { checked, matchedLocally, loggedIn, notPlanned } = summary.credentials;
+    const signIn = loggedIn === null ? 'the core offers no /recipe/signin to prove log-ins' : `${loggedIn} of ${checked} logged in at the core`;
+    lines.push(`  Known accounts: ${matchedLocally} of ${checked} matched their planned hash locally (${notPlanned} not planned); ${signIn}.`);
+  }
+  if (summary.reportPath !== undefined) lines.push(`  Report (every record not imported, and why): ${summary.reportPath}`);
+  if (summary.journalPath !== undefined && !summary.dryRun) lines.push(`  Journal: ${summary.journalPath}`);
+  if (summary.stoppedEarly !== undefined) lines.push(`Stopped early: ${summary.stoppedEarly.message}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatCredentialChecks(checks: CredentialCheck[], stage: 'local' | 'signIn'): string {
+  const lines = checks.map((check) => {
+    const result = stage === 'local' ? check.local : (check.signIn ?? check.local);
+    const notes = check.notes.length === 0 ? '' : ` (${check.notes.join('; ')})`;
+    return `  ${check.email} (line ${check.line}): ${result}${notes}`;
+  });
+  const title = stage === 'local' ? 'Known accounts checked against their planned hash:' : 'Known accounts signed in at the core:';
+  return `${title}\n${lines.join('\n')}\n`;
+}
+
+/** Quotes an argument for a POSIX shell only when it needs it, so the resume hint can be pasted as is. */
+export function shellQuote(argument: string): string {
+  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replace(/'/g, `'\\''`)}'`;
+}
