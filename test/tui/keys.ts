@@ -24,6 +24,8 @@ export interface Typist {
 
 /** Presses keys one at a time, as an operator would, letting the app settle between them. */
 export async function press(app: Typist, ...sequence: string[]): Promise<void> {
+  // A screen listens for keys from an effect after its first render: let that happen before the first key.
+  await tick();
   for (const key of sequence) {
     app.stdin.write(key);
     await tick();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { commands } from './commands/index.js';
+import { registerInteractive } from './commands/interactive.js';
 import { ExitCode } from './exit-codes.js';
 import { processIO, type CommandIO } from './io.js';
 
@@ -17,6 +18,7 @@ export function buildProgram(io: CommandIO, setExitCode: (code: number) => void)
     })
     .showHelpAfterError('(run core-migrate --help for usage)');
   for (const register of commands) register(program, { io, setExitCode });
+  registerInteractive(program, { io, setExitCode });
   return program;
 }
 

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { Box, Text } from 'ink';
-import TextInput from 'ink-text-input';
 import { Tone } from './theme.js';
 
 /** A labelled row; the focused one is marked with ▸ so the marker, not colour, shows where typing goes. */
@@ -18,19 +17,28 @@ export function FieldRow({ label, focus, children, width = 16 }: { label: string
   );
 }
 
+/** Long values (paths) show their end, where the typing happens. */
+export function visibleTail(value: string, room: number): string {
+  return value.length <= room ? value : `…${value.slice(value.length - room + 1)}`;
+}
+
 export interface TextFieldProps {
   label: string;
   value: string;
-  onChange: (value: string) => void;
   focus: boolean;
   placeholder?: string;
   width?: number;
 }
 
-export function TextField({ label, value, onChange, focus, placeholder, width }: TextFieldProps) {
+/** A one-line text field as shown; the screen's key handler edits it with `applyTextKey`. */
+export function TextField({ label, value, focus, placeholder, width = 16 }: TextFieldProps) {
   return (
-    <FieldRow label={label} focus={focus} {...(width === undefined ? {} : { width })}>
-      <TextInput value={value} onChange={onChange} focus={focus} showCursor={focus} {...(placeholder === undefined ? {} : { placeholder })} />
+    <FieldRow label={label} focus={focus} width={width}>
+      <Text wrap="truncate-end">
+        {visibleTail(value, 78 - width - 4)}
+        {focus ? <Text inverse> </Text> : null}
+        {value === '' && placeholder !== undefined ? <Tone tone="muted">{placeholder}</Tone> : null}
+      </Text>
     </FieldRow>
   );
 }

@@ -1,0 +1,75 @@
+import type { PushCounts, PushEvent } from 'core-client';
+
+/** What the push screen shows, folded from the engine's events (which come a few times a second at most). */
+export interface PushProgressView {
+  done: number;
+  total: number | undefined;
+  ratePerSecond: number;
+  etaSeconds: number | undefined;
+  counts: PushCounts | undefined;
+  concurrency: number;
+  dryRun: boolean;
+  paused: boolean;
+  /** The latest notable thing the engine said: a probe, a push-back, a stop. */
+  note: string | undefined;
+  stopping: boolean;
+}
+
+export function initialPushView(): PushProgressView {
+  return {
+    done: 0,
+    total: undefined,
+    ratePerSecond: 0,
+    etaSeconds: undefined,
+    counts: undefined,
+    concurrency: 0,
+    dryRun: false,
+    paused: false,
+    note: undefined,
+    stopping: false,
+  };
+}
+
+export function foldPushEvent(view: PushProgressView, event: PushEvent): PushProgressView {
+  switch (event.type) {
+    case 'started':
+      return { ...view, total: event.total, concurrency: event.concurrency, dryRun: event.dryRun };
+    case 'progress':
+      return {
+        ...view,
+        done: event.done,
+        total: event.total ?? view.total,
+        ratePerSecond: event.ratePerSecond,
+        etaSeconds: event.etaSeconds,
+        counts: event.counts,
+        concurrency: event.concurrency,
+      };
+    case 'probe':
+      return { ...view, note: event.message };
+    case 'pushBack':
+      return {
+        ...view,
+        concurrency: event.concurrency,
+        note: `the core pushed back${event.status === undefined ? '' : ` (HTTP ${event.status})`}: concurrency now ${event.concurrency}`,
+      };
+    case 'signerKeyMissing':
+    case 'authRejected':
+      return { ...view, note: event.message, stopping: true };
+    case 'stopping':
+      return { ...view, note: event.message, stopping: true };
+    case 'finished':
+      return { ...view, counts: event.summary, done: event.summary.total - event.summary.notAttempted };
+  }
+}
+
+/** "1m 05s", "42s", "—": short enough for the progress line. */
+export function formatDuration(seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds)) return '—';
+  const whole = Math.max(0, Math.round(seconds));
+  const minutes = Math.floor(whole / 60);
+  const rest = whole % 60;
+  if (minutes === 0) return `${rest}s`;
+  const hours = Math.floor(minutes / 60);
+  if (hours === 0) return `${minutes}m ${String(rest).padStart(2, '0')}s`;
+  return `${hours}h ${String(minutes % 60).padStart(2, '0')}m`;
+}

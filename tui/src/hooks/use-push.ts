@@ -1,0 +1,118 @@
+import { useCallback, useRef } from 'react';
+import {
+  PushControl,
+  checkCredentialsLocally,
+  concurrencyLimitsFor,
+  credentialsProof,
+  planSource,
+  readCredentials,
+  runPush,
+  signInCredentials,
+  sourceFingerprint,
+  type PushEvent,
+  type Secret,
+} from 'core-client';
+import type { ResolvedCore, WalkAction } from '../screens/walk-state.js';
+import type { PlanRequest } from './plan-request.js';
+import { clientFor } from './preflight.js';
+import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
+
+export interface PushSettings {
+  request: PlanRequest;
+  core: ResolvedCore;
+  total: number;
+  concurrency: number;
+  dryRun: boolean;
+  journalPath: string;
+  reportPath: string;
+  /** Known accounts (email, whitespace, password per line) to check before and sign in after the push. */
+  credentialsPath?: string;
+  signerKey?: Secret;
+}
+
+export interface PushHandle {
+  start: (settings: PushSettings) => void;
+  togglePause: () => void;
+  /** First call: stop taking new operations and flush the journal; a second call abandons requests in flight. */
+  stop: () => void;
+}
+
+/** Runs core-client's push engine and turns its events into actions; the engine decides everything. */
+export function usePush(dispatch: (action: WalkAction) => void): PushHandle {
+  const running = useRef<{ stop: AbortController; abandon: AbortController; control: PushControl; view: PushProgressView } | undefined>(undefined);
+
+  const start = useCallback(
+    (settings: PushSettings) => {
+      if (running.current !== undefined) return;
+      const run = { stop: new AbortController(), abandon: new AbortController(), control: new PushControl(), view: initialPushView() };
+      running.current = run;
+      const onEvent = (event: PushEvent) => {
+        run.view = { ...foldPushEvent(run.view, event), paused: run.control.paused };
+        dispatch({ type: 'pushProgress', view: run.view });
+      };
+      dispatch({ type: 'goTo', step: 'push' });
+      void (async () => {
+        const client = clientFor(settings.core, Math.max(settings.concurrency, 1));
+        try {
+          const credentials = settings.credentialsPath === undefined ? undefined : await readCredentials(settings.credentialsPath);
+          if (credentials instanceof Error) throw credentials;
+          let checks =
+            credentials === undefined
+              ? undefined
+              : await checkCredentialsLocally(planSource(settings.request.path, settings.request.options), credentials, settings.signerKey === undefined ? {} : { signerKey: settings.signerKey });
+          const mismatches = checks?.filter((check) => check.local === 'mismatch') ?? [];
+          if (mismatches.length > 0) {
+            // The same rule as the headless push: a known password that does not match its hash stops everything.
+            throw new Error(
+              `${mismatches.length} known account(s) do not match their planned hash (${mismatches.map((check) => check.email).join(', ')}), so nothing was sent: ` +
+                'check the hash parameters (above all the signer key) and the credentials file.',
+            );
+          }
+          const pushed = await runPush({
+            records: planSource(settings.request.path, settings.request.options),
+            total: settings.total,
+            client,
+            sourceFingerprint: await sourceFingerprint(settings.request.path),
+            journalPath: settings.journalPath,
+            reportPath: settings.reportPath,
+            concurrency: concurrencyLimitsFor(settings.concurrency),
+            dryRun: settings.dryRun,
+            signal: run.stop.signal,
+            abandonSignal: run.abandon.signal,
+            control: run.control,
+            onEvent,
+          });
+          if (checks !== undefined && credentials !== undefined && !pushed.dryRun && pushed.stoppedEarly === undefined) {
+            checks = await signInCredentials(client, checks, credentials);
+          }
+          const summary = checks === undefined ? pushed : { ...pushed, credentials: credentialsProof(checks) };
+          dispatch({ type: 'pushFinished', summary });
+        } catch (error) {
+          dispatch({ type: 'pushFailed', message: error instanceof Error ? settings.core.apiKey.redact(error.message) : String(error) });
+        } finally {
+          await client.close();
+        }
+      })();
+    },
+    [dispatch],
+  );
+
+  const togglePause = useCallback(() => {
+    const run = running.current;
+    if (run === undefined) return;
+    if (run.control.paused) run.control.resume();
+    else run.control.pause();
+    run.view = { ...run.view, paused: run.control.paused };
+    dispatch({ type: 'pushProgress', view: run.view });
+  }, [dispatch]);
+
+  const stop = useCallback(() => {
+    const run = running.current;
+    if (run === undefined) return;
+    if (run.stop.signal.aborted) run.abandon.abort();
+    else run.stop.abort();
+    run.control.resume();
+  }, []);
+
+  return { start, togglePause, stop };
+}

@@ -1,0 +1,34 @@
+import { Box } from 'ink';
+import type { PlanSummary } from 'core-client';
+import { Table, type TableRow } from '../components/table.js';
+
+const shownRejectionCodes = 3;
+
+function breakdown(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .filter(([, count]) => count > 0)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(' · ');
+}
+
+/** The plan on one screen: operations by kind, families, providers, rejections by reason with an example each. */
+export function PlanTable({ summary }: { summary: PlanSummary }) {
+  const rows: TableRow[] = [
+    { label: 'records read', value: summary.records },
+    { label: 'password imports', value: summary.passwordImports, note: breakdown(summary.byFamily) },
+    { label: 'third-party sign-ins', value: summary.thirdPartySignInUps, note: breakdown(summary.byProvider) },
+    { label: 'rejected by the plan', value: summary.rejected, note: summary.rejected > 0 ? 'every one goes to the report' : '' },
+  ];
+  const groups = [...summary.rejectionsByCode].sort((a, b) => b.count - a.count);
+  for (const group of groups.slice(0, shownRejectionCodes)) {
+    const example = group.examples[0];
+    rows.push({ label: `  ${group.code}`, value: group.count, note: example === undefined ? '' : `${example.location}: ${example.reason}` });
+  }
+  if (groups.length > shownRejectionCodes) rows.push({ label: '  other reasons', value: groups.slice(shownRejectionCodes).reduce((sum, group) => sum + group.count, 0) });
+  rows.push({ label: 'duplicates', value: summary.duplicates }, { label: 'without credentials', value: summary.withoutCredentials });
+  return (
+    <Box flexDirection="column">
+      <Table title="The plan" rows={rows} />
+    </Box>
+  );
+}

@@ -1,0 +1,54 @@
+import { Box, Text, useInput } from 'ink';
+import type { PushSummary } from 'core-client';
+import { ScreenFrame } from '../components/screen-frame.js';
+import { Table, type TableRow } from '../components/table.js';
+import { Tone } from '../components/theme.js';
+
+export interface SummaryScreenProps {
+  summary: PushSummary;
+  /** The command that continues this push from its journal (no secret in it: the key comes from the environment or stack). */
+  resumeCommand: string;
+  onQuit: () => void;
+}
+
+export function SummaryScreen({ summary, resumeCommand, onQuit }: SummaryScreenProps) {
+  useInput((input, key) => {
+    if (key.return || key.escape || input === 'q') onQuit();
+  });
+  const rows: TableRow[] = [
+    { label: 'imported', value: summary.imported },
+    { label: 'already existed', value: summary.alreadyExisted, note: summary.alreadyExisted > 0 ? 'their hash was REPLACED' : '' },
+    { label: 'third-party created', value: summary.thirdPartyCreated },
+    { label: 'third-party existing', value: summary.thirdPartyExisting },
+    { label: 'rejected by the plan', value: summary.rejected },
+    { label: 'failed at the core', value: summary.failed },
+    { label: 'skipped (journal)', value: summary.skipped },
+    { label: 'not attempted', value: summary.notAttempted, note: summary.notAttempted > 0 ? 'a resume sends them' : '' },
+  ];
+  const sum = rows.reduce((total, row) => total + Number(row.value), 0);
+  const adds = sum === summary.total;
+  const stopped = summary.stoppedEarly;
+  const credentials = summary.credentials;
+  return (
+    <ScreenFrame step="Summary" hints={[['Enter/q', 'quit']]}>
+      <Text bold>{summary.dryRun ? 'Dry run finished: nothing was written.' : stopped === undefined ? 'Push finished.' : 'Push stopped early.'}</Text>
+      {stopped === undefined ? null : <Tone tone="warning">{stopped.message}</Tone>}
+      <Table rows={rows} labelWidth={24} />
+      <Text>
+        {adds ? <Tone tone="ok">✓ </Tone> : <Tone tone="error">✗ </Tone>}
+        {`these add up to ${sum.toLocaleString('en-US')} of ${summary.total.toLocaleString('en-US')} planned operations`}
+      </Text>
+      {credentials === undefined ? null : (
+        <Text wrap="wrap">
+          {`Credentials: ${credentials.checked} checked, ${credentials.matchedLocally} matched locally, `}
+          {credentials.loggedIn === null ? 'the core offers no sign-in to prove logins' : `${credentials.loggedIn} logged in at the core`}
+        </Text>
+      )}
+      <Box flexDirection="column" marginTop={1}>
+        <Text wrap="truncate-end">{`report   ${summary.reportPath ?? '(none)'}`}</Text>
+        <Text wrap="truncate-end">{`journal  ${summary.journalPath ?? '(none)'}`}</Text>
+        <Text wrap="wrap">{`resume   ${resumeCommand}`}</Text>
+      </Box>
+    </ScreenFrame>
+  );
+}
