@@ -64,7 +64,9 @@ export function ConnectScreen({ state, current, stacks, apiKeyFromEnvironment, d
         <ChoiceField label="Pulumi stack" value={form.stack === '' ? noStack : form.stack} focus={form.focus === 0} />
         {stacks.state === 'unavailable' ? (
           <Box marginLeft={18}>
-            <Tone tone="muted">{stacks.reason}</Tone>
+            <Text wrap="truncate-end">
+              <Tone tone="muted">{stacks.reason}</Tone>
+            </Text>
           </Box>
         ) : null}
         <TextField label="Core URL" value={form.coreUrl} focus={form.focus === 1} placeholder={form.stack === '' ? 'http://127.0.0.1:3567' : '(from the stack)'} />

@@ -20,7 +20,7 @@ export function FamilyLines({ plan, current }: { plan: PlanView | undefined; cur
     .filter((family) => summary.byFamily[family] > 0)
     .map((family) => ({ label: family, value: summary.byFamily[family], note: familyFates[family] }));
   const refused = summary.rejectionsByCode.filter((group) => group.code === 'unusableHash' || group.code === 'unsupportedHashFamily');
-  for (const group of refused) rows.push({ label: `refused: ${group.code}`, value: group.count, note: group.examples[0]?.reason ?? '' });
+  for (const group of refused) rows.push({ label: group.code === 'unusableHash' ? 'refused: unusable' : 'refused: unsupported', value: group.count, note: group.examples[0]?.reason ?? '' });
   const wrappers = Object.entries(summary.strippedByRule);
   return (
     <Box flexDirection="column">

@@ -55,7 +55,8 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
     if (hashes.focus === field.email && key.tab && !key.shift) return onCompleteEmail();
     if (key.tab || key.downArrow || key.upArrow) return edit({ focus: nextFocus(hashes.focus, fieldCount, key.upArrow || key.shift ? -1 : 1) });
     if (hashes.focus === field.paste) {
-      // A paste split by the terminal delivers its line breaks as Enter: inside this field they are text.
+      if (key.return && hashes.pasted.isEmpty) return dispatch({ type: 'goTo', step: 'review' });
+      // A paste split by the terminal delivers its line breaks as Enter: inside a paste they are text.
       const next = key.return ? `${hashes.pasted.reveal()}\n` : applyTextKey(hashes.pasted.reveal(), input, key, true);
       if (next !== undefined) edit(readPaste(next));
       return;
@@ -92,7 +93,7 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
   const scryptUsers = (plan?.summary?.byFamily.vendor_scrypt ?? 0) > 0 || hashConfig.state !== 'absent';
   const stackSignerKey = state.preflight.state === 'done' ? state.preflight.value.core.signerKeyConfigured : undefined;
   const stackSays = stackSignerKey === undefined ? '' : stackSignerKey ? ' The stack says the core has one.' : ' The stack says the core has NONE.';
-  const enterDoes = form.focus === field.prefix ? 'add prefix' : form.focus >= field.email ? 'check password' : form.focus === field.paste ? 'new line' : 'continue';
+  const enterDoes = form.focus === field.prefix ? 'add prefix' : form.focus >= field.email ? 'check password' : form.focus === field.paste && !form.pasted.isEmpty ? 'new line' : 'continue';
   return (
     <ScreenFrame step="Hashes" hints={[['↑↓', 'field'], ['Tab', form.focus === field.email ? 'complete email' : 'field'], ['Enter', enterDoes], ['Esc', 'back']]}>
       <FamilyLines plan={plan} current={planCurrent} />

@@ -2,7 +2,12 @@ import { Box } from 'ink';
 import type { PlanSummary } from 'core-client';
 import { Table, type TableRow } from '../components/table.js';
 
-const shownRejectionCodes = 3;
+const shownRejectionCodes = 5;
+
+/** "users.json, line 12" → "line 12": the file is the one on the screen already. */
+export function shortLocation(location: string): string {
+  return /, ((?:line|record) .*)$/.exec(location)?.[1] ?? location;
+}
 
 function breakdown(counts: Record<string, number>): string {
   return Object.entries(counts)
@@ -22,7 +27,7 @@ export function PlanTable({ summary }: { summary: PlanSummary }) {
   const groups = [...summary.rejectionsByCode].sort((a, b) => b.count - a.count);
   for (const group of groups.slice(0, shownRejectionCodes)) {
     const example = group.examples[0];
-    rows.push({ label: `  ${group.code}`, value: group.count, note: example === undefined ? '' : `${example.location}: ${example.reason}` });
+    rows.push({ label: `  ${group.code}`, value: group.count, note: example === undefined ? '' : `${shortLocation(example.location)}: ${example.reason}` });
   }
   if (groups.length > shownRejectionCodes) rows.push({ label: '  other reasons', value: groups.slice(shownRejectionCodes).reduce((sum, group) => sum + group.count, 0) });
   rows.push({ label: 'duplicates', value: summary.duplicates }, { label: 'without credentials', value: summary.withoutCredentials });

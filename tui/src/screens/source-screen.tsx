@@ -61,7 +61,7 @@ export function SourceScreen({ state, current, cwd, planCurrent, dispatch }: Sou
     detected.state === 'done' ? `detected: ${detected.value}` : detected.state === 'failed' ? detected.message : detected.state === 'running' ? 'detecting…' : 'type a path';
   return (
     <ScreenFrame step="Source" hints={[['Tab', form.focus === 0 ? 'complete path' : 'field'], ['↑↓', 'field'], ['←→', 'format'], ['Enter', planDone ? 'continue' : 'read the file'], ['Esc', 'back']]}>
-      <Text>Which export holds the users? Firebase JSON/CSV, Auth0, NDJSON, a JSON array or CSV.</Text>
+      <Text>Which export holds the users? Firebase JSON/CSV, Auth0, NDJSON, JSON array, CSV.</Text>
       <Box flexDirection="column" marginTop={1}>
         <TextField label="Export file" value={form.path} focus={form.focus === 0} placeholder="path/to/export.json" />
         {completion !== undefined && completion.candidates.length > 1 ? (
