@@ -13,9 +13,10 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs the whole CLI in-process with its own streams, as a shell would (no TTY). */
-export async function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const stdout = new PassThrough();
+/** Runs the whole CLI in-process with its own streams, as a shell would (no TTY unless asked). */
+export async function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, options: { tty?: boolean } = {}): Promise<Run> {
+  const stdout: PassThrough & { isTTY?: boolean } = new PassThrough();
+  if (options.tty === true) stdout.isTTY = true;
   const stderr = new PassThrough();
   let out = '';
   let err = '';

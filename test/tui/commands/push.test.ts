@@ -38,6 +38,15 @@ describe('core-migrate push', () => {
     expect(JSON.parse(report[0] ?? '')).toMatchObject({ stage: 'plan', email: 'broken@example.com', code: 'unusableHash' });
   });
 
+  it('shows progress as one updating line on a TTY, and as plain lines otherwise', async () => {
+    users = await writeExport(source, 8);
+    const onTty = await runCli(['push', source, '--core', core.url, '--journal', 'a.journal'], dir, {}, { tty: true });
+    expect(onTty.stdout).toMatch(/\rpush 8\/8 100\.0% .*concurrency \d+/);
+    const plain = await runCli(['push', source, '--core', core.url, '--journal', 'b.journal'], dir);
+    expect(plain.stdout).not.toContain('\r');
+    expect(plain.stdout).toMatch(/^push \d+\/8 /m);
+  });
+
   it('a re-run resumes from the journal: nothing is sent twice, everything is counted as skipped', async () => {
     users = await writeExport(source, 20);
     const first = await runCli(['push', source, '--core', core.url, '--json'], dir);

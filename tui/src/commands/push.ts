@@ -226,7 +226,7 @@ async function pushWithInterrupts(io: CommandIO, request: PushRequest): Promise<
 
 function progressPrinter(io: CommandIO): { onEvent: (event: PushEvent) => void; end: () => void } {
   const tty = io.stdout.isTTY === true;
-  let lastPlainAt = 0;
+  let lastPlainAt = Number.NEGATIVE_INFINITY;
   let lineOpen = false;
   const endLine = (): void => {
     if (lineOpen) io.stdout.write('\n');
