@@ -28,16 +28,19 @@ export interface TextFieldProps {
   focus: boolean;
   placeholder?: string;
   width?: number;
+  /** A short word after the value, e.g. why it was refused. */
+  note?: string;
 }
 
 /** A one-line text field as shown; the screen's key handler edits it with `applyTextKey`. */
-export function TextField({ label, value, focus, placeholder, width = 16 }: TextFieldProps) {
+export function TextField({ label, value, focus, placeholder, width = 16, note }: TextFieldProps) {
   return (
     <FieldRow label={label} focus={focus} width={width}>
       <Text wrap="truncate-end">
         {visibleTail(value, 78 - width - 4)}
         {focus ? <Text inverse> </Text> : null}
         {value === '' && placeholder !== undefined ? <Tone tone="muted">{placeholder}</Tone> : null}
+        {note === undefined || note === '' || value === '' ? null : <Tone tone="muted">{`  ${note}`}</Tone>}
       </Text>
     </FieldRow>
   );

@@ -33,6 +33,7 @@ export interface HashFamiliesScreenProps {
 
 /** The pasted hash_config block holds the signer key, so it goes into a masked field and is read as it arrives. */
 function readPaste(pasted: string): Partial<HashForm> {
+  if (pasted.trim() === '') return { pasted: new Secret(''), pasteNote: '' };
   const parsed = parseHashConfig(pasted);
   if (parsed instanceof Error) return { pasted: new Secret(pasted), pasteNote: new Secret(pasted).redact(parsed.message) };
   return {
@@ -66,7 +67,7 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
         const option = hashes.newPrefix.trim();
         if (option === '') return;
         const rule = prefixRuleFromOption(option);
-        if (rule instanceof Error) return edit({ prefixNote: rule.message });
+        if (rule instanceof Error) return edit({ prefixNote: `✗ ${rule.message}` });
         return edit({ prefixRules: [...hashes.prefixRules, option], newPrefix: '', prefixNote: `added ${rule.name}` });
       }
       if (hashes.focus === field.email || hashes.focus === field.password) {
@@ -109,12 +110,20 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
         </FieldRow>
         {hashConfig.state === 'invalid' ? <Tone tone="error">{`  ✗ ${hashConfig.sentence}`}</Tone> : null}
         {scryptUsers ? (
-          <Text wrap="wrap">
-            <Tone tone="warning">{'  ! '}</Tone>
-            {`The core needs this same signer key (VENDOR_PASSWORD_HASHING_SIGNER_KEY).${stackSays}`}
-          </Text>
+          <Box marginLeft={2}>
+            <Text wrap="wrap">
+              <Tone tone="warning">{'! '}</Tone>
+              {`The core needs this same signer key (VENDOR_PASSWORD_HASHING_SIGNER_KEY).${stackSays}`}
+            </Text>
+          </Box>
         ) : null}
-        <TextField label="add prefix" value={form.newPrefix} focus={form.focus === field.prefix} placeholder={form.prefixNote || (form.prefixRules.length > 0 ? `added: ${form.prefixRules.join(', ')}` : 'exact text, or re:<regex>')} />
+        <TextField
+          label="add prefix"
+          value={form.newPrefix}
+          focus={form.focus === field.prefix}
+          note={form.prefixNote}
+          placeholder={form.prefixNote || (form.prefixRules.length > 0 ? `added: ${form.prefixRules.join(', ')}` : 'exact text, or re:<regex>')}
+        />
         <TextField label="check email" value={form.checkEmail} focus={form.focus === field.email} placeholder="an account whose password you know" />
         {form.focus === field.email && emailCandidates.length > 1 ? (
           <Box marginLeft={18}>

@@ -1,0 +1,47 @@
+import type { PlanSummary, PushSummary } from 'core-client';
+
+/** A plan as the tally would summarise a small mixed export. */
+export function planSummary(overrides: Partial<PlanSummary> = {}): PlanSummary {
+  return {
+    records: 14,
+    operations: 16,
+    passwordImports: 7,
+    thirdPartySignInUps: 4,
+    byFamily: { bcrypt: 2, argon2: 2, vendor_scrypt: 3 },
+    byProvider: { google: 2, github: 2 },
+    strippedByRule: { 'django bcrypt$': 1 },
+    warnings: {},
+    rejected: 5,
+    rejectionsByCode: [
+      { code: 'unusableHash', count: 1, examples: [{ location: 'users.json, record #9', reason: 'malformed BCrypt hash: it has 30 characters' }] },
+      { code: 'duplicateEmail', count: 1, examples: [{ location: 'users.json, record #13', reason: 'duplicate of users.json, record #0' }] },
+      { code: 'withoutCredentials', count: 1, examples: [{ location: 'users.json, record #12', reason: 'neither a hash nor a provider' }] },
+      { code: 'invalidEmail', count: 1, examples: [{ location: 'users.json, record #11', reason: 'not an email address' }] },
+      { code: 'unsupportedHashFamily', count: 1, examples: [{ location: 'users.json, record #10', reason: 'unsupported family: MD5' }] },
+    ],
+    rejections: [],
+    rejectionsNotListed: 0,
+    duplicates: 1,
+    withoutCredentials: 1,
+    ...overrides,
+  };
+}
+
+export function pushSummary(overrides: Partial<PushSummary> = {}): PushSummary {
+  return {
+    imported: 7,
+    alreadyExisted: 0,
+    thirdPartyCreated: 4,
+    thirdPartyExisting: 0,
+    rejected: 5,
+    failed: 0,
+    skipped: 0,
+    notAttempted: 0,
+    total: 16,
+    dryRun: false,
+    elapsedMs: 120,
+    journalPath: '/tmp/walk/journal.ndjson',
+    reportPath: '/tmp/walk/report.ndjson',
+    ...overrides,
+  };
+}
