@@ -55,3 +55,18 @@ describe('the Push screen', () => {
     expect(formatDuration(3 * 3600 + 120)).toBe('3h 02m');
   });
 });
+
+describe('the push events folded for the screen', () => {
+  it('shows the signer-key probe until progress goes past it, without full paths', () => {
+    const probing = foldPushEvent(initialPushView(), { type: 'probe', message: 'Sending the first vendor_scrypt user (/tmp/demo/users.json, record #0) alone.' });
+    expect(probing.note).toBe('Sending the first vendor_scrypt user (users.json, record #0) alone.');
+    expect(foldPushEvent(probing, { type: 'progress', done: 0, total: 3, ratePerSecond: 0, etaSeconds: undefined, counts: emptyCounts(), concurrency: 1, inFlight: 1 }).note).toBeDefined();
+    expect(foldPushEvent(probing, { type: 'progress', done: 1, total: 3, ratePerSecond: 1, etaSeconds: 2, counts: emptyCounts(), concurrency: 4, inFlight: 2 }).note).toBeUndefined();
+  });
+
+  it('keeps a push-back note and the new concurrency', () => {
+    const view = foldPushEvent(progressed, { type: 'pushBack', status: 429, retryAfterMs: 1000, concurrency: 6 });
+    expect(view.concurrency).toBe(6);
+    expect(view.note).toBe('the core pushed back (HTTP 429): concurrency now 6');
+  });
+});

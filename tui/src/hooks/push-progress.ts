@@ -12,6 +12,8 @@ export interface PushProgressView {
   paused: boolean;
   /** The latest notable thing the engine said: a probe, a push-back, a stop. */
   note: string | undefined;
+  /** A probe's note is about the first request only: progress after it replaces it. */
+  noteIsProbe: boolean;
   stopping: boolean;
 }
 
@@ -26,6 +28,7 @@ export function initialPushView(): PushProgressView {
     dryRun: false,
     paused: false,
     note: undefined,
+    noteIsProbe: false,
     stopping: false,
   };
 }
@@ -43,23 +46,30 @@ export function foldPushEvent(view: PushProgressView, event: PushEvent): PushPro
         etaSeconds: event.etaSeconds,
         counts: event.counts,
         concurrency: event.concurrency,
+        ...(view.noteIsProbe && event.done > 0 ? { note: undefined, noteIsProbe: false } : {}),
       };
     case 'probe':
-      return { ...view, note: event.message };
+      return { ...view, note: withoutPaths(event.message), noteIsProbe: true };
     case 'pushBack':
       return {
         ...view,
+        noteIsProbe: false,
         concurrency: event.concurrency,
         note: `the core pushed back${event.status === undefined ? '' : ` (HTTP ${event.status})`}: concurrency now ${event.concurrency}`,
       };
     case 'signerKeyMissing':
     case 'authRejected':
-      return { ...view, note: event.message, stopping: true };
+      return { ...view, note: event.message, noteIsProbe: false, stopping: true };
     case 'stopping':
-      return { ...view, note: event.message, stopping: true };
+      return { ...view, note: event.message, noteIsProbe: false, stopping: true };
     case 'finished':
       return { ...view, counts: event.summary, done: event.summary.total - event.summary.notAttempted };
   }
+}
+
+/** The push screen names the file once; notes keep only file names. */
+function withoutPaths(text: string): string {
+  return text.replace(/(?:\/[^\s,/()]+)+\/([^\s,/()]+)/g, '$1');
 }
 
 /** "1m 05s", "42s", "—": short enough for the progress line. */

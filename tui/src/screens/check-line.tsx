@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { Tone } from '../components/theme.js';
 import type { CheckResult, Outcome } from './walk-state.js';
 
@@ -8,10 +8,11 @@ export function CheckLine({ check }: { check: Outcome<CheckResult> }) {
   if (check.state === 'running') return <Text>{'  checking…'}</Text>;
   if (check.state === 'failed') return <Tone tone="error">{`  ✗ ${check.message}`}</Tone>;
   return (
-    <Text wrap="wrap">
-      {'  '}
-      <Tone tone={check.value.match ? 'ok' : 'error'}>{check.value.match ? '✓ ' : '✗ '}</Tone>
-      {check.value.sentence}
-    </Text>
+    <Box marginLeft={2}>
+      <Text wrap="wrap">
+        <Tone tone={check.value.match ? 'ok' : 'error'}>{check.value.match ? '✓ ' : '✗ '}</Tone>
+        {check.value.sentence}
+      </Text>
+    </Box>
   );
 }

@@ -9,6 +9,11 @@ export function shortLocation(location: string): string {
   return /, ((?:line|record) .*)$/.exec(location)?.[1] ?? location;
 }
 
+/** Reasons may name other records by their full path; on an 80-column table the file name is enough. */
+export function withFileNames(text: string): string {
+  return text.replace(/(?:\/[^\s,/]+)+\/([^\s,/]+)/g, '$1');
+}
+
 function breakdown(counts: Record<string, number>): string {
   return Object.entries(counts)
     .filter(([, count]) => count > 0)
@@ -27,7 +32,7 @@ export function PlanTable({ summary }: { summary: PlanSummary }) {
   const groups = [...summary.rejectionsByCode].sort((a, b) => b.count - a.count);
   for (const group of groups.slice(0, shownRejectionCodes)) {
     const example = group.examples[0];
-    rows.push({ label: `  ${group.code}`, value: group.count, note: example === undefined ? '' : `${shortLocation(example.location)}: ${example.reason}` });
+    rows.push({ label: `  ${group.code}`, value: group.count, note: example === undefined ? '' : `${shortLocation(example.location)}: ${withFileNames(example.reason)}` });
   }
   if (groups.length > shownRejectionCodes) rows.push({ label: '  other reasons', value: groups.slice(shownRejectionCodes).reduce((sum, group) => sum + group.count, 0) });
   rows.push({ label: 'duplicates', value: summary.duplicates }, { label: 'without credentials', value: summary.withoutCredentials });

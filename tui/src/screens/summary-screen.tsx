@@ -47,7 +47,12 @@ export function SummaryScreen({ summary, resumeCommand, onQuit }: SummaryScreenP
       <Box flexDirection="column" marginTop={1}>
         <Text wrap="truncate-end">{`report   ${summary.reportPath ?? '(none)'}`}</Text>
         <Text wrap="truncate-end">{`journal  ${summary.journalPath ?? '(none)'}`}</Text>
-        <Text wrap="wrap">{`resume   ${resumeCommand}`}</Text>
+        <Box>
+          <Box width={9} flexShrink={0}>
+            <Text>resume</Text>
+          </Box>
+          <Text wrap="wrap">{resumeCommand}</Text>
+        </Box>
       </Box>
     </ScreenFrame>
   );
