@@ -110,4 +110,43 @@ describe('the whole walk, typed as an operator would, against the core double', 
       expect(shown).not.toContain('analytical-engine');
     }
   });
+
+  it('stops safely on q, journals what was answered, and shows how to resume', async () => {
+    core.reset();
+    core.faults.setLatencyMs(150);
+    const journal = join(folder, 'stopped.journal');
+    const app = render(
+      <App
+        env={{ CORE_API_KEY: apiKey, CORE_URL: core.url }}
+        cwd={folder}
+        colour={false}
+        pulumiBinary={join(folder, 'no-pulumi-here')}
+        defaults={{
+          source: { path: 'users.json' },
+          hashes: { memCost: '14', rounds: '8', saltSeparator: 'Bw==' },
+          review: { concurrency: '1', journalPath: journal, reportPath: join(folder, 'stopped.report') },
+        }}
+      />,
+    );
+    await press(app, keys.enter);
+    await waitForFrame(app.lastFrame, (text) => text.includes('Enter continue'), 'a passing pre-flight');
+    await press(app, keys.enter, keys.enter);
+    await waitForFrame(app.lastFrame, (text) => text.includes('✓ 14 records'), 'the counted plan');
+    await press(app, keys.enter, keys.down, keys.enter);
+    await waitForFrame(app.lastFrame, (text) => text.includes('password imports'), 'the review');
+    await press(app, keys.enter, 'y');
+    await waitForFrame(app.lastFrame, (text) => text.includes('[5 Push]') && /imported +[1-9]/.test(text), 'the push under way');
+    await press(app, 'q');
+    await waitForFrame(app.lastFrame, (text) => text.includes('[6 Summary]'), 'the summary after the stop', 20_000);
+    const frame = app.lastFrame() ?? '';
+    expect(frame).toContain('Push stopped early.');
+    expect(frame).toMatch(/not attempted +[1-9]/);
+    expect(frame).toContain('✓ these add up to 16 of 16 planned operations');
+    expect(frame.replace(/\s+/g, ' ')).toContain(`--journal ${journal}`);
+    const journalled = (await readFile(journal, 'utf8')).trim().split('\n').length - 1;
+    expect(journalled).toBeGreaterThan(0);
+    expect(journalled).toBeLessThan(11);
+    core.faults.setLatencyMs(0);
+    app.unmount();
+  });
 });
