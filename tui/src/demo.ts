@@ -26,9 +26,10 @@ async function demo(): Promise<number> {
     const sample = await writeDemoSample(folder, signerKey);
     io.stdout.write(
       [
-        `Sandbox core ${core.url}: the core double, in memory, with a generated api-key.`,
-        `Sample export (14 users, 3 hash families, third-party, broken ones) in ${folder}`,
-        '  users.json, hash_config.txt (its hashing parameters), credentials.txt (known passwords)',
+        `Sandbox core: ${core.url} (the core double, in memory; api-key generated)`,
+        `Sample files: ${folder}`,
+        '  users.json (14 users: 3 hash families, third-party, some broken),',
+        '  hash_config.txt (its hashing parameters), credentials.txt (known passwords)',
         'Fields are prefilled: Enter goes on, Esc goes back. On Hashes, type the password',
         'analytical-engine for ada@example.com to check it (try a wrong one too).',
         '',
