@@ -26,7 +26,7 @@ async function demo(): Promise<number> {
     const sample = await writeDemoSample(folder, signerKey);
     io.stdout.write(
       [
-        `Sandbox core: ${core.url} (the core double, in memory; api-key generated)`,
+        `Sandbox core: ${core.url} (the core double, in memory, new api-key)`,
         `Sample files: ${folder}`,
         '  users.json (14 users: 3 hash families, third-party, some broken),',
         '  hash_config.txt (its hashing parameters), credentials.txt (known passwords)',
