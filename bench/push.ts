@@ -24,8 +24,11 @@ const SERVE_FLAG = '--serve-double';
 /** N requests per contender at each latency: enough for a steady rate, small enough for a minute or two in all. */
 const SCENARIOS = [
   { latencyMs: 0, requests: 20_000, sequentialRequests: 5_000 },
-  { latencyMs: 10, requests: 4_000, sequentialRequests: 300 },
+  { latencyMs: 10, requests: 8_000, sequentialRequests: 300 },
 ] as const;
+
+const WARM_UP_REQUESTS = 1_000;
+const ROUNDS = 3;
 
 interface Figure {
   latencyMs: number;
@@ -53,16 +56,31 @@ export async function benchPush(): Promise<Figure[]> {
   try {
     for (const scenario of SCENARIOS) {
       await double.setLatency(scenario.latencyMs);
-      const measure = async (contender: string, operations: ImportOperation[], run: (ops: ImportOperation[]) => Promise<void>): Promise<void> => {
-        await double.reset();
-        const started = performance.now();
-        await run(operations);
-        const seconds = (performance.now() - started) / 1000;
-        figures.push({ latencyMs: scenario.latencyMs, contender, requests: operations.length, seconds, perSecond: operations.length / seconds });
-      };
-      await measure('sequential loop', nextEmails(scenario.sequentialRequests), (ops) => sequentialLoop(double.url, ops));
-      await measure('raw load generator', nextEmails(scenario.requests), (ops) => rawLoad(double.url, ops, defaultConcurrencyLimits.max));
-      await measure('core-migrate push', nextEmails(scenario.requests), (ops) => enginePush(double.url, ops, join(folder, `journal-${batch}`)));
+      const contenders: { name: string; requests: number; run: (ops: ImportOperation[]) => Promise<void> }[] = [
+        { name: 'sequential loop', requests: scenario.sequentialRequests, run: (ops) => sequentialLoop(double.url, ops) },
+        { name: 'raw load generator', requests: scenario.requests, run: (ops) => rawLoad(double.url, ops, defaultConcurrencyLimits.max) },
+        { name: 'core-migrate push', requests: scenario.requests, run: (ops) => enginePush(double.url, ops, join(folder, `journal-${batch}`)) },
+      ];
+      // An unmeasured warm-up each, so JIT compilation and connection set-up count against no one.
+      for (const contender of contenders) await contender.run(nextEmails(WARM_UP_REQUESTS));
+      // Interleaved rounds, best kept: the machine is shared, and a neighbour's burst should not decide the figure.
+      const rates = new Map<string, Figure[]>();
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const contender of contenders) {
+          await double.reset();
+          const operations = nextEmails(contender.requests);
+          const started = performance.now();
+          await contender.run(operations);
+          const seconds = (performance.now() - started) / 1000;
+          const figure = { latencyMs: scenario.latencyMs, contender: contender.name, requests: operations.length, seconds, perSecond: operations.length / seconds };
+          rates.set(contender.name, [...(rates.get(contender.name) ?? []), figure]);
+        }
+      }
+      for (const contender of contenders) {
+        const runs = rates.get(contender.name) ?? [];
+        const best = runs.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+        figures.push(best);
+      }
     }
   } finally {
     await double.stop();
@@ -139,7 +157,7 @@ async function enginePush(url: string, operations: ImportOperation[], journalPat
 }
 
 function printFigures(figures: Figure[]): void {
-  console.log('\npush: bcrypt imports against the core double (own process), requests per second');
+  console.log(`\npush: bcrypt imports against the core double (own process), requests per second, best of ${ROUNDS} interleaved rounds`);
   console.table(
     figures.map((figure) => {
       const same = figures.filter((other) => other.latencyMs === figure.latencyMs);

@@ -15,7 +15,7 @@ export type ConcurrencyLimits = z.infer<typeof ConcurrencyLimitsSchema>;
  * Sized for a core on the same network: enough requests in flight to hide a few milliseconds of round trip, few
  * enough that a single core is not flooded before it can push back. `--concurrency N` replaces the ceiling.
  */
-export const defaultConcurrencyLimits: ConcurrencyLimits = { initial: 16, min: 1, max: 64 };
+export const defaultConcurrencyLimits: ConcurrencyLimits = { initial: 32, min: 1, max: 64 };
 
 /** The limits `--concurrency N` stands for: start at N (a deliberate choice), never exceed it, still back off. */
 export function concurrencyLimitsFor(requested: number): ConcurrencyLimits {

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CoreClient } from '../http/core-client.js';
+import type { CallOptions, CoreClient } from '../http/core-client.js';
 import { isCoreError, Transient } from '../http/errors.js';
-import { type RetryPolicy, defaultRetryPolicy, withRetry } from '../http/retry.js';
+import { type RetryOptions, type RetryPolicy, defaultRetryPolicy, withRetry } from '../http/retry.js';
 import { formatLocation } from '../location.js';
 import type { ImportOperation, PlanItem } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
@@ -86,13 +86,17 @@ class PushRun {
   readonly #aimd: AimdController;
   readonly #policy: RetryPolicy;
   readonly #counts: PushCounts = emptyCounts();
-  readonly #inFlight = new Set<Promise<void>>();
+  /** Operations sent and not yet ended (retries included). */
+  #inFlight = 0;
   readonly #changes = new ChangeNotifier();
   /** Aborted on any stop: cancels retry waits. */
   readonly #stopping = new AbortController();
   /** Aborted on a hard stop: cancels requests in flight. */
   readonly #abandon = new AbortController();
   readonly #startedAt = performance.now();
+  /** Shared by every call: the engine drives retries itself, so each 429 reaches AIMD. */
+  readonly #callOptions: CallOptions;
+  readonly #retryOptions: RetryOptions;
   #stop: StopState | undefined;
   #fatal: unknown;
   #scryptProbed = false;
@@ -108,6 +112,8 @@ class PushRun {
     this.#policy = options.retryPolicy ?? defaultPushRetryPolicy;
     // Every request and retry wait listens to these; as many listeners as operations in flight is expected.
     setMaxListeners(0, this.#stopping.signal, this.#abandon.signal);
+    this.#callOptions = { retry: false, signal: this.#abandon.signal };
+    this.#retryOptions = { signal: this.#stopping.signal, ...(options.random === undefined ? {} : { random: options.random }) };
   }
 
   async run(): Promise<PushSummary> {
@@ -164,44 +170,48 @@ class PushRun {
   async #consume(): Promise<void> {
     for await (const record of this.#options.records) {
       for (const item of record.items) {
-        if (this.#stop === undefined) await this.#take(item);
-        else addOutcome(this.#counts, 'notAttempted');
+        if (this.#stop !== undefined) {
+          addOutcome(this.#counts, 'notAttempted');
+          continue;
+        }
+        // Most operations are launched without a single await: at tens of thousands a second it shows.
+        const pending = this.#take(item);
+        if (pending !== undefined) await pending;
       }
       if (this.#stop !== undefined) return;
     }
   }
 
-  async #take(item: PlanItem): Promise<void> {
+  /** Ends, launches or waits for one plan item; a promise only when it has to wait. */
+  #take(item: PlanItem): Promise<void> | undefined {
     if (item.kind === 'rejection') {
       addOutcome(this.#counts, 'rejected');
-      await this.#report?.write(reportLineOfRejection(item));
-      return;
+      return this.#report?.write(reportLineOfRejection(item));
     }
     const journalled = this.#journal?.lookup(item);
     if (journalled !== undefined) {
-      if (journalled.outcome === 'rejectedByCore') {
-        await this.#count(item, 'failed', {
-          code: 'recordRejected',
-          reason: `refused by the core in an earlier run (${journalled.reason ?? 'no reason kept'}); fix the record and push again: a changed record is sent again.`,
-        });
-      } else {
+      if (journalled.outcome !== 'rejectedByCore') {
         addOutcome(this.#counts, 'skipped');
+        return undefined;
       }
-      return;
+      return this.#count(item, 'failed', {
+        code: 'recordRejected',
+        reason: `refused by the core in an earlier run (${journalled.reason ?? 'no reason kept'}); fix the record and push again: a changed record is sent again.`,
+      });
     }
     if (this.#options.dryRun === true) {
       addOutcome(this.#counts, 'notAttempted');
-      return;
+      return undefined;
     }
-    if (item.kind === 'passwordImport' && item.family === 'vendor_scrypt' && !this.#scryptProbed) {
-      await this.#probeScrypt(item);
-      return;
+    if (item.kind === 'passwordImport' && item.family === 'vendor_scrypt' && !this.#scryptProbed) return this.#probeScrypt(item);
+    if (this.#slotFree()) {
+      this.#launch(item);
+      return undefined;
     }
-    if (!(await this.#waitForSlot())) {
-      addOutcome(this.#counts, 'notAttempted');
-      return;
-    }
-    this.#launch(item);
+    return this.#waitForSlot().then((free) => {
+      if (free) this.#launch(item);
+      else addOutcome(this.#counts, 'notAttempted');
+    });
   }
 
   /**
@@ -219,19 +229,27 @@ class PushRun {
       type: 'probe',
       message: `Sending the first vendor_scrypt user (${formatLocation(item.location)}) alone, to check that the core has its signer key.`,
     });
+    this.#inFlight += 1;
     await this.#execute(item);
   }
 
   #launch(item: ImportOperation): void {
-    const task = this.#execute(item).finally(() => {
-      this.#inFlight.delete(task);
-      this.#changes.notify();
-    });
-    this.#inFlight.add(task);
+    this.#inFlight += 1;
+    // #execute never rejects: every way an operation can end is counted inside it.
+    void this.#execute(item);
   }
 
   async #drain(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+    while (this.#inFlight > 0) await this.#changes.changed();
+  }
+
+  #slotFree(): boolean {
+    return (
+      this.#stop === undefined &&
+      this.#options.control?.paused !== true &&
+      this.#inFlight < this.#aimd.limit &&
+      this.#aimd.holdUntil <= performance.now()
+    );
   }
 
   /** Waits until one more request may start; false when the run is stopping. */
@@ -247,7 +265,7 @@ class PushRun {
         await this.#sleepUnlessChanged(holdMs);
         continue;
       }
-      if (this.#inFlight.size < this.#aimd.limit) return true;
+      if (this.#inFlight < this.#aimd.limit) return true;
       await this.#changes.changed();
     }
   }
@@ -266,42 +284,43 @@ class PushRun {
 
   async #execute(item: ImportOperation): Promise<void> {
     let attempts = 0;
-    let sentAtEpoch = this.#aimd.epoch;
     this.#firstSendAt ??= performance.now();
-    const call = { retry: false as const, signal: this.#abandon.signal };
     try {
       const end = await withRetry(
         async (attempt): Promise<OperationEnd> => {
           attempts = attempt;
-          sentAtEpoch = this.#aimd.epoch;
-          return item.kind === 'passwordImport'
-            ? endOfImport(await this.#options.client.importPasswordHash(item.body, call))
-            : endOfSignInUp(await this.#options.client.signInUp(item.body, call));
+          const sentAtEpoch = this.#aimd.epoch;
+          try {
+            return item.kind === 'passwordImport'
+              ? endOfImport(await this.#options.client.importPasswordHash(item.body, this.#callOptions))
+              : endOfSignInUp(await this.#options.client.signInUp(item.body, this.#callOptions));
+          } catch (error) {
+            // Every push-back reaches AIMD, the last one of an operation included.
+            if (error instanceof Transient) this.#pushBack(error, sentAtEpoch);
+            throw error;
+          }
         },
         this.#policy,
-        {
-          signal: this.#stopping.signal,
-          ...(this.#options.random === undefined ? {} : { random: this.#options.random }),
-          onRetry: ({ error }) => this.#pushBack(error, sentAtEpoch),
-        },
+        this.#retryOptions,
       );
       this.#aimd.onSuccess();
       await this.#finish(item, end);
     } catch (error) {
-      if (error instanceof Transient) this.#pushBack(error, sentAtEpoch);
-      else if (isCoreError(error)) this.#aimd.onSuccess();
+      if (isCoreError(error) && !(error instanceof Transient)) this.#aimd.onSuccess();
       const stoppedMidway = this.#abandon.signal.aborted || (this.#stop !== undefined && (error instanceof Transient || !isCoreError(error)));
       if (stoppedMidway) {
         // Not answered, or abandoned while waiting to retry: not journalled, so a resume sends it.
         addOutcome(this.#counts, 'notAttempted');
-        return;
+      } else {
+        await this.#finish(item, endOfError(error, attempts));
       }
-      await this.#finish(item, endOfError(error, attempts));
+    } finally {
+      this.#inFlight -= 1;
+      this.#changes.notify();
     }
   }
 
-  #pushBack(error: unknown, sentAtEpoch: number): void {
-    if (!(error instanceof Transient)) return;
+  #pushBack(error: Transient, sentAtEpoch: number): void {
     this.#aimd.onPushBack(sentAtEpoch, performance.now(), error.retryAfterMs);
     this.#emit({ type: 'pushBack', status: error.status, retryAfterMs: error.retryAfterMs, concurrency: this.#aimd.limit });
     this.#changes.notify();
@@ -348,10 +367,10 @@ class PushRun {
     }
   }
 
-  async #count(item: ImportOperation, outcome: PushOutcome, line?: { code: string; reason: string }): Promise<void> {
+  #count(item: ImportOperation, outcome: PushOutcome, line?: { code: string; reason: string }): Promise<void> | undefined {
     addOutcome(this.#counts, outcome);
-    if (line === undefined) return;
-    await this.#report?.write({
+    if (line === undefined) return undefined;
+    return this.#report?.write({
       stage: 'core',
       location: formatLocation(item.location),
       email: item.email,
@@ -386,7 +405,7 @@ class PushRun {
       etaSeconds: remaining === undefined || ratePerSecond <= 0 ? undefined : remaining / ratePerSecond,
       counts: { ...this.#counts },
       concurrency: this.#aimd.limit,
-      inFlight: this.#inFlight.size,
+      inFlight: this.#inFlight,
     });
   }
 
