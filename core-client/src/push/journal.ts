@@ -4,6 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { ImportOperation } from '../plan/operation.js';
+import { SeenKeys } from '../plan/seen-keys.js';
 
 /**
  * The journal: an append-only NDJSON file holding each operation's FINAL outcome, so a re-run skips what is done.
@@ -72,22 +73,19 @@ export interface OpenJournalOptions {
 /** Lines gathered at most before a write, whatever the event loop does. */
 const MAX_PENDING_LINES = 256;
 
-const outcomeCodes: Record<JournalledOutcome, string> = {
-  imported: 'i',
-  alreadyExisted: 'a',
-  created: 'c',
-  existing: 'e',
-  rejectedByCore: 'r',
-};
-const outcomeByCode = new Map(Object.entries(outcomeCodes).map(([outcome, code]) => [code, outcome as JournalledOutcome]));
+/** The outcome's place in `journalledOutcomes` is what the compact index keeps per operation. */
+const outcomeIndex = new Map(journalledOutcomes.map((outcome, index) => [outcome, index]));
 
 export class Journal {
   readonly path: string;
   readonly #nonce: string;
   #fd: number | undefined;
-  /** operationKey -> outcome code + digest: one short string per done operation keeps resume state compact. */
-  readonly #done = new Map<string, string>();
-  /** Core refusals are rare; their sentences are kept apart so the common entry stays one string. */
+  /**
+   * Done operations as 64-bit digests of (operationKey, body digest) in an open-addressing table, never as strings:
+   * about 26 bytes each (a Map of strings measured 149 bytes per entry, 143 MiB per million operations).
+   */
+  readonly #done = new SeenKeys();
+  /** Core refusals are rare; their sentences are kept apart, keyed like `#done`. */
   readonly #refusals = new Map<string, string>();
   #appended = 0;
   #tornLineDropped = false;
@@ -192,9 +190,10 @@ export class Journal {
   }
 
   #remember(entry: JournalEntry): void {
-    this.#done.set(entry.k, `${outcomeCodes[entry.o]}${entry.d}`);
-    if (entry.o === 'rejectedByCore') this.#refusals.set(entry.k, entry.r ?? 'refused by the core');
-    else this.#refusals.delete(entry.k);
+    const doneKey = `${entry.k}\n${entry.d}`;
+    this.#done.recordLatest(doneKey, { position: outcomeIndex.get(entry.o) ?? 0, source: 0 });
+    if (entry.o === 'rejectedByCore') this.#refusals.set(doneKey, entry.r ?? 'refused by the core');
+    else this.#refusals.delete(doneKey);
   }
 
   /** The keyed digest of an operation's body: a changed record gets another digest and is sent again. */
@@ -206,11 +205,12 @@ export class Journal {
 
   /** The journalled result of this very operation (same key, same body), if any. */
   lookup(operation: ImportOperation): JournalledResult | undefined {
-    const stored = this.#done.get(operation.operationKey);
-    if (stored === undefined || stored.slice(1) !== this.digest(operation)) return undefined;
-    const outcome = outcomeByCode.get(stored.charAt(0));
+    if (this.#done.size === 0) return undefined;
+    const doneKey = `${operation.operationKey}\n${this.digest(operation)}`;
+    const stored = this.#done.positionOf(doneKey);
+    const outcome = stored === undefined ? undefined : journalledOutcomes[stored.position];
     if (outcome === undefined) return undefined;
-    const reason = this.#refusals.get(operation.operationKey);
+    const reason = this.#refusals.get(doneKey);
     return reason === undefined ? { outcome } : { outcome, reason };
   }
 
@@ -222,7 +222,7 @@ export class Journal {
     if (this.#writeError !== undefined) throw this.#writeError;
     const entry: JournalEntry = { k: operation.operationKey, d: this.digest(operation), o: result.outcome };
     if (result.outcome === 'rejectedByCore' && result.reason !== undefined) entry.r = result.reason;
-    this.#remember(entry);
+    // Not added to the resume index: a run meets each operation once, and the index serves the next run.
     if (this.#fd === undefined) return;
     this.#pending.push(`${JSON.stringify(entry)}\n`);
     this.#appended += 1;
@@ -247,9 +247,14 @@ export class Journal {
     writeSync(this.#fd, text);
   }
 
-  /** Operations this journal holds as done (or refused). */
+  /** Operations (distinct key and body) this journal holds as done or refused. */
   get entries(): number {
     return this.#done.size;
+  }
+
+  /** Memory the resume index takes, for the notes on memory. */
+  get indexBytes(): number {
+    return this.#done.bytesUsed;
   }
 
   get appended(): number {
