@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planSource } from 'core-client';
+import { Journal, JournalError, planSource, sourceFingerprint } from 'core-client';
 import { startCoreDouble, type CoreDouble, type RecordedRequest } from '../../core-double/index.js';
 import { API_KEY, operationRequests, runCli, storeSnapshot, writeExport } from './push-support.js';
 
@@ -115,6 +115,56 @@ describe('core-migrate push killed with SIGKILL and resumed', () => {
       expect(storeSnapshot(core)).toHaveLength(USERS);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it('Ctrl-C stops cleanly and prints a resume command that works; a second Ctrl-C exits at once and the journal holds', async () => {
+    core.reset();
+    core.faults.setLatencyMs(20);
+    const source = join(dir, 'interrupted.ndjson');
+    await writeExport(source, 600);
+    const started = (twice: boolean) => {
+      const journal = join(dir, `interrupted-${String(twice)}.journal`);
+      const child = spawn(process.execPath, [BIN, 'push', source, '--core', core.url, '--journal', journal], {
+        cwd: dir,
+        env: { ...process.env, CORE_API_KEY: API_KEY },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        if (twice && stderr.includes('Stopping')) child.kill('SIGINT');
+      });
+      return { child, journal, output: () => ({ stdout, stderr }) };
+    };
+
+    for (const twice of [false, true]) {
+      const seenBefore = operationRequests(core).length;
+      const run = started(twice);
+      const exited = once(run.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      // Well past the first window of requests, so some answers are journalled before the signal.
+      while (operationRequests(core).length < seenBefore + 100) await new Promise((resolve) => setTimeout(resolve, 2));
+      run.child.kill('SIGINT');
+      const [code, signal] = await exited;
+      const journal = await Journal.open(run.journal, { sourceFingerprint: await sourceFingerprint(source), target: `${core.url} (tenant public)` });
+      expect(journal).not.toBeInstanceOf(JournalError);
+      const journalled = (journal as Journal).entries;
+      (journal as Journal).close();
+      expect(journalled, `${run.output().stdout}${run.output().stderr}`).toBeGreaterThan(0);
+
+      if (twice) {
+        expect(signal).toBe('SIGINT');
+        continue;
+      }
+      expect(code).toBe(1);
+      const hint = /To resume, run: core-migrate (.+)/.exec(run.output().stdout)?.[1];
+      expect(hint).toBeDefined();
+      const resumed = await runCli([...(hint ?? '').split(' '), '--json'], dir);
+      const summary = JSON.parse(resumed.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
+      expect(summary).toMatchObject({ skipped: journalled, total: 600, failed: 0, notAttempted: 0 });
+      expect(resumed.exitCode).toBe(0);
     }
   });
 });
