@@ -362,7 +362,11 @@ class PushRun {
       }
     } catch (error) {
       // The journal could not be written (disk full, file removed): nothing more may be sent.
-      this.#fatal ??= error;
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      this.#fatal ??= new JournalError(
+        `The journal ${this.#journal?.path ?? ''} could not be written (${code}), so nothing more was sent. ` +
+          'Fix the cause (e.g. free disk space) and run the same command again to resume.',
+      );
       this.#requestStop({ reason: 'interrupted', message: `The journal could not be written: ${(error as Error).message}`, hard: true });
     }
   }
