@@ -120,7 +120,6 @@ export function App({ env, cwd, colour, defaults, pulumiBinary, onDone }: AppPro
         journalPath,
         reportPath,
         ...(credentialsPath === '' ? {} : { credentialsPath: resolve(cwd, credentialsPath) }),
-        ...(config.state === 'parsed' && config.config.signerKey !== undefined ? { signerKey: config.config.signerKey } : {}),
       }),
     );
   };

@@ -53,3 +53,4 @@ export {
   type LocalCheck,
   type SignInCheck,
 } from './credentials.js';
+export { runMigration, type RunMigrationOptions } from './migration.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { PushSummary } from 'core-client';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import type { CommandContext } from './index.js';
 import type { WalkDefaults } from '../screens/walk-state.js';
@@ -27,12 +27,9 @@ export interface InteractiveOptions {
   pulumiBinary?: string;
 }
 
-/** The exit code of a walk: like `push`, 0 when every operation ended well, 1 when any was rejected or failed. */
+/** The exit code of a walk: the push's own (see `exitCodeOfPush`); leaving before any push is not a failure. */
 export function exitCodeOfWalk(summary: PushSummary | undefined): ExitCode {
-  if (summary === undefined) return ExitCode.ok;
-  const reason = summary.stoppedEarly?.reason;
-  if (reason === 'authRejected' || reason === 'coreUnreachable' || reason === 'tenantNotFound') return ExitCode.coreUnreachableOrKeyRefused;
-  return summary.rejected + summary.failed + summary.notAttempted > 0 && !summary.dryRun ? ExitCode.someRecordsFailed : ExitCode.ok;
+  return summary === undefined ? ExitCode.ok : exitCodeOfPush(summary);
 }
 
 /**

@@ -3,26 +3,19 @@ import type { Command } from 'commander';
 import {
   CoreClient,
   JournalError,
-  allSucceeded,
-  checkCredentialsLocally,
   concurrencyLimitsFor,
-  credentialsProof,
   defaultConcurrencyLimits,
   isSourceError,
-  planSource,
   readCredentials,
   runPreflight,
-  runPush,
-  signInCredentials,
-  sourceFingerprint,
+  runMigration,
   summarisePlan,
-  type CredentialCheck,
   type KnownCredential,
   type PlanOptions,
   type PushEvent,
   type PushSummary,
 } from 'core-client';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import { addConnectionOptions, connectionFromOptions, type ConnectionFlags } from './connection-options.js';
 import type { RegisterCommand } from './index.js';
@@ -100,21 +93,7 @@ async function push(file: string, flags: PushFlags, io: CommandIO, rawArgs: read
       say('Warning: the stack says the core has no signer key; the first vendor_scrypt user will prove it, and the push stop.');
     }
 
-    let checks: CredentialCheck[] | undefined;
-    if (credentials !== undefined) {
-      checks = await checkCredentialsLocally(planSource(sourcePath, planOptions), credentials, signerKeyOf(planOptions));
-      io.stdout.write(formatCredentialChecks(checks, 'local'));
-      const mismatches = checks.filter((check) => check.local === 'mismatch').length;
-      if (mismatches > 0) {
-        io.stderr.write(
-          `core-migrate push: ${mismatches} known account(s) do not match their planned hash, so the push did not start. ` +
-            'Check the hash parameters (--hash-config, above all the signer key) and the credentials file.\n',
-        );
-        return ExitCode.usageOrConfiguration;
-      }
-    }
-
-    const summary = await pushWithInterrupts(io, {
+    const final = await pushWithInterrupts(io, {
       sourcePath,
       planOptions,
       total: planned.operations,
@@ -123,18 +102,14 @@ async function push(file: string, flags: PushFlags, io: CommandIO, rawArgs: read
       reportPath,
       limits,
       dryRun: flags.dryRun === true,
+      ...(credentials === undefined ? {} : { credentials }),
     });
-    if (summary === undefined) return ExitCode.usageOrConfiguration;
-
-    if (checks !== undefined && credentials !== undefined && !summary.dryRun && summary.stoppedEarly === undefined) {
-      checks = await signInCredentials(client, checks, credentials);
-      io.stdout.write(formatCredentialChecks(checks, 'signIn'));
-    }
-    const final: PushSummary = checks === undefined ? summary : { ...summary, credentials: credentialsProof(checks) };
+    if (final === undefined) return ExitCode.usageOrConfiguration;
     io.stdout.write(formatSummary(final));
-    if (final.stoppedEarly !== undefined && final.notAttempted > 0) say(resumeHint(rawArgs, flags.journal === undefined ? journalPath : undefined));
+    const resumable = final.stoppedEarly !== undefined && final.stoppedEarly.reason !== 'credentialsMismatch';
+    if (resumable && final.notAttempted > 0) say(resumeHint(rawArgs, flags.journal === undefined ? journalPath : undefined));
     if (flags.json === true) say(JSON.stringify(final));
-    return exitCodeOf(final, credentials);
+    return exitCodeOfPush(final);
   } finally {
     await client.close();
   }
@@ -147,11 +122,6 @@ function concurrencyFrom(value: string | undefined): typeof defaultConcurrencyLi
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, not "${value}".`);
   }
   return concurrencyLimitsFor(requested);
-}
-
-function signerKeyOf(options: PlanOptions): { signerKey?: NonNullable<PlanOptions['hashConfig']>['signerKey'] } {
-  const signerKey = options.hashConfig?.signerKey;
-  return signerKey === undefined ? {} : { signerKey };
 }
 
 async function planSummary(
@@ -182,6 +152,7 @@ interface PushRequest {
   reportPath: string;
   limits: typeof defaultConcurrencyLimits;
   dryRun: boolean;
+  credentials?: KnownCredential[];
 }
 
 /**
@@ -199,17 +170,20 @@ async function pushWithInterrupts(io: CommandIO, request: PushRequest): Promise<
   process.on('SIGINT', onSigint);
   const progress = progressPrinter(io);
   try {
-    return await runPush({
-      records: planSource(request.sourcePath, request.planOptions),
+    return await runMigration({
+      sourcePath: request.sourcePath,
+      planOptions: request.planOptions,
       total: request.total,
       client: request.client,
-      sourceFingerprint: await sourceFingerprint(request.sourcePath),
       journalPath: request.journalPath,
       reportPath: request.reportPath,
       concurrency: request.limits,
       dryRun: request.dryRun,
       signal: interrupt.signal,
       onEvent: progress.onEvent,
+      ...(request.credentials === undefined
+        ? {}
+        : { credentials: request.credentials, onCredentialChecks: (checks, stage) => io.stdout.write(formatCredentialChecks(checks, stage)) }),
     });
   } catch (error) {
     if (error instanceof JournalError || isSourceError(error)) {
@@ -280,26 +254,4 @@ function resumeHint(commandLine: readonly string[], defaultJournal: string | und
   const args = [...commandLine];
   if (defaultJournal !== undefined) args.push('--journal', defaultJournal);
   return `To resume, run: core-migrate ${args.map(shellQuote).join(' ')}\n(the journal skips what is done; nothing is sent twice).`;
-}
-
-function exitCodeOf(summary: PushSummary, credentials: KnownCredential[] | undefined): number {
-  switch (summary.stoppedEarly?.reason) {
-    case 'authRejected':
-    case 'tenantNotFound':
-    case 'coreUnreachable':
-    case 'coreRefused':
-      return ExitCode.coreUnreachableOrKeyRefused;
-    case 'signerKeyMissing':
-    case 'credentialsMismatch':
-      return ExitCode.usageOrConfiguration;
-    default:
-      break;
-  }
-  if (summary.dryRun) return summary.rejected + summary.failed > 0 ? ExitCode.someRecordsFailed : ExitCode.ok;
-  if (!allSucceeded(summary)) return ExitCode.someRecordsFailed;
-  const proof = summary.credentials;
-  if (credentials !== undefined && proof !== undefined && proof.loggedIn !== null && proof.loggedIn < proof.matchedLocally) {
-    return ExitCode.someRecordsFailed;
-  }
-  return ExitCode.ok;
 }

@@ -1,17 +1,5 @@
 import { useCallback, useRef } from 'react';
-import {
-  PushControl,
-  checkCredentialsLocally,
-  concurrencyLimitsFor,
-  credentialsProof,
-  planSource,
-  readCredentials,
-  runPush,
-  signInCredentials,
-  sourceFingerprint,
-  type PushEvent,
-  type Secret,
-} from 'core-client';
+import { PushControl, concurrencyLimitsFor, readCredentials, runMigration, type PushEvent } from 'core-client';
 import type { ResolvedCore, WalkAction } from '../screens/walk-state.js';
 import type { PlanRequest } from './plan-request.js';
 import { clientFor } from './preflight.js';
@@ -27,7 +15,6 @@ export interface PushSettings {
   reportPath: string;
   /** Known accounts (email, whitespace, password per line) to check before and sign in after the push. */
   credentialsPath?: string;
-  signerKey?: Secret;
 }
 
 export interface PushHandle {
@@ -56,23 +43,11 @@ export function usePush(dispatch: (action: WalkAction) => void): PushHandle {
         try {
           const credentials = settings.credentialsPath === undefined ? undefined : await readCredentials(settings.credentialsPath);
           if (credentials instanceof Error) throw credentials;
-          let checks =
-            credentials === undefined
-              ? undefined
-              : await checkCredentialsLocally(planSource(settings.request.path, settings.request.options), credentials, settings.signerKey === undefined ? {} : { signerKey: settings.signerKey });
-          const mismatches = checks?.filter((check) => check.local === 'mismatch') ?? [];
-          if (mismatches.length > 0) {
-            // The same rule as the headless push: a known password that does not match its hash stops everything.
-            throw new Error(
-              `${mismatches.length} known account(s) do not match their planned hash (${mismatches.map((check) => check.email).join(', ')}), so nothing was sent: ` +
-                'check the hash parameters (above all the signer key) and the credentials file.',
-            );
-          }
-          const pushed = await runPush({
-            records: planSource(settings.request.path, settings.request.options),
+          const summary = await runMigration({
+            sourcePath: settings.request.path,
+            planOptions: settings.request.options,
             total: settings.total,
             client,
-            sourceFingerprint: await sourceFingerprint(settings.request.path),
             journalPath: settings.journalPath,
             reportPath: settings.reportPath,
             concurrency: concurrencyLimitsFor(settings.concurrency),
@@ -81,11 +56,8 @@ export function usePush(dispatch: (action: WalkAction) => void): PushHandle {
             abandonSignal: run.abandon.signal,
             control: run.control,
             onEvent,
+            ...(credentials === undefined ? {} : { credentials }),
           });
-          if (checks !== undefined && credentials !== undefined && !pushed.dryRun && pushed.stoppedEarly === undefined) {
-            checks = await signInCredentials(client, checks, credentials);
-          }
-          const summary = checks === undefined ? pushed : { ...pushed, credentials: credentialsProof(checks) };
           dispatch({ type: 'pushFinished', summary });
         } catch (error) {
           dispatch({ type: 'pushFailed', message: error instanceof Error ? settings.core.apiKey.redact(error.message) : String(error) });
