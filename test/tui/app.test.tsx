@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PushSummary } from 'core-client';
 import { startCoreDouble, type CoreDouble } from '../core-double/index.js';
 import { App } from '../../tui/src/app.js';
-import { writeDemoSample, type DemoSample } from '../../tui/src/demo-sample.js';
+import { writeDemoSample, type DemoSample } from '../sandbox/demo-sample.js';
 import { keys, press, waitForFrame } from './keys.js';
 
 const apiKey = randomBytes(24).toString('hex');

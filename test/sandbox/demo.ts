@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCoreDouble } from '../../test/core-double/index.js';
+import { startCoreDouble } from '../core-double/index.js';
 import { Secret } from 'core-client';
-import { runInteractive } from './commands/interactive.js';
+import { runInteractive } from '../../tui/src/commands/interactive.js';
 import { scryptParameters, writeDemoSample } from './demo-sample.js';
-import { processIO } from './io.js';
+import { processIO } from '../../tui/src/io.js';
 
 async function demo(): Promise<number> {
   const io = processIO();
