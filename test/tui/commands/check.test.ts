@@ -1,12 +1,11 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Command, CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCheckCommand } from '../../../tui/src/commands/check.js';
 import { ExitCode } from '../../../tui/src/exit-codes.js';
-import type { CommandIO } from '../../../tui/src/io.js';
+import { captureIO } from './captured-io.js';
 import { fakePulumi, pathWithoutPulumi, stackOutputJson } from '../../core-client/connection/support/fake-pulumi.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 
@@ -33,18 +32,12 @@ interface Run {
 }
 
 async function check(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const io: CommandIO = { stdin: new PassThrough(), stdout, stderr, env: { PATH: process.env['PATH'], ...env }, cwd: keyDir };
+  const { io, stdout, stderr } = captureIO({ env: { PATH: process.env['PATH'], ...env }, cwd: keyDir });
   // The check command alone, wired as cli.ts wires every command, so other commands cannot affect this suite.
   let exitCode: number = ExitCode.ok;
   const program = new Command('core-migrate')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => stdout.write(text), writeErr: (text) => stderr.write(text) });
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
   registerCheckCommand(program, { io, setExitCode: (code) => (exitCode = code) });
   try {
     await program.parseAsync(['check', ...args], { from: 'user' });
@@ -52,7 +45,7 @@ async function check(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> 
     if (!(error instanceof CommanderError)) throw error;
     exitCode = ExitCode.usageOrConfiguration;
   }
-  return { exitCode, stdout: out, stderr: err };
+  return { exitCode, stdout: stdout(), stderr: stderr() };
 }
 
 function expectNoKey(run: Run, ...keys: string[]): void {

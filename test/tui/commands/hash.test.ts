@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../tui/src/cli.js';
-import type { CommandIO } from '../../../tui/src/io.js';
+import { captureIO, type TestInput } from './captured-io.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW'; // Openwall: "U*U"
 const SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
@@ -28,19 +28,13 @@ interface Run {
   stderr: string;
 }
 
-type TtyInput = PassThrough & { isTTY?: boolean; setRawMode?: (raw: boolean) => void; rawModes?: boolean[] };
+type TtyInput = TestInput;
 
 let lastStdin: TtyInput | undefined;
 
 async function run(args: string[], input?: { stdin?: string; tty?: string[] }): Promise<Run> {
   const stdin: TtyInput = new PassThrough();
   lastStdin = stdin;
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   if (input?.tty !== undefined) {
     stdin.isTTY = true;
     stdin.rawModes = [];
@@ -53,9 +47,9 @@ async function run(args: string[], input?: { stdin?: string; tty?: string[] }): 
   } else {
     stdin.end();
   }
-  const io: CommandIO = { stdin, stdout, stderr, env: {}, cwd: workDir };
+  const { io, stdout, stderr } = captureIO({ stdin, cwd: workDir });
   const exitCode = await main(['hash', ...args], io);
-  return { exitCode, stdout: out, stderr: err };
+  return { exitCode, stdout: stdout(), stderr: stderr() };
 }
 
 describe('core-migrate hash inspect', () => {

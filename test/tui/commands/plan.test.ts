@@ -1,22 +1,17 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../tui/src/cli.js';
+import { captureIO } from './captured-io.js';
 
 const fixtures = join(import.meta.dirname, '../../fixtures/exports');
 const signerKey = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
 
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, env: {}, cwd: process.cwd() });
-  return { code, stdout: out, stderr: err };
+  const captured = captureIO();
+  const code = await main(argv, captured.io);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }
 
 async function hashConfigFile(): Promise<string> {

@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import { PassThrough } from 'node:stream';
 import bcrypt from 'bcryptjs';
 import { main } from '../../../tui/src/cli.js';
-import type { CommandIO } from '../../../tui/src/io.js';
+import { captureIO } from './captured-io.js';
 import type { CoreDouble } from '../../core-double/index.js';
 
 export const API_KEY = 'push-api-key-0123456789-abcdefghij';
@@ -15,16 +14,9 @@ export interface Run {
 
 /** Runs the whole CLI in-process with its own streams, as a shell would (no TTY unless asked). */
 export async function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, options: { tty?: boolean } = {}): Promise<Run> {
-  const stdout: PassThrough & { isTTY?: boolean } = new PassThrough();
-  if (options.tty === true) stdout.isTTY = true;
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const io: CommandIO = { stdin: new PassThrough(), stdout, stderr, env: { CORE_API_KEY: API_KEY, ...env }, cwd };
+  const { io, stdout, stderr } = captureIO({ env: { CORE_API_KEY: API_KEY, ...env }, cwd, stdoutIsTTY: options.tty === true });
   const exitCode = await main(args, io);
-  return { exitCode, stdout: out, stderr: err };
+  return { exitCode, stdout: stdout(), stderr: stderr() };
 }
 
 export interface KnownUser {
