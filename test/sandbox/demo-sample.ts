@@ -3,10 +3,11 @@
  * a few broken records, whose hashes really match known passwords. Made at demo time with small costs, so no
  * secret or slow fixture is checked in; the whole-walk test uses it too.
  */
-import { createCipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { argon2id, bcrypt } from 'hash-wasm';
+import { makeVendorScryptHash } from '../support/vendor-scrypt-maker.js';
 
 export const scryptParameters = { memCost: 14, rounds: 8, saltSeparator: 'Bw==' } as const;
 
@@ -19,19 +20,19 @@ interface DemoUser {
   providers?: { providerId: string; rawId: string }[];
 }
 
-/** The vendor scrypt variant, as core-behaviour.md describes its verification, run forwards. */
+/** The vendor scrypt variant, made with the same independent maker the hash tests use. */
 function vendorScrypt(signerKey: Buffer) {
   return async (password: string) => {
     const salt = randomBytes(12);
-    const key = scryptSync(Buffer.from(password, 'ascii'), Buffer.concat([salt, Buffer.from(scryptParameters.saltSeparator, 'base64')]), 64, {
-      N: 2 ** scryptParameters.memCost,
-      r: scryptParameters.rounds,
-      p: 1,
-      maxmem: 64 * 1024 * 1024,
+    const passwordHash = await makeVendorScryptHash({
+      password,
+      salt,
+      saltSeparator: Buffer.from(scryptParameters.saltSeparator, 'base64'),
+      signerKey,
+      memCost: scryptParameters.memCost,
+      rounds: scryptParameters.rounds,
     });
-    const cipher = createCipheriv('aes-256-ctr', key.subarray(0, 32), Buffer.alloc(16));
-    const hash = Buffer.concat([cipher.update(signerKey), cipher.final()]);
-    return { passwordHash: hash.toString('base64'), salt: salt.toString('base64') };
+    return { passwordHash, salt: salt.toString('base64') };
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MISSING_HASH_CONFIG_REASON, Secret, prepareHash, verifyPassword, type HashConfig } from 'core-client';
-import { makeVendorScryptHash } from './vendor-scrypt-maker.js';
+import { makeVendorScryptHash } from '../../support/vendor-scrypt-maker.js';
 
 const signerKey = Buffer.alloc(64, 7);
 const config: HashConfig = { memCost: 4, rounds: 2, saltSeparator: 'Bw==', signerKey: new Secret(signerKey.toString('base64')) };
