@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Remembers which keys (normalised emails, provider accounts) were seen, and where, in about 26 bytes per key:
+ * Remembers which keys (normalised emails, provider accounts) were seen, and where, in 17 to 35 bytes per key:
  * keys are kept as 64-bit digests in an open-addressing table, never as strings. Two different keys share a digest
  * with a probability of about n²/2^65 (≈ 3·10⁻⁶ at ten million users), which is accepted and documented.
  */
@@ -63,7 +63,8 @@ export class SeenKeys {
     this.#positions[index] = at.position;
     this.#sources[index] = at.source;
     this.#size += 1;
-    if (this.#size * 2 > this.#digestsHigh.length) this.#grow();
+    // Linear probing stays quick up to three quarters full; growing later keeps the table near 13·4/3 bytes a key.
+    if (this.#size * 4 > this.#digestsHigh.length * 3) this.#grow();
   }
 
   #find(key: string): { found: boolean; index: number; high: number; low: number } {
