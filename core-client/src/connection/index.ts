@@ -14,7 +14,6 @@ export {
   type ConnectionSource,
   type ResolveConnectionOptions,
 } from './resolve-connection.js';
-export { probeTenant, type TenantProbeResult } from './tenant-probe.js';
 export {
   PreflightReportSchema,
   PreflightStepNameSchema,

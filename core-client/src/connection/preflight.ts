@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { DEFAULT_APP_ID, DEFAULT_TENANT_ID } from '../contract/names.js';
+import { DEFAULT_APP_ID } from '../contract/names.js';
 import type { CoreClient } from '../http/core-client.js';
 import { type CoreError, type CoreErrorKind, isCoreError } from '../http/errors.js';
-import type { Connection } from './resolve-connection.js';
-import { probeTenant } from './tenant-probe.js';
 
 export const PreflightStepNameSchema = z.enum(['reachable', 'keyAccepted', 'tenantExists']);
 export type PreflightStepName = z.infer<typeof PreflightStepNameSchema>;
@@ -33,11 +31,6 @@ export const PreflightReportSchema = z.object({
 export type PreflightReport = z.infer<typeof PreflightReportSchema>;
 
 export interface PreflightOptions {
-  /**
-   * The connection the client was built from. The tenant step needs it (the client does not hand out its key);
-   * without it that step is reported as skipped.
-   */
-  connection?: Pick<Connection, 'coreUrl' | 'apiKey' | 'tenantId' | 'appId'>;
   signal?: AbortSignal;
 }
 
@@ -111,14 +104,8 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
     sentence: `The api-key is accepted; the core speaks API versions ${versions.join(', ')}${newest === undefined ? '' : ` (newest ${newest})`}.`,
   });
 
-  const connection = options.connection;
-  if (connection === undefined) {
-    steps.push(skipped('tenantExists', 'Not checked: the pre-flight was given no connection to probe the tenant with.'));
-    return report({ roundTripMs, versions });
-  }
-  const tenantId = connection.tenantId ?? DEFAULT_TENANT_ID;
-  const appId = connection.appId ?? DEFAULT_APP_ID;
-  const tenant = await attempt(() => probeTenant(connection));
+  const { tenantId, appId } = client.scope;
+  const tenant = await attempt(() => client.probeTenant(options.signal === undefined ? {} : { signal: options.signal }));
   if (isCoreError(tenant)) {
     steps.push(failed('tenantExists', tenant));
   } else if (tenant.exists) {

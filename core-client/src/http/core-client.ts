@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import {
+  CoreErrorTexts,
   CoreHeaders,
   CorePaths,
   CoreStatus,
@@ -23,7 +24,7 @@ import {
 } from '../contract/responses.js';
 import { Secret } from '../secret.js';
 import { contractViolation, errorFromResponse, errorFromTransport, type ExchangeContext } from './error-mapping.js';
-import { NotFound } from './errors.js';
+import { type CoreError, NotFound, Unexpected } from './errors.js';
 import { type RetryOptions, type RetryPolicy, RetryPolicySchema, defaultRetryPolicy, withRetry } from './retry.js';
 import { CoreClientConfigError, type CoreTarget, describeTarget, resolveCoreTarget } from './target.js';
 
@@ -56,6 +57,7 @@ export type SignInUpResult =
   | { outcome: 'created' | 'existing'; userId: string }
   | { outcome: 'nonOkStatus'; status: string; reason?: string };
 export type SignInResult = { outcome: 'signedIn' | 'wrongCredentials' | 'notAvailable' };
+export type TenantProbeResult = { exists: true; note?: string } | { exists: false; error: CoreError };
 
 interface Exchange {
   method: 'GET' | 'POST';
@@ -73,6 +75,8 @@ interface Answer {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** How a core starts its 400 for a missing or mistyped field (`Field name 'email' is invalid in JSON input`). */
+const FIELD_ERROR_PREFIX = 'Field name';
 const DEFAULT_CONNECTIONS = 64;
 const DEFAULT_KEEP_ALIVE_MS = 10_000;
 /** Shorter texts are not redacted: masking every "ab" in a message would garble it and protect nothing. */
@@ -199,6 +203,38 @@ export class CoreClient {
       if (error instanceof NotFound) return { outcome: 'notAvailable' };
       throw error;
     }
+  }
+
+  /** The tenant and app this client's operations go to. */
+  get scope(): { tenantId: string; appId: string } {
+    return { tenantId: this.#target.tenantId, appId: this.#target.appId };
+  }
+
+  /**
+   * Proves that the tenant (and app) path exists without creating anything: an empty body sent to the tenant's
+   * `/recipe/signinup`. A core resolves the tenant from the path before it reads the body, so it answers
+   * 400 `AppId or tenantId not found` for an unknown tenant and 400 `Field name ... is invalid` when the tenant
+   * exists (core-behaviour.md); a body without the required fields can never create a user. A 403 (the recipe is
+   * off for the tenant) also proves the path exists. Network failures are thrown as for every call.
+   */
+  async probeTenant(options: Pick<CallOptions, 'signal'> = {}): Promise<TenantProbeResult> {
+    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.signInUp), body: {} };
+    const answer = await this.#exchange(exchange, options.signal);
+    const text = answer.bodyText.trim();
+    if (answer.status === 400 && (text.startsWith(FIELD_ERROR_PREFIX) || text === CoreErrorTexts.invalidJson)) return { exists: true };
+    if (answer.status === 200) {
+      const error = new Unexpected(
+        `The core accepted an empty sign-in-up body on ${answer.context.request}, which no authentication core does: check the core address.`,
+        text,
+        { status: answer.status, request: answer.context.request },
+      );
+      return { exists: false, error };
+    }
+    const error = errorFromResponse(
+      { status: answer.status, bodyText: answer.bodyText, retryAfter: answer.retryAfter, nowMs: Date.now() },
+      answer.context,
+    );
+    return answer.status === 403 ? { exists: true, note: error.message } : { exists: false, error };
   }
 
   async close(): Promise<void> {

@@ -17,4 +17,5 @@ export {
   type ImportPasswordHashResult,
   type SignInUpResult,
   type SignInResult,
+  type TenantProbeResult,
 } from './core-client.js';

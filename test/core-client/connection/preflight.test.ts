@@ -19,7 +19,7 @@ async function preflight(settings: { baseUrl: string; apiKey: string; tenantId?:
   const apiKey = new Secret(settings.apiKey);
   const client = new CoreClient({ ...settings, apiKey });
   try {
-    return await runPreflight(client, { connection: { coreUrl: settings.baseUrl, apiKey, tenantId: settings.tenantId, appId: settings.appId } });
+    return await runPreflight(client);
   } finally {
     await client.close();
   }
@@ -84,11 +84,10 @@ describe('runPreflight against the core double', () => {
     expect(report.failure?.sentence).toContain('no-such-tenant');
   });
 
-  it('reports the tenant step as skipped when given no connection to probe with', async () => {
-    const client = new CoreClient({ baseUrl: core.url, apiKey: new Secret(API_KEY) });
-    const report = await runPreflight(client);
-    await client.close();
-    expect(report.ok).toBe(true);
-    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'skipped' });
+  it('probes the tenant without creating a user', async () => {
+    const before = core.users().length;
+    const report = await preflight({ baseUrl: core.url, apiKey: API_KEY });
+    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'ok' });
+    expect(core.users().length).toBe(before);
   });
 });

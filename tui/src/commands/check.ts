@@ -60,7 +60,7 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
     }
     let report: PreflightReport;
     try {
-      report = await runPreflight(client, { connection });
+      report = await runPreflight(client);
     } finally {
       await client.close();
     }

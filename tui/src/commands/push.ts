@@ -80,7 +80,7 @@ async function push(file: string, flags: PushFlags, io: CommandIO, rawArgs: read
     connections: limits.max,
   });
   try {
-    const preflight = await runPreflight(client, { connection });
+    const preflight = await runPreflight(client);
     if (!preflight.ok) {
       io.stderr.write(`core-migrate push: the pre-flight failed, nothing was sent. ${preflight.failure?.sentence ?? ''}\n`);
       return ExitCode.coreUnreachableOrKeyRefused;

@@ -35,7 +35,7 @@ export async function checkConnection(form: ConnectForm, env: NodeJS.ProcessEnv,
     return error instanceof Error ? error : new Error(String(error));
   }
   try {
-    return { core, report: await runPreflight(client, { connection: core }) };
+    return { core, report: await runPreflight(client) };
   } finally {
     await client.close();
   }
