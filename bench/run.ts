@@ -1,3 +1,4 @@
+import { benchAuth0Join } from './auth0-join.js';
 import { benchPlan } from './plan.js';
 import { benchPush } from './push.js';
 
@@ -5,3 +6,4 @@ import { benchPush } from './push.js';
 const quick = process.env.BENCH_QUICK === '1';
 await benchPlan(quick ? [10_000, 100_000] : [100_000, 1_000_000]);
 await benchPush();
+await benchAuth0Join(quick ? 50_000 : 500_000);
