@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Remembers which keys (normalised emails, provider accounts) were seen, and where, in 17 to 35 bytes per key:
@@ -68,7 +68,8 @@ export class SeenKeys {
   }
 
   #find(key: string): { found: boolean; index: number; high: number; low: number } {
-    const digest = createHash('sha256').update(key).digest();
+    // The one-shot hash costs half a Hash object's create-update-digest, and gives the same bytes.
+    const digest = hash('sha256', key, 'buffer');
     // A zero digest marks an empty slot, so the high word is never allowed to be zero.
     const high = digest.readUInt32LE(0) || 1;
     const low = digest.readUInt32LE(4);
