@@ -1,10 +1,13 @@
 import type { MalformedRecord, SourceRecord, SourceUser, LinkedProvider } from '../source-user.js';
 import { SourceError } from '../source-error.js';
-import { readNdjsonObjects } from '../json/ndjson-objects.js';
+import { type NdjsonEntry, readNdjsonObjects } from '../json/ndjson-objects.js';
 import { splitLines } from '../text/lines.js';
 import { openText } from '../text/open-text.js';
 import { dropUndefined } from '../generic/generic-record.js';
-import { type Auth0User, Auth0PasswordSchema, Auth0UserSchema, DATABASE_PROVIDER, issueField, passwordJoinId, userJoinId } from './auth0-records.js';
+import { type Auth0Password, type Auth0User, Auth0PasswordSchema, Auth0UserSchema, DATABASE_PROVIDER, issueField, passwordJoinId, userJoinId } from './auth0-records.js';
+import { HashFile } from './hash-file.js';
+import type { OffsetLine } from './offset-lines.js';
+import { PasswordIndex } from './password-index.js';
 
 type Auth0FileRole = 'users' | 'passwords';
 
@@ -39,13 +42,43 @@ function linkedProviders(user: Auth0User): LinkedProvider[] {
   return provider === undefined || provider === DATABASE_PROVIDER ? [] : [{ providerId: provider, providerUserId: user.user_id.slice(separator + 1) }];
 }
 
+interface HashFileEntry {
+  readonly entry: NdjsonEntry;
+  readonly byteOffset: number;
+}
+
+/** The hash file's NDJSON entries, each with the byte offset of its line. */
+async function* hashFileEntries(file: string, lines: AsyncIterable<OffsetLine>): AsyncGenerator<HashFileEntry> {
+  let current: OffsetLine | undefined;
+  const tracked = async function* (): AsyncGenerator<OffsetLine> {
+    for await (const line of lines) {
+      current = line;
+      yield line;
+    }
+  };
+  // readNdjsonObjects yields each entry before it pulls the next line, so `current` is that entry's line.
+  for await (const entry of readNdjsonObjects(file, tracked())) {
+    if (current?.number !== entry.line) throw new Error(`internal: the hash file's line ${entry.line} lost its offset`);
+    yield { entry, byteOffset: current.byteOffset };
+  }
+}
+
+function parsedEntry(text: string): Auth0Password | undefined {
+  try {
+    const parsed = Auth0PasswordSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * First pass over the password-hash file: join id -> hash. Memory is about 150 bytes per entry (measured 149
- * with 24-char ids and 60-char bcrypt strings: key, value and map slot). Emails are not kept: a second pass
- * reads them for the entries no user matched.
+ * First pass over the password-hash file: each entry's join id goes into the compact index (a digest and the
+ * line's offset, never the id or the hash), so memory stays a few dozen bytes an entry.
  */
-async function* indexPasswords(file: string, hashes: Map<string, string>): AsyncGenerator<MalformedRecord> {
-  for await (const entry of objectsOf(file)) {
+async function* indexPasswords(hashFile: HashFile, index: PasswordIndex): AsyncGenerator<MalformedRecord> {
+  const file = hashFile.file;
+  for await (const { entry, byteOffset } of hashFileEntries(file, hashFile.firstPass())) {
     if (entry.kind === 'bad-line') {
       yield malformed(file, entry.line, undefined, entry.reason);
       continue;
@@ -57,15 +90,13 @@ async function* indexPasswords(file: string, hashes: Map<string, string>): Async
       continue;
     }
     const joinId = passwordJoinId(parsed.data);
-    if (hashes.has(joinId)) {
+    if (!(await index.add(joinId, byteOffset, entry.line))) {
       yield malformed(file, entry.line, '_id', `another line already has the id "${DATABASE_PROVIDER}|${joinId}"; this one is left out`);
-      continue;
     }
-    hashes.set(joinId, parsed.data.passwordHash);
   }
 }
 
-async function* readUsers(file: string, hashes: Map<string, string>): AsyncGenerator<SourceRecord> {
+async function* readUsers(file: string, index: PasswordIndex | undefined): AsyncGenerator<SourceRecord> {
   for await (const entry of objectsOf(file)) {
     if (entry.kind === 'bad-line') {
       yield malformed(file, entry.line, undefined, entry.reason);
@@ -79,39 +110,41 @@ async function* readUsers(file: string, hashes: Map<string, string>): AsyncGener
     }
     const user = parsed.data;
     const joinId = userJoinId(user.user_id);
-    const passwordHash = joinId === undefined ? undefined : hashes.get(joinId);
-    // Deleted once matched: what is left at the end are the password-only users, and the map shrinks.
-    if (joinId !== undefined) hashes.delete(joinId);
+    // Claimed once: what no user claimed are the password-only users at the end.
+    const password = joinId === undefined || index === undefined ? undefined : await index.claim(joinId);
     const record: SourceUser = {
       kind: 'user',
       location: { file, line: entry.line },
       sourceId: user.user_id,
-      ...dropUndefined({ email: user.email || undefined, emailVerified: user.email_verified, passwordHash }),
+      ...dropUndefined({ email: user.email || undefined, emailVerified: user.email_verified, passwordHash: password?.passwordHash }),
       providers: linkedProviders(user),
     };
     yield record;
   }
 }
 
-/** Second pass over the password-hash file: entries no user matched are users in their own right. */
-async function* readUnmatchedPasswords(file: string, hashes: Map<string, string>): AsyncGenerator<SourceUser> {
-  for await (const entry of objectsOf(file)) {
-    if (entry.kind !== 'object') continue;
-    const parsed = Auth0PasswordSchema.safeParse(entry.value);
-    if (!parsed.success) continue;
-    const joinId = passwordJoinId(parsed.data);
-    // Compared with the indexed hash so a duplicate line (already reported) is not read as the user.
-    if (hashes.get(joinId) !== parsed.data.passwordHash) continue;
-    hashes.delete(joinId);
+/** Hash entries no user matched are users in their own right: read back in file order (so in few reads). */
+async function* readUnmatchedPasswords(hashFile: HashFile, index: PasswordIndex): AsyncGenerator<SourceUser> {
+  for (const { byteOffset, line } of index.unclaimed()) {
+    const password = parsedEntry(await hashFile.lineAt(byteOffset));
+    if (password === undefined) continue;
     yield {
       kind: 'user',
-      location: { file, line: entry.line },
-      sourceId: `${DATABASE_PROVIDER}|${joinId}`,
-      ...dropUndefined({ email: parsed.data.email || undefined, emailVerified: parsed.data.email_verified }),
-      passwordHash: parsed.data.passwordHash,
+      location: { file: hashFile.file, line },
+      sourceId: `${DATABASE_PROVIDER}|${passwordJoinId(password)}`,
+      ...dropUndefined({ email: password.email || undefined, emailVerified: password.email_verified }),
+      passwordHash: password.passwordHash,
       providers: [],
     };
   }
+}
+
+/** Test seams for the join; the defaults are what production uses. */
+export interface Auth0JoinSeams {
+  /** Where a gzipped hash file is decompressed to (default: the system's temp folder). */
+  tempRoot?: string;
+  /** Maps a join id to the key that is digested; one constant key makes every digest collide. */
+  indexKey?: (joinId: string) => string;
 }
 
 /**
@@ -119,17 +152,27 @@ async function* readUnmatchedPasswords(file: string, hashes: Map<string, string>
  * never on email. Order: bad lines of the hash file, then every user, then hash entries no user matched.
  * Either file alone works: `file` may be the hash file itself.
  */
-export async function* readAuth0(file: string, passwordFile?: string): AsyncGenerator<SourceRecord> {
+export async function* readAuth0(file: string, passwordFile?: string, seams: Auth0JoinSeams = {}): AsyncGenerator<SourceRecord> {
   const role = await auth0FileRole(file);
-  const hashFile = role === 'passwords' ? file : passwordFile;
+  const hashFileName = role === 'passwords' ? file : passwordFile;
   if (role === 'passwords' && passwordFile !== undefined) {
     throw new SourceError('wrong-format', { file }, `this is a password-hash export, and so is the password file "${passwordFile}": give the user export first`);
   }
   if (role === 'users' && passwordFile !== undefined && (await auth0FileRole(passwordFile)) !== 'passwords') {
     throw new SourceError('wrong-format', { file: passwordFile }, 'the password file is not an Auth0 password-hash export (no "_id" and "passwordHash")');
   }
-  const hashes = new Map<string, string>();
-  if (hashFile !== undefined) yield* indexPasswords(hashFile, hashes);
-  if (role === 'users') yield* readUsers(file, hashes);
-  if (hashFile !== undefined) yield* readUnmatchedPasswords(hashFile, hashes);
+  if (hashFileName === undefined) {
+    yield* readUsers(file, undefined);
+    return;
+  }
+  const hashFile = await HashFile.open(hashFileName, seams.tempRoot);
+  try {
+    const index = new PasswordIndex(async (offset) => parsedEntry(await hashFile.lineAt(offset)), seams.indexKey);
+    yield* indexPasswords(hashFile, index);
+    if (role === 'users') yield* readUsers(file, index);
+    yield* readUnmatchedPasswords(hashFile, index);
+  } finally {
+    // Also when the reader is abandoned (a `break` or an error): the decompressed copy is removed.
+    await hashFile.close();
+  }
 }
