@@ -9,6 +9,12 @@ export const keys = {
   right: '\u001B[C',
   left: '\u001B[D',
   backspace: '\u007F',
+  /** The Delete key (forward delete), as xterm and tmux send it. */
+  delete: '\u001B[3~',
+  home: '\u001B[H',
+  end: '\u001B[F',
+  ctrlA: '\u0001',
+  ctrlE: '\u0005',
   ctrlC: '\u0003',
   ctrlU: '\u0015',
 } as const;

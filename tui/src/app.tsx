@@ -88,7 +88,7 @@ export function App({ env, cwd, colour, defaults, pulumiBinary, onDone }: AppPro
     void findPasswordEmails(request, current().hashes.checkEmail, 5).then((found) => {
       setEmailCandidates(found);
       const only = found.length === 1 ? found[0] : undefined;
-      if (only !== undefined) dispatch({ type: 'editHashes', patch: { checkEmail: only } });
+      if (only !== undefined) dispatch({ type: 'editHashes', patch: { checkEmail: only, cursorFromEnd: 0 } });
     });
   };
   const checkPassword = () => {

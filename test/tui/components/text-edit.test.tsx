@@ -2,31 +2,109 @@ import type { Key } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { Secret } from 'core-client';
+import { clipToLines, wrappedLineCount } from '../../../tui/src/components/clipped.js';
+import { fitCandidates } from '../../../tui/src/components/candidate-line.js';
+import { visiblePart } from '../../../tui/src/components/cursor.js';
 import { MaskedInput } from '../../../tui/src/components/masked-input.js';
-import { applyTextKey } from '../../../tui/src/components/text-edit.js';
+import { applyTextKey, type TextEdit } from '../../../tui/src/components/text-edit.js';
+import { ThemeProvider } from '../../../tui/src/components/theme.js';
+import { keyboardKey } from '../../../tui/src/hooks/use-keys.js';
 
 const noKey: Key = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
   return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
   super: false, hyper: false, capsLock: false, numLock: false,
 };
+const atEnd = (value: string): TextEdit => ({ value, cursorFromEnd: 0 });
 
 describe('applyTextKey', () => {
-  it('appends typed and pasted text, removes with Backspace, clears with Ctrl+U', () => {
-    expect(applyTextKey('ab', 'c', noKey)).toBe('abc');
-    expect(applyTextKey('', 'pasted-key\r\n', noKey)).toBe('pasted-key');
-    expect(applyTextKey('abc', '', { ...noKey, backspace: true })).toBe('ab');
-    expect(applyTextKey('abc', 'u', { ...noKey, ctrl: true })).toBe('');
+  it('types and pastes at the cursor, removes with Backspace, clears with Ctrl+U', () => {
+    expect(applyTextKey(atEnd('ab'), 'c', noKey)).toEqual(atEnd('abc'));
+    expect(applyTextKey({ value: 'ac', cursorFromEnd: 1 }, 'b', noKey)).toEqual({ value: 'abc', cursorFromEnd: 1 });
+    expect(applyTextKey(atEnd(''), 'pasted-key\r\n', noKey)).toEqual(atEnd('pasted-key'));
+    expect(applyTextKey({ value: 'a.json', cursorFromEnd: 5 }, 'users\r\n', noKey)).toEqual({ value: 'ausers.json', cursorFromEnd: 5 });
+    expect(applyTextKey(atEnd('abc'), '', { ...noKey, backspace: true })).toEqual(atEnd('ab'));
+    expect(applyTextKey({ value: 'abc', cursorFromEnd: 2 }, 'u', { ...noKey, ctrl: true })).toEqual(atEnd(''));
   });
 
-  it('leaves navigation and Enter to the screen', () => {
-    for (const name of ['tab', 'return', 'escape', 'upArrow', 'downArrow', 'leftArrow', 'rightArrow'] as const) {
-      expect(applyTextKey('abc', '', { ...noKey, [name]: true })).toBeUndefined();
+  it('moves the cursor with ←/→, Home/End and Ctrl+A/Ctrl+E, and stops at both ends', () => {
+    const field = { value: 'abc', cursorFromEnd: 1 };
+    expect(applyTextKey(field, '', { ...noKey, leftArrow: true })).toEqual({ value: 'abc', cursorFromEnd: 2 });
+    expect(applyTextKey(field, '', { ...noKey, rightArrow: true })).toEqual(atEnd('abc'));
+    expect(applyTextKey(field, '', { ...noKey, home: true })).toEqual({ value: 'abc', cursorFromEnd: 3 });
+    expect(applyTextKey(field, 'a', { ...noKey, ctrl: true })).toEqual({ value: 'abc', cursorFromEnd: 3 });
+    expect(applyTextKey({ value: 'abc', cursorFromEnd: 3 }, '', { ...noKey, end: true })).toEqual(atEnd('abc'));
+    expect(applyTextKey({ value: 'abc', cursorFromEnd: 3 }, 'e', { ...noKey, ctrl: true })).toEqual(atEnd('abc'));
+    expect(applyTextKey({ value: 'abc', cursorFromEnd: 3 }, '', { ...noKey, leftArrow: true })).toBeUndefined();
+    expect(applyTextKey(atEnd('abc'), '', { ...noKey, rightArrow: true })).toBeUndefined();
+  });
+
+  it('deletes before the cursor with Backspace and after it with Delete', () => {
+    const field = { value: 'abcd', cursorFromEnd: 2 };
+    expect(applyTextKey(field, '', { ...noKey, backspace: true })).toEqual({ value: 'acd', cursorFromEnd: 2 });
+    expect(applyTextKey(field, '', { ...noKey, delete: true })).toEqual({ value: 'abd', cursorFromEnd: 1 });
+    expect(applyTextKey(atEnd('abcd'), '', { ...noKey, delete: true })).toBeUndefined();
+    expect(applyTextKey({ value: 'abcd', cursorFromEnd: 4 }, '', { ...noKey, backspace: true })).toBeUndefined();
+  });
+
+  it('treats an emoji as one character', () => {
+    expect(applyTextKey({ value: 'a😀b', cursorFromEnd: 1 }, '', { ...noKey, backspace: true })).toEqual({ value: 'ab', cursorFromEnd: 1 });
+  });
+
+  it('only appends to and deletes from the end of a masked field, whatever the cursor says', () => {
+    const secret = { value: 'abc', cursorFromEnd: 2 };
+    expect(applyTextKey(secret, 'd', noKey, { masked: true })).toEqual(atEnd('abcd'));
+    expect(applyTextKey(secret, '', { ...noKey, backspace: true }, { masked: true })).toEqual(atEnd('ab'));
+    for (const move of ['leftArrow', 'rightArrow', 'home', 'end', 'delete'] as const) {
+      expect(applyTextKey(atEnd('abc'), '', { ...noKey, [move]: true }, { masked: true })).toBeUndefined();
+    }
+    expect(applyTextKey(atEnd('abc'), 'a', { ...noKey, ctrl: true }, { masked: true })).toBeUndefined();
+  });
+
+  it('leaves Tab, Enter, Esc and ↑/↓ to the screen', () => {
+    for (const name of ['tab', 'return', 'escape', 'upArrow', 'downArrow'] as const) {
+      expect(applyTextKey(atEnd('abc'), '', { ...noKey, [name]: true })).toBeUndefined();
     }
   });
 
   it('keeps line breaks of a multi-line paste when asked', () => {
-    expect(applyTextKey('', 'hash_config {\r\n  rounds: 8,\r}', noKey, true)).toBe('hash_config {\n  rounds: 8,\n}');
+    expect(applyTextKey(atEnd(''), 'hash_config {\r\n  rounds: 8,\r}', noKey, { multiline: true, masked: true })?.value).toBe('hash_config {\n  rounds: 8,\n}');
+  });
+});
+
+describe('keyboardKey', () => {
+  it('names the DEL that Backspace sends as Backspace, and the Delete key as Delete', () => {
+    expect(keyboardKey({ ...noKey, delete: true }, '\u007F')).toMatchObject({ backspace: true, delete: false });
+    expect(keyboardKey({ ...noKey, backspace: true }, '\b')).toMatchObject({ backspace: true, delete: false });
+    expect(keyboardKey({ ...noKey, delete: true }, '\u001B[3~')).toMatchObject({ backspace: false, delete: true });
+  });
+});
+
+describe('what a long field shows', () => {
+  const path = Array.from('exports/2024/customers/users-final.json');
+  it('keeps the cursor in view, cutting the far ends with …', () => {
+    expect(visiblePart(path, path.length, 12)).toEqual({ before: '…final.json', under: undefined, after: '' });
+    expect(visiblePart(path, 3, 12)).toEqual({ before: 'exp', under: 'o', after: 'rts/20…' });
+    const middle = visiblePart(path, 20, 12);
+    expect(middle.under).toBe(path[20]);
+    expect(`${middle.before}${middle.under ?? ''}${middle.after}`).toHaveLength(11);
+    expect(visiblePart(Array.from('short'), 2, 12)).toEqual({ before: 'sh', under: 'o', after: 'rt' });
+  });
+});
+
+describe('text kept to a line budget', () => {
+  it('counts wrapped lines and shortens at a word', () => {
+    expect(wrappedLineCount('one two three', 9)).toBe(2);
+    expect(wrappedLineCount('a'.repeat(20), 8)).toBe(3);
+    const clipped = clipToLines('the password does NOT match ada@example.com (vendor_scrypt): check the signer key', 30, 2);
+    expect(clipped.endsWith(' …')).toBe(true);
+    expect(wrappedLineCount(clipped, 30)).toBe(2);
+  });
+
+  it('lists as many candidates as fit and counts the rest', () => {
+    expect(fitCandidates(['ada@example.com', 'alan@example.com'], 0, 62)).toBe('ada@example.com  alan@example.com');
+    const many = Array.from({ length: 5 }, (_, index) => `someone-${index}@example.com`);
+    expect(fitCandidates(many, 0, 62)).toBe('someone-0@example.com  someone-1@example.com  (+3 more)');
   });
 });
 
@@ -37,5 +115,16 @@ describe('MaskedInput', () => {
     expect(short).toBe('***');
     expect(long).toBe('***');
     expect(render(<MaskedInput value={new Secret('')} focus={false} />).lastFrame()).toBe('(empty)');
+  });
+
+  it('shows its cursor after the mask, with a visible mark under NO_COLOR', () => {
+    const focused = (value: string) =>
+      render(
+        <ThemeProvider colour={false}>
+          <MaskedInput value={new Secret(value)} focus />
+        </ThemeProvider>,
+      ).lastFrame();
+    expect(focused('abc')).toBe('***▏');
+    expect(focused('a-much-longer-secret-value')).toBe('***▏');
   });
 });

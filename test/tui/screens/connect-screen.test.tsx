@@ -6,6 +6,7 @@ import { ConnectScreen } from '../../../tui/src/screens/connect-screen.js';
 import type { WalkState } from '../../../tui/src/screens/walk-state.js';
 import { keys, press, waitForFrame } from '../keys.js';
 import { ScreenHarness } from './harness.js';
+import { expectFits80x24 } from './fits.js';
 
 const apiKey = 'connect-screen-test-key-0123456789';
 let core: CoreDouble;
@@ -50,6 +51,7 @@ describe('the Connect screen', () => {
     expect(frame).toMatch(/✓ core reachable +✓ api-key accepted +✓ tenant exists/);
     expect(frame).toContain('versions');
     expect(frame).toContain('Enter continue');
+    expectFits80x24(frame);
     await press(app, keys.enter);
     expect(state?.step).toBe('source');
     for (const shown of app.frames) expect(shown).not.toContain(apiKey);
@@ -64,6 +66,7 @@ describe('the Connect screen', () => {
     expect(frame).toMatch(/✗ api-key accepted/);
     expect(frame).toMatch(/key/i);
     expect(frame).toContain('Enter check connection');
+    expectFits80x24(frame);
     for (const shown of app.frames) expect(shown).not.toContain(wrongKey);
     app.unmount();
   });

@@ -5,6 +5,7 @@ import { HashFamiliesScreen } from '../../../tui/src/screens/hash-families-scree
 import type { WalkAction, WalkState } from '../../../tui/src/screens/walk-state.js';
 import { keys, press, waitForFrame } from '../keys.js';
 import { planSummary } from './fixtures.js';
+import { expectFits80x24 } from './fits.js';
 import { ScreenHarness } from './harness.js';
 
 const signerKey = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
@@ -23,17 +24,17 @@ const prepared: WalkAction[] = [
   },
 ];
 
-function hashesScreen(observe: (state: WalkState) => void, calls: string[] = []) {
+function hashesScreen(observe: (state: WalkState) => void, calls: string[] = [], more: WalkAction[] = [], emailCandidates = ['ada@example.com', 'alan@example.com']) {
   return render(
     <ScreenHarness
-      prepare={prepared}
+      prepare={[...prepared, ...more]}
       observe={observe}
       screen={({ state, current, dispatch }) => (
         <HashFamiliesScreen
           state={state}
           current={current}
           planCurrent
-          emailCandidates={['ada@example.com', 'alan@example.com']}
+          emailCandidates={emailCandidates}
           dispatch={dispatch}
           onCompleteEmail={() => calls.push('complete')}
           onCheck={() => calls.push('check')}
@@ -55,8 +56,33 @@ describe('the Hashes screen', () => {
     expect(frame).toContain('Wrappers stripped: django bcrypt$ 1');
     expect(frame).toContain('VENDOR_PASSWORD_HASHING_SIGNER_KEY');
     expect(frame).toContain('The stack says the core has NONE.');
-    for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
-    expect(frame.split('\n').length).toBeLessThanOrEqual(24);
+    expectFits80x24(frame);
+    app.unmount();
+  });
+
+  it('fits 80x24 with every note at once: a bad hash config, the signer-key reminder, suggestions and a long verdict', async () => {
+    const candidates = Array.from({ length: 5 }, (_, index) => `someone.with.a.long.name-${index}@example.com`);
+    const verdict = 'the password does NOT match someone.with.a.long.name-0@example.com (vendor_scrypt): check the signer key, rounds, mem_cost and salt separator (the hash had a django wrapper that was stripped)';
+    const app = hashesScreen(() => undefined, [], [
+      { type: 'editHashes', patch: { memCost: '99', rounds: 'eight', saltSeparator: 'Bw==', checkEmail: 'someone', focus: 6 } },
+      { type: 'checkFinished', result: { match: false, sentence: verdict } },
+    ], candidates);
+    const frame = app.lastFrame() ?? '';
+    expectFits80x24(frame);
+    expect(frame).toMatch(/✗ .*(mem_cost|rounds)/);
+    expect(frame).toContain('VENDOR_PASSWORD_HASHING_SIGNER_KEY');
+    expect(frame).toContain('The stack says the core has NONE.');
+    expect(frame).toContain('someone.with.a.long.name-0@example.com');
+    expect(frame).toMatch(/\(\+\d more\)/);
+    expect(frame).toContain('✗ the password does NOT match');
+    expect(frame).toContain('check the signer key');
+    // The family table gave its rows to the notes: its counts stay, on one line.
+    expect(frame).toContain('Hash families: bcrypt 2 · argon2 2 · vendor_scrypt 3 · refused 2');
+    expect(frame).toContain('Wrappers stripped: django bcrypt$ 1');
+    // The same screen with nothing to note keeps the full table.
+    await press(app, keys.up, keys.up, keys.up, keys.ctrlU, '14', keys.up, keys.ctrlU, '8');
+    expect(app.lastFrame()).toContain('Hash families in the file');
+    expectFits80x24(app.lastFrame() ?? '');
     app.unmount();
   });
 

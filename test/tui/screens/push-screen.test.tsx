@@ -4,6 +4,7 @@ import { emptyCounts } from 'core-client';
 import { foldPushEvent, formatDuration, initialPushView } from '../../../tui/src/hooks/push-progress.js';
 import { PushScreen } from '../../../tui/src/screens/push-screen.js';
 import { keys, press } from '../keys.js';
+import { expectFits80x24 } from './fits.js';
 
 const progressed = foldPushEvent(foldPushEvent(initialPushView(), { type: 'started', total: 1000, concurrency: 16, dryRun: false, resumedEntries: 0 }), {
   type: 'progress',
@@ -26,6 +27,7 @@ describe('the Push screen', () => {
     expect(frame).toMatch(/third-party created +40/);
     expect(frame).toMatch(/rejected by the plan +10/);
     expect(frame).toContain('p pause  q stop safely (resumable)');
+    expectFits80x24(frame);
     app.unmount();
   });
 
@@ -43,6 +45,7 @@ describe('the Push screen', () => {
     const app = render(<PushScreen view={stopping} target="core" failure="the journal was written for another file" onPauseToggle={() => undefined} onStop={() => calls.push('stop')} onQuit={() => calls.push('quit')} />);
     expect(app.lastFrame()).toContain('VENDOR_PASSWORD_HASHING_SIGNER_KEY');
     expect(app.lastFrame()).toContain('✗ the journal was written for another file');
+    expectFits80x24(app.lastFrame() ?? '');
     await press(app, 'q');
     expect(calls).toEqual(['quit']);
     app.unmount();

@@ -5,6 +5,7 @@ import type { WalkState } from '../../../tui/src/screens/walk-state.js';
 import { keys, press } from '../keys.js';
 import { planSummary } from './fixtures.js';
 import { ScreenHarness } from './harness.js';
+import { expectFits80x24 } from './fits.js';
 
 function reviewScreen(observe: (state: WalkState) => void, onStart: () => void) {
   return render(
@@ -28,8 +29,7 @@ describe('the Review screen', () => {
     expect(frame).toMatch(/unusableHash +1 record #9: malformed BCrypt hash/);
     expect(frame).toMatch(/duplicates +1/);
     expect(frame).toMatch(/without credentials +1/);
-    expect(frame.split('\n').length).toBeLessThanOrEqual(24);
-    for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    expectFits80x24(frame);
     app.unmount();
   });
 
@@ -41,6 +41,7 @@ describe('the Review screen', () => {
     expect(state?.review.dryRun).toBe(true);
     await press(app, ' ', keys.enter);
     expect(app.lastFrame()).toContain('Send 11 operations to http://127.0.0.1:3567 (tenant public)? (y/n)');
+    expectFits80x24(app.lastFrame() ?? '');
     await press(app, 'n');
     expect(state?.review.confirming).toBe(false);
     expect(started).toBe(0);

@@ -10,6 +10,7 @@ import { SourceScreen } from '../../../tui/src/screens/source-screen.js';
 import type { WalkState } from '../../../tui/src/screens/walk-state.js';
 import { keys, press, waitForFrame } from '../keys.js';
 import { ScreenHarness } from './harness.js';
+import { expectFits80x24 } from './fits.js';
 
 let folder: string;
 
@@ -44,6 +45,7 @@ describe('the Source screen', () => {
     await press(app, keys.tab);
     await waitForFrame(app.lastFrame, (text) => text.includes('users-old.ndjson  users.ndjson'), 'both candidates');
     expect(state?.source.path).toBe('exports/users');
+    expectFits80x24(app.lastFrame() ?? '');
     await press(app, '.', keys.tab);
     await waitForFrame(app.lastFrame, () => state?.source.path === 'exports/users.ndjson', 'the one file left');
     app.unmount();
@@ -55,6 +57,7 @@ describe('the Source screen', () => {
     await press(app, 'exports/users.ndjson', keys.enter);
     await waitForFrame(app.lastFrame, (text) => text.includes('✓ 3 records → 3 operations'), 'the plan count');
     expect(app.lastFrame()).toContain('Enter continue');
+    expectFits80x24(app.lastFrame() ?? '');
     await press(app, keys.down, keys.right);
     expect(state?.source.format).toBe('firebase-json');
     await waitForFrame(app.lastFrame, (text) => text.includes('‹ firebase-json ›'), 'the forced format');

@@ -42,6 +42,25 @@ describe('the walk reducer', () => {
     expect(run(checked, { type: 'editHashes', patch: { signerKey: new Secret('other') } }).check.state).toBe('idle');
   });
 
+  it('puts the cursor at the end of a field the focus moves to, and keeps it when only the text changes', () => {
+    const editing = run(initialWalkState(), { type: 'editSource', patch: { path: 'users.json', cursorFromEnd: 5 } });
+    expect(run(editing, { type: 'editSource', patch: { path: 'users-old.json' } }).source.cursorFromEnd).toBe(5);
+    expect(run(editing, { type: 'editSource', patch: { focus: 1 } }).source.cursorFromEnd).toBe(0);
+    expect(run(editing, { type: 'editSource', patch: { focus: 0 } }).source.cursorFromEnd).toBe(5);
+  });
+
+  it('keeps a pre-flight and a password check when only the cursor moves', () => {
+    const checked = run(
+      initialWalkState(),
+      { type: 'editConnect', patch: { coreUrl: 'http://127.0.0.1:3567' } },
+      { type: 'preflightFinished', result: new Error('unreachable') },
+      { type: 'checkFinished', result: { match: true, sentence: 'matches' } },
+    );
+    expect(run(checked, { type: 'editConnect', patch: { coreUrl: 'http://127.0.0.1:3567', cursorFromEnd: 4 } }).preflight.state).toBe('failed');
+    expect(run(checked, { type: 'editHashes', patch: { checkEmail: '', cursorFromEnd: 0 } }).check.state).toBe('done');
+    expect(run(checked, { type: 'editHashes', patch: { checkPassword: new Secret('') } }).check.state).toBe('done');
+  });
+
   it('keeps the plan count of the request it belongs to', () => {
     const state = run(
       initialWalkState(),

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, Text } from 'ink';
+import { Cursor, visiblePart } from './cursor.js';
+import { cursorIndex } from './text-edit.js';
 import { Tone } from './theme.js';
 
 /** A labelled row; the focused one is marked with ▸ so the marker, not colour, shows where typing goes. */
@@ -17,15 +19,12 @@ export function FieldRow({ label, focus, children, width = 16 }: { label: string
   );
 }
 
-/** Long values (paths) show their end, where the typing happens. */
-export function visibleTail(value: string, room: number): string {
-  return value.length <= room ? value : `…${value.slice(value.length - room + 1)}`;
-}
-
 export interface TextFieldProps {
   label: string;
   value: string;
   focus: boolean;
+  /** Where the cursor is, counted from the end of the value (see `TextEdit`); shown only when focused. */
+  cursorFromEnd?: number;
   placeholder?: string;
   width?: number;
   /** A short word after the value, e.g. why it was refused. */
@@ -33,12 +32,16 @@ export interface TextFieldProps {
 }
 
 /** A one-line text field as shown; the screen's key handler edits it with `applyTextKey`. */
-export function TextField({ label, value, focus, placeholder, width = 16, note }: TextFieldProps) {
+export function TextField({ label, value, focus, cursorFromEnd = 0, placeholder, width = 16, note }: TextFieldProps) {
+  const characters = Array.from(value);
+  const at = focus ? cursorIndex(characters, cursorFromEnd) : characters.length;
+  const shown = visiblePart(characters, at, 78 - width - 3);
   return (
     <FieldRow label={label} focus={focus} width={width}>
       <Text wrap="truncate-end">
-        {visibleTail(value, 78 - width - 4)}
-        {focus ? <Text inverse> </Text> : null}
+        {shown.before}
+        {focus ? <Cursor under={shown.under} /> : (shown.under ?? '')}
+        {shown.after}
         {value === '' && placeholder !== undefined ? <Tone tone="muted">{placeholder}</Tone> : null}
         {note === undefined || note === '' || value === '' ? null : <Tone tone="muted">{`  ${note}`}</Tone>}
       </Text>

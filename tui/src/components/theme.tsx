@@ -13,6 +13,11 @@ export function ThemeProvider({ colour, children }: { colour: boolean; children:
   return <ThemeContext.Provider value={{ colour }}>{children}</ThemeContext.Provider>;
 }
 
+/** Whether this screen may use colour (false under NO_COLOR). */
+export function useColour(): boolean {
+  return useContext(ThemeContext).colour;
+}
+
 export type ToneName = 'ok' | 'error' | 'warning' | 'muted' | 'accent' | 'plain';
 
 const toneColours: Record<ToneName, string | undefined> = {

@@ -1,11 +1,13 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { Secret } from 'core-client';
 import { ChoiceField, cycle } from '../components/choice.js';
 import { FieldRow, TextField } from '../components/field.js';
+import { cursorKeysHint, type KeyHint } from '../components/key-hints.js';
 import { MaskedInput } from '../components/masked-input.js';
 import { ScreenFrame } from '../components/screen-frame.js';
 import { applyTextKey } from '../components/text-edit.js';
 import { Tone } from '../components/theme.js';
+import { useKeys } from '../hooks/use-keys.js';
 import type { StacksState } from '../hooks/use-stacks.js';
 import { PreflightLines } from './preflight-lines.js';
 import { nextFocus, type ConnectForm, type Outcome, type PreflightView, type WalkAction, type WalkState } from './walk-state.js';
@@ -31,7 +33,7 @@ export function ConnectScreen({ state, current, stacks, apiKeyFromEnvironment, d
   const edit = (patch: Partial<ConnectForm>) => dispatch({ type: 'editConnect', patch });
   const stackOptions = [noStack, ...(stacks.state === 'listed' ? stacks.names : [])];
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const { connect, preflight: check } = current();
     if (key.escape) return onQuit();
     if (key.tab || key.downArrow) return edit({ focus: nextFocus(connect.focus, fieldCount, key.shift ? -1 : 1) });
@@ -47,18 +49,19 @@ export function ConnectScreen({ state, current, stacks, apiKeyFromEnvironment, d
     }
     const field = textFields[connect.focus];
     if (field !== undefined) {
-      const next = applyTextKey(connect[field], input, key);
-      if (next !== undefined) edit({ [field]: next });
+      const next = applyTextKey({ value: connect[field], cursorFromEnd: connect.cursorFromEnd }, input, key);
+      if (next !== undefined) edit({ [field]: next.value, cursorFromEnd: next.cursorFromEnd });
     } else if (connect.focus === apiKeyField) {
-      const next = applyTextKey(connect.apiKey.reveal(), input, key);
-      if (next !== undefined) edit({ apiKey: new Secret(next) });
+      const next = applyTextKey({ value: connect.apiKey.reveal(), cursorFromEnd: 0 }, input, key, { masked: true });
+      if (next !== undefined) edit({ apiKey: new Secret(next.value) });
     }
   });
 
   const passed = preflight.state === 'done' && preflight.value.report.ok;
   const keyNote = form.apiKey.isEmpty ? (form.stack === '' ? 'type it, or set CORE_API_KEY' : 'taken from the stack') : apiKeyFromEnvironment ? 'from CORE_API_KEY' : '';
+  const focusKeys: KeyHint[] = form.focus === 0 ? [['←→', 'stack']] : textFields[form.focus] === undefined ? [] : [cursorKeysHint];
   return (
-    <ScreenFrame step="Connect" hints={[['Tab/↑↓', 'field'], ['←→', 'stack'], ['Enter', passed ? 'continue' : 'check connection'], ['Esc', 'quit']]}>
+    <ScreenFrame step="Connect" hints={[['Tab/↑↓', 'field'], ...focusKeys, ['Enter', passed ? 'continue' : 'check connection'], ['Esc', 'quit']]}>
       <Text>Where is the core? Choose a Pulumi stack, or type its URL, tenant and app.</Text>
       <Box flexDirection="column" marginTop={1}>
         <ChoiceField label="Pulumi stack" value={form.stack === '' ? noStack : form.stack} focus={form.focus === 0} />
@@ -69,9 +72,9 @@ export function ConnectScreen({ state, current, stacks, apiKeyFromEnvironment, d
             </Text>
           </Box>
         ) : null}
-        <TextField label="Core URL" value={form.coreUrl} focus={form.focus === 1} placeholder={form.stack === '' ? 'http://127.0.0.1:3567' : '(from the stack)'} />
-        <TextField label="Tenant" value={form.tenant} focus={form.focus === 2} placeholder="public" />
-        <TextField label="App" value={form.app} focus={form.focus === 3} placeholder="public" />
+        <TextField label="Core URL" value={form.coreUrl} focus={form.focus === 1} cursorFromEnd={form.cursorFromEnd} placeholder={form.stack === '' ? 'http://127.0.0.1:3567' : '(from the stack)'} />
+        <TextField label="Tenant" value={form.tenant} focus={form.focus === 2} cursorFromEnd={form.cursorFromEnd} placeholder="public" />
+        <TextField label="App" value={form.app} focus={form.focus === 3} cursorFromEnd={form.cursorFromEnd} placeholder="public" />
         <FieldRow label="API key" focus={form.focus === apiKeyField}>
           <MaskedInput value={form.apiKey} focus={form.focus === apiKeyField} />
           {keyNote === '' ? null : <Tone tone="muted">{`  ${keyNote}`}</Tone>}

@@ -1,25 +1,22 @@
-import { Box, Text, useInput } from 'ink';
-import { Secret, parseHashConfig, prefixRuleFromOption } from 'core-client';
+import { Box, Text } from 'ink';
+import { Secret, prefixRuleFromOption } from 'core-client';
+import { CandidateLine } from '../components/candidate-line.js';
+import { Clipped, clipToLines, wrappedLineCount } from '../components/clipped.js';
 import { FieldRow, TextField } from '../components/field.js';
 import { MaskedInput } from '../components/masked-input.js';
 import { ScreenFrame } from '../components/screen-frame.js';
 import { applyTextKey } from '../components/text-edit.js';
 import { Tone } from '../components/theme.js';
 import { hashConfigFromForm } from '../hooks/plan-request.js';
-import { CheckLine } from './check-line.js';
-import { FamilyLines } from './family-lines.js';
+import { useKeys } from '../hooks/use-keys.js';
+import { CheckLine, checkLineCount } from './check-line.js';
+import { FamilyLines, familyLineCount } from './family-lines.js';
+import { field, fieldCount, hashesHints, readPaste, secretFields, textFields } from './hash-fields.js';
 import { nextFocus, type HashForm, type WalkAction, type WalkState } from './walk-state.js';
 
-const field = { paste: 0, memCost: 1, rounds: 2, separator: 3, signerKey: 4, prefix: 5, email: 6, password: 7 } as const;
-const fieldCount = 8;
-const textFields: Partial<Record<number, 'memCost' | 'rounds' | 'saltSeparator' | 'newPrefix' | 'checkEmail'>> = {
-  [field.memCost]: 'memCost',
-  [field.rounds]: 'rounds',
-  [field.separator]: 'saltSeparator',
-  [field.prefix]: 'newPrefix',
-  [field.email]: 'checkEmail',
-};
-const secretFields: Partial<Record<number, 'signerKey' | 'checkPassword'>> = { [field.signerKey]: 'signerKey', [field.password]: 'checkPassword' };
+/** The screen's rows besides the family table and the notes: title, gaps, eight fields, the key hints. */
+const fixedLines = 13;
+const screenLines = 24;
 
 export interface HashFamiliesScreenProps {
   state: WalkState;
@@ -31,26 +28,11 @@ export interface HashFamiliesScreenProps {
   onCheck: () => void;
 }
 
-/** The pasted hash_config block holds the signer key, so it goes into a masked field and is read as it arrives. */
-function readPaste(pasted: string): Partial<HashForm> {
-  if (pasted.trim() === '') return { pasted: new Secret(''), pasteNote: '' };
-  const parsed = parseHashConfig(pasted);
-  if (parsed instanceof Error) return { pasted: new Secret(pasted), pasteNote: new Secret(pasted).redact(parsed.message) };
-  return {
-    pasted: new Secret(''),
-    pasteNote: 'read: the fields below now hold its values',
-    memCost: String(parsed.memCost),
-    rounds: String(parsed.rounds),
-    saltSeparator: parsed.saltSeparator,
-    ...(parsed.signerKey === undefined ? {} : { signerKey: parsed.signerKey }),
-  };
-}
-
 export function HashFamiliesScreen({ state, current, planCurrent, emailCandidates, dispatch, onCompleteEmail, onCheck }: HashFamiliesScreenProps) {
   const form = state.hashes;
   const edit = (patch: Partial<HashForm>) => dispatch({ type: 'editHashes', patch });
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const { hashes } = current();
     if (key.escape) return dispatch({ type: 'back' });
     if (hashes.focus === field.email && key.tab && !key.shift) return onCompleteEmail();
@@ -58,7 +40,7 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
     if (hashes.focus === field.paste) {
       if (key.return && hashes.pasted.isEmpty) return dispatch({ type: 'goTo', step: 'review' });
       // A paste split by the terminal delivers its line breaks as Enter: inside a paste they are text.
-      const next = key.return ? `${hashes.pasted.reveal()}\n` : applyTextKey(hashes.pasted.reveal(), input, key, true);
+      const next = key.return ? `${hashes.pasted.reveal()}\n` : applyTextKey({ value: hashes.pasted.reveal(), cursorFromEnd: 0 }, input, key, { multiline: true, masked: true })?.value;
       if (next !== undefined) edit(readPaste(next));
       return;
     }
@@ -78,14 +60,14 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
     }
     const textField = textFields[hashes.focus];
     if (textField !== undefined) {
-      const next = applyTextKey(hashes[textField], input, key);
-      if (next !== undefined) edit({ [textField]: next });
+      const next = applyTextKey({ value: hashes[textField], cursorFromEnd: hashes.cursorFromEnd }, input, key);
+      if (next !== undefined) edit({ [textField]: next.value, cursorFromEnd: next.cursorFromEnd });
       return;
     }
     const secretField = secretFields[hashes.focus];
     if (secretField !== undefined) {
-      const next = applyTextKey(hashes[secretField].reveal(), input, key);
-      if (next !== undefined) edit({ [secretField]: new Secret(next) });
+      const next = applyTextKey({ value: hashes[secretField].reveal(), cursorFromEnd: 0 }, input, key, { masked: true });
+      if (next !== undefined) edit({ [secretField]: new Secret(next.value) });
     }
   });
 
@@ -93,43 +75,49 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
   const plan = state.plan;
   const scryptUsers = (plan?.summary?.byFamily.vendor_scrypt ?? 0) > 0 || hashConfig.state !== 'absent';
   const stackSignerKey = state.preflight.state === 'done' ? state.preflight.value.core.signerKeyConfigured : undefined;
-  const stackSays = stackSignerKey === undefined ? '' : stackSignerKey ? ' The stack says the core has one.' : ' The stack says the core has NONE.';
-  const enterDoes = form.focus === field.prefix ? 'add prefix' : form.focus >= field.email ? 'check password' : form.focus === field.paste && !form.pasted.isEmpty ? 'new line' : 'continue';
+  const stackSays = stackSignerKey === undefined ? undefined : stackSignerKey ? 'The stack says the core has one.' : 'The stack says the core has NONE.';
+  const invalid = hashConfig.state === 'invalid' ? clipToLines(`✗ ${hashConfig.sentence}`, 78, 2) : undefined;
+  const suggesting = form.focus === field.email && emailCandidates.length > 1;
+  // Every note shown takes rows from the family table: past 24 lines it collapses to its counts on one line.
+  const noteLines = (invalid === undefined ? 0 : wrappedLineCount(invalid, 78)) + (scryptUsers ? (stackSays === undefined ? 1 : 2) : 0) + (suggesting ? 1 : 0) + checkLineCount(state.check);
+  const compactFamilies = fixedLines + familyLineCount(plan, planCurrent) + noteLines > screenLines;
   return (
-    <ScreenFrame step="Hashes" hints={[['↑↓', 'field'], ['Tab', form.focus === field.email ? 'complete email' : 'field'], ['Enter', enterDoes], ['Esc', 'back']]}>
-      <FamilyLines plan={plan} current={planCurrent} />
+    <ScreenFrame step="Hashes" hints={hashesHints(form)}>
+      <FamilyLines plan={plan} current={planCurrent} compact={compactFamilies} />
       <Box flexDirection="column" marginTop={1}>
         <FieldRow label="hash_config" focus={form.focus === field.paste}>
           <MaskedInput value={form.pasted} focus={form.focus === field.paste} placeholder={form.pasteNote || 'paste the hash_config { … } block, or fill the fields'} />
         </FieldRow>
-        <TextField label="mem_cost" value={form.memCost} focus={form.focus === field.memCost} />
-        <TextField label="rounds" value={form.rounds} focus={form.focus === field.rounds} />
-        <TextField label="salt separator" value={form.saltSeparator} focus={form.focus === field.separator} />
+        <TextField label="mem_cost" value={form.memCost} focus={form.focus === field.memCost} cursorFromEnd={form.cursorFromEnd} />
+        <TextField label="rounds" value={form.rounds} focus={form.focus === field.rounds} cursorFromEnd={form.cursorFromEnd} />
+        <TextField label="salt separator" value={form.saltSeparator} focus={form.focus === field.separator} cursorFromEnd={form.cursorFromEnd} />
         <FieldRow label="signer key" focus={form.focus === field.signerKey}>
           <MaskedInput value={form.signerKey} focus={form.focus === field.signerKey} />
         </FieldRow>
-        {hashConfig.state === 'invalid' ? <Tone tone="error">{`  ✗ ${hashConfig.sentence}`}</Tone> : null}
+        {invalid === undefined ? null : (
+          <Clipped lines={wrappedLineCount(invalid, 78)} marginLeft={2}>
+            <Tone tone="error">{invalid}</Tone>
+          </Clipped>
+        )}
         {scryptUsers ? (
-          <Box marginLeft={2}>
-            <Text wrap="wrap">
+          <Box marginLeft={2} flexDirection="column">
+            <Text>
               <Tone tone="warning">{'! '}</Tone>
-              {`The core needs this same signer key (VENDOR_PASSWORD_HASHING_SIGNER_KEY).${stackSays}`}
+              The core needs this same signer key (VENDOR_PASSWORD_HASHING_SIGNER_KEY).
             </Text>
+            {stackSays === undefined ? null : <Text>{`  ${stackSays}`}</Text>}
           </Box>
         ) : null}
         <TextField
           label="add prefix"
           value={form.newPrefix}
           focus={form.focus === field.prefix}
+          cursorFromEnd={form.cursorFromEnd}
           note={form.prefixNote}
           placeholder={form.prefixNote || (form.prefixRules.length > 0 ? `added: ${form.prefixRules.join(', ')}` : 'exact text, or re:<regex>')}
         />
-        <TextField label="check email" value={form.checkEmail} focus={form.focus === field.email} placeholder="an account whose password you know" />
-        {form.focus === field.email && emailCandidates.length > 1 ? (
-          <Box marginLeft={18}>
-            <Tone tone="muted">{emailCandidates.join('  ')}</Tone>
-          </Box>
-        ) : null}
+        <TextField label="check email" value={form.checkEmail} focus={form.focus === field.email} cursorFromEnd={form.cursorFromEnd} placeholder="an account whose password you know" />
+        {suggesting ? <CandidateLine candidates={emailCandidates} /> : null}
         <FieldRow label="its password" focus={form.focus === field.password}>
           <MaskedInput value={form.checkPassword} focus={form.focus === field.password} />
         </FieldRow>

@@ -1,9 +1,11 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { ChoiceField } from '../components/choice.js';
 import { TextField } from '../components/field.js';
+import { cursorKeysHint, type KeyHint } from '../components/key-hints.js';
 import { ScreenFrame } from '../components/screen-frame.js';
 import { applyTextKey } from '../components/text-edit.js';
 import { Tone } from '../components/theme.js';
+import { useKeys } from '../hooks/use-keys.js';
 import { PlanCount } from './plan-count.js';
 import { PlanTable } from './plan-table.js';
 import { nextFocus, type ReviewForm, type WalkAction, type WalkState } from './walk-state.js';
@@ -29,7 +31,7 @@ export function ReviewScreen({ state, current, planCurrent, target, dispatch, on
   const { review: form, plan } = state;
   const edit = (patch: Partial<ReviewForm>) => dispatch({ type: 'editReview', patch });
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const { review } = current();
     if (review.confirming) {
       if (input === 'y' || input === 'Y') {
@@ -47,25 +49,26 @@ export function ReviewScreen({ state, current, planCurrent, target, dispatch, on
     }
     const field = textFields[review.focus];
     if (field === undefined) return;
-    const next = applyTextKey(review[field], input, key);
-    if (next !== undefined) edit({ [field]: next });
+    const next = applyTextKey({ value: review[field], cursorFromEnd: review.cursorFromEnd }, input, key);
+    if (next !== undefined) edit({ [field]: next.value, cursorFromEnd: next.cursorFromEnd });
   });
 
   const ready = planCurrent && plan?.summary !== undefined;
   const operations = plan?.summary === undefined ? 0 : plan.summary.operations - plan.summary.rejected;
   const editing = !form.confirming;
+  const focusKeys: KeyHint = form.focus === dryRunField ? ['Space/←→', 'toggle dry run'] : cursorKeysHint;
   return (
     <ScreenFrame
       step="Review"
-      hints={form.confirming ? [['y', form.dryRun ? 'start the dry run' : 'send to the core'], ['n/Esc', 'not yet']] : [['↑↓', 'field'], ['Space', 'toggle dry run'], ['Enter', 'start…'], ['Esc', 'back']]}
+      hints={form.confirming ? [['y', form.dryRun ? 'start the dry run' : 'send to the core'], ['n/Esc', 'not yet']] : [['Tab/↑↓', 'field'], focusKeys, ['Enter', 'start…'], ['Esc', 'back']]}
     >
       {ready && plan?.summary !== undefined ? <PlanTable summary={plan.summary} /> : plan === undefined ? <Text>The plan has not been read yet.</Text> : <PlanCount plan={plan} current={planCurrent} />}
       <Box flexDirection="column" marginTop={1}>
-        <TextField label="concurrency" value={form.concurrency} focus={editing && form.focus === 0} />
+        <TextField label="concurrency" value={form.concurrency} focus={editing && form.focus === 0} cursorFromEnd={form.cursorFromEnd} />
         <ChoiceField label="dry run" value={form.dryRun ? 'yes: nothing is written to the core' : 'no'} focus={editing && form.focus === dryRunField} />
-        <TextField label="journal" value={form.journalPath} focus={editing && form.focus === 2} />
-        <TextField label="report" value={form.reportPath} focus={editing && form.focus === 3} />
-        <TextField label="credentials" value={form.credentialsPath} focus={editing && form.focus === 4} placeholder="optional: a file of 'email password' lines" />
+        <TextField label="journal" value={form.journalPath} focus={editing && form.focus === 2} cursorFromEnd={form.cursorFromEnd} />
+        <TextField label="report" value={form.reportPath} focus={editing && form.focus === 3} cursorFromEnd={form.cursorFromEnd} />
+        <TextField label="credentials" value={form.credentialsPath} focus={editing && form.focus === 4} cursorFromEnd={form.cursorFromEnd} placeholder="optional: a file of 'email password' lines" />
       </Box>
       {concurrencyValid(form.concurrency) ? null : <Tone tone="error">✗ concurrency must be a whole number from 1 to 9999</Tone>}
       {form.confirming ? (

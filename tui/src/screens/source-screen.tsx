@@ -1,12 +1,15 @@
 import { useState } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { sourceFormats } from 'core-client';
 import { ChoiceField, cycle } from '../components/choice.js';
+import { CandidateLine } from '../components/candidate-line.js';
 import { TextField } from '../components/field.js';
+import { cursorKeysHint, type KeyHint } from '../components/key-hints.js';
 import { ScreenFrame } from '../components/screen-frame.js';
 import { applyTextKey } from '../components/text-edit.js';
 import { Tone } from '../components/theme.js';
 import { completePath, type PathCompletion } from '../hooks/path-completion.js';
+import { useKeys } from '../hooks/use-keys.js';
 import { PlanCount } from './plan-count.js';
 import { nextFocus, type FormatChoice, type SourceForm, type WalkAction, type WalkState } from './walk-state.js';
 
@@ -27,13 +30,13 @@ export function SourceScreen({ state, current, cwd, planCurrent, dispatch }: Sou
   const edit = (patch: Partial<SourceForm>) => dispatch({ type: 'editSource', patch });
   const planDone = planCurrent && plan?.summary !== undefined;
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const { source } = current();
     if (key.escape) return dispatch({ type: 'back' });
     if (source.focus === 0 && key.tab && !key.shift) {
       void completePath(source.path, cwd).then((result) => {
         setCompletion(result);
-        if (result.completed !== current().source.path) edit({ path: result.completed });
+        if (result.completed !== current().source.path) edit({ path: result.completed, cursorFromEnd: 0 });
       });
       return;
     }
@@ -49,25 +52,24 @@ export function SourceScreen({ state, current, cwd, planCurrent, dispatch }: Sou
       return dispatch({ type: 'requestPlan' });
     }
     if (source.focus === 0) {
-      const next = applyTextKey(source.path, input, key);
+      const next = applyTextKey({ value: source.path, cursorFromEnd: source.cursorFromEnd }, input, key);
       if (next !== undefined) {
-        setCompletion(undefined);
-        edit({ path: next });
+        if (next.value !== source.path) setCompletion(undefined);
+        edit({ path: next.value, cursorFromEnd: next.cursorFromEnd });
       }
     }
   });
 
   const detectedText =
     detected.state === 'done' ? `detected: ${detected.value}` : detected.state === 'failed' ? detected.message : detected.state === 'running' ? 'detecting…' : 'type a path';
+  const focusKeys: KeyHint[] = form.focus === 0 ? [['Tab', 'complete path'], ['↑↓', 'field'], cursorKeysHint] : [['Tab/↑↓', 'field'], ['←→', 'format']];
   return (
-    <ScreenFrame step="Source" hints={[['Tab', form.focus === 0 ? 'complete path' : 'field'], ['↑↓', 'field'], ['←→', 'format'], ['Enter', planDone ? 'continue' : 'read the file'], ['Esc', 'back']]}>
+    <ScreenFrame step="Source" hints={[...focusKeys, ['Enter', planDone ? 'continue' : 'read the file'], ['Esc', 'back']]}>
       <Text>Which export holds the users? Firebase JSON/CSV, Auth0, NDJSON, JSON array, CSV.</Text>
       <Box flexDirection="column" marginTop={1}>
-        <TextField label="Export file" value={form.path} focus={form.focus === 0} placeholder="path/to/export.json" />
+        <TextField label="Export file" value={form.path} focus={form.focus === 0} cursorFromEnd={form.cursorFromEnd} placeholder="path/to/export.json" />
         {completion !== undefined && completion.candidates.length > 1 ? (
-          <Box marginLeft={18}>
-            <Tone tone="muted">{completion.candidates.join('  ') + (completion.more > 0 ? `  (+${completion.more} more)` : '')}</Tone>
-          </Box>
+          <CandidateLine candidates={completion.candidates} more={completion.more} />
         ) : null}
         <ChoiceField label="Format" value={form.format === 'auto' ? `auto (${detectedText})` : form.format} focus={form.focus === 1} />
       </Box>

@@ -16,6 +16,8 @@ export interface ConnectForm {
   app: string;
   apiKey: Secret;
   focus: number;
+  /** The cursor in the focused text field, counted from its end (see `TextEdit`). */
+  cursorFromEnd: number;
 }
 
 export type FormatChoice = SourceFormat | 'auto';
@@ -24,6 +26,8 @@ export interface SourceForm {
   path: string;
   format: FormatChoice;
   focus: number;
+  /** The cursor in the focused text field, counted from its end (see `TextEdit`). */
+  cursorFromEnd: number;
 }
 
 export interface HashForm {
@@ -41,6 +45,8 @@ export interface HashForm {
   checkEmail: string;
   checkPassword: Secret;
   focus: number;
+  /** The cursor in the focused text field, counted from its end (see `TextEdit`). */
+  cursorFromEnd: number;
 }
 
 export interface ReviewForm {
@@ -50,6 +56,8 @@ export interface ReviewForm {
   reportPath: string;
   credentialsPath: string;
   focus: number;
+  /** The cursor in the focused text field, counted from its end (see `TextEdit`). */
+  cursorFromEnd: number;
   /** Asking "send N operations to …? (y/n)": nothing is sent before the answer. */
   confirming: boolean;
 }
@@ -128,8 +136,8 @@ export interface WalkDefaults {
 export function initialWalkState(defaults: WalkDefaults = {}): WalkState {
   return {
     step: 'connect',
-    connect: { stack: '', coreUrl: '', tenant: '', app: '', apiKey: new Secret(''), focus: 0, ...defaults.connect },
-    source: { path: '', format: 'auto', focus: 0, ...defaults.source },
+    connect: { stack: '', coreUrl: '', tenant: '', app: '', apiKey: new Secret(''), focus: 0, cursorFromEnd: 0, ...defaults.connect },
+    source: { path: '', format: 'auto', focus: 0, cursorFromEnd: 0, ...defaults.source },
     hashes: {
       pasted: new Secret(''),
       pasteNote: '',
@@ -143,6 +151,7 @@ export function initialWalkState(defaults: WalkDefaults = {}): WalkState {
       checkEmail: '',
       checkPassword: new Secret(''),
       focus: 0,
+      cursorFromEnd: 0,
       ...defaults.hashes,
     },
     review: {
@@ -152,6 +161,7 @@ export function initialWalkState(defaults: WalkDefaults = {}): WalkState {
       reportPath: 'core-migrate.report.ndjson',
       credentialsPath: '',
       focus: 0,
+      cursorFromEnd: 0,
       confirming: false,
       ...defaults.review,
     },
@@ -176,25 +186,40 @@ function errorSentence(error: Error): string {
   return error.message;
 }
 
+/** A form after an edit; a field the focus moves to starts with its cursor at the end, where typing usually goes. */
+function patchForm<Form extends { focus: number; cursorFromEnd: number }>(form: Form, patch: Partial<Form>): Form {
+  const next = { ...form, ...patch };
+  if (patch.focus !== undefined && patch.focus !== form.focus && patch.cursorFromEnd === undefined) next.cursorFromEnd = 0;
+  return next;
+}
+
+/** Whether an edit changed any of these fields (moving the cursor changes none; secrets compare by value). */
+function changed<Form>(before: Form, after: Form, fields: readonly (keyof Form)[]): boolean {
+  return fields.some((field) => {
+    const [was, is] = [before[field], after[field]];
+    return was instanceof Secret && is instanceof Secret ? was.reveal() !== is.reveal() : was !== is;
+  });
+}
+
 export function walkReducer(state: WalkState, action: WalkAction): WalkState {
   switch (action.type) {
     case 'editConnect': {
+      const connect = patchForm(state.connect, action.patch);
       // A changed connection makes the last pre-flight stale: it must be run again before going on.
-      const touchesCore = ['stack', 'coreUrl', 'tenant', 'app', 'apiKey'].some((field) => field in action.patch);
-      return { ...state, connect: { ...state.connect, ...action.patch }, preflight: touchesCore ? { state: 'idle' } : state.preflight };
+      const touchesCore = changed(state.connect, connect, ['stack', 'coreUrl', 'tenant', 'app', 'apiKey']);
+      return { ...state, connect, preflight: touchesCore ? { state: 'idle' } : state.preflight };
     }
     case 'editSource': {
-      const pathChanged = 'path' in action.patch && action.patch.path !== state.source.path;
-      return { ...state, source: { ...state.source, ...action.patch }, detectedFormat: pathChanged ? { state: 'idle' } : state.detectedFormat };
+      const source = patchForm(state.source, action.patch);
+      return { ...state, source, detectedFormat: changed(state.source, source, ['path']) ? { state: 'idle' } : state.detectedFormat };
     }
     case 'editHashes': {
-      const checkInputsChanged = ['checkEmail', 'checkPassword', 'memCost', 'rounds', 'saltSeparator', 'signerKey', 'prefixRules'].some(
-        (field) => field in action.patch,
-      );
-      return { ...state, hashes: { ...state.hashes, ...action.patch }, check: checkInputsChanged ? { state: 'idle' } : state.check };
+      const hashes = patchForm(state.hashes, action.patch);
+      const checkInputsChanged = changed(state.hashes, hashes, ['checkEmail', 'checkPassword', 'memCost', 'rounds', 'saltSeparator', 'signerKey', 'prefixRules']);
+      return { ...state, hashes, check: checkInputsChanged ? { state: 'idle' } : state.check };
     }
     case 'editReview':
-      return { ...state, review: { ...state.review, ...action.patch } };
+      return { ...state, review: patchForm(state.review, action.patch) };
     case 'goTo':
       return { ...state, step: action.step };
     case 'back':
