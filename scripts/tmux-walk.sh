@@ -16,8 +16,10 @@ cleanup() { tmux kill-session -t "$session" 2>/dev/null || true; }
 trap cleanup EXIT
 
 # A slow sandbox (400 ms a request, concurrency 1 below) keeps the push screen up long enough to be captured.
+# NO_COLOR is passed on: with it set, the text cursor shows as ▏ in the saved screens (inverse video does not
+# survive capture-pane's plain text).
 tmux new-session -d -s "$session" -x 80 -y 24 \
-  "CORE_MIGRATE_DEMO_LATENCY_MS=400 npm run --silent demo; echo '[demo exited]'; sleep 600"
+  "NO_COLOR='${NO_COLOR:-}' CORE_MIGRATE_DEMO_LATENCY_MS=400 npm run --silent demo; echo '[demo exited]'; sleep 600"
 
 screen() { tmux capture-pane -p -t "$session"; }
 
@@ -46,7 +48,14 @@ save 1-connect
 
 keys Enter
 wait_for '[2 Source]'
-keys Enter
+# The cursor walks back over ".json"; Backspace takes the "s" before it and Delete the "." after it, typing puts
+# both back, and End returns: the path is as it was (or the plan below cannot read it).
+keys Left Left Left Left Left
+wait_for '←→ Home End cursor'
+save 2-source-cursor
+keys BSpace DC
+type_text 's.'
+keys End Enter
 wait_for '✓ 14 records'
 save 2-source
 

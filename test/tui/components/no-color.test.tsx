@@ -6,6 +6,7 @@ process.env['FORCE_COLOR'] = '3';
 const { render } = await import('ink-testing-library');
 const { ThemeProvider, Tone, colourAllowed } = await import('../../../tui/src/components/theme.js');
 const { ScreenFrame } = await import('../../../tui/src/components/screen-frame.js');
+const { TextField } = await import('../../../tui/src/components/field.js');
 
 // eslint-disable-next-line no-control-regex
 const colourCode = /\u001B\[(3[0-9]|9[0-7])/;
@@ -33,5 +34,20 @@ describe('NO_COLOR', () => {
     expect(plain).not.toMatch(colourCode);
     expect(plain).toContain('✗ failed');
     expect(plain).toContain('[4 Review]');
+  });
+});
+
+describe('the text cursor', () => {
+  const field = (colour: boolean) =>
+    render(
+      <ThemeProvider colour={colour}>
+        <TextField label="Export file" value="users.json" focus cursorFromEnd={5} />
+      </ThemeProvider>,
+    ).lastFrame() ?? '';
+
+  it('is the character under it in inverse video with colour, and a ▏ bar before it under NO_COLOR', () => {
+    expect(field(true)).toContain('users\u001B[7m.\u001B[27mjson');
+    expect(field(false)).toContain('users▏.json');
+    expect(field(false)).not.toContain('\u001B[7m');
   });
 });
