@@ -25,7 +25,7 @@ function userLine(id: string, email?: string): string {
   return JSON.stringify({ user_id: `auth0|${id}`, ...(email === undefined ? {} : { email }) });
 }
 
-function summary(records: SourceRecord[]): [string, number | undefined, string | undefined][] {
+function summary(records: SourceRecord[]): [string | undefined, number | undefined, string | undefined][] {
   return records.map((record) => [record.kind === 'user' ? record.sourceId : 'malformed', record.location.line, record.kind === 'user' ? record.passwordHash : undefined]);
 }
 
