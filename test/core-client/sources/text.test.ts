@@ -37,17 +37,18 @@ describe('firstInvalidUtf8Index', () => {
 });
 
 describe('splitLines', () => {
-  it('numbers LF and CRLF lines across chunk boundaries', async () => {
+  it('numbers LF and CRLF lines across chunk boundaries, with the byte offset each starts at', async () => {
     async function* chunks(): AsyncGenerator<string> {
       yield 'one\r\ntw';
-      yield 'o\n\nthree';
+      yield 'o\n\nthré';
+      yield 'e';
     }
-    const { records } = await readAll(splitLines(chunks()));
+    const { records } = await readAll(splitLines(chunks(), 3));
     expect(records).toEqual([
-      { number: 1, text: 'one' },
-      { number: 2, text: 'two' },
-      { number: 3, text: '' },
-      { number: 4, text: 'three' },
+      { number: 1, text: 'one', byteOffset: 3 },
+      { number: 2, text: 'two', byteOffset: 8 },
+      { number: 3, text: '', byteOffset: 12 },
+      { number: 4, text: 'thrée', byteOffset: 13 },
     ]);
   });
 });

@@ -1,12 +1,11 @@
 import type { MalformedRecord, SourceRecord, SourceUser, LinkedProvider } from '../source-user.js';
 import { SourceError } from '../source-error.js';
 import { type NdjsonEntry, readNdjsonObjects } from '../json/ndjson-objects.js';
-import { splitLines } from '../text/lines.js';
+import { splitLines, type TextLine } from '../text/lines.js';
 import { openText } from '../text/open-text.js';
 import { dropUndefined } from '../generic/generic-record.js';
 import { type Auth0Password, type Auth0User, Auth0PasswordSchema, Auth0UserSchema, DATABASE_PROVIDER, issueField, passwordJoinId, userJoinId } from './auth0-records.js';
 import { HashFile } from './hash-file.js';
-import type { OffsetLine } from './offset-lines.js';
 import { PasswordIndex } from './password-index.js';
 
 type Auth0FileRole = 'users' | 'passwords';
@@ -48,9 +47,9 @@ interface HashFileEntry {
 }
 
 /** The hash file's NDJSON entries, each with the byte offset of its line. */
-async function* hashFileEntries(file: string, lines: AsyncIterable<OffsetLine>): AsyncGenerator<HashFileEntry> {
-  let current: OffsetLine | undefined;
-  const tracked = async function* (): AsyncGenerator<OffsetLine> {
+async function* hashFileEntries(file: string, lines: AsyncIterable<TextLine>): AsyncGenerator<HashFileEntry> {
+  let current: TextLine | undefined;
+  const tracked = async function* (): AsyncGenerator<TextLine> {
     for await (const line of lines) {
       current = line;
       yield line;

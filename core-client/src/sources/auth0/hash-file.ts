@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SourceError } from '../source-error.js';
 import { openText } from '../text/open-text.js';
-import { type OffsetLine, splitLinesWithOffsets } from './offset-lines.js';
+import { type TextLine, splitLines } from '../text/lines.js';
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
@@ -76,9 +76,9 @@ export class HashFile {
   }
 
   /** The one pass over the whole file: every line with its offset. A gzipped export is copied as it is decompressed. */
-  firstPass(): AsyncGenerator<OffsetLine> {
+  firstPass(): AsyncGenerator<TextLine> {
     const text = openText(this.file);
-    return splitLinesWithOffsets(this.#copyFolder === undefined ? text : this.#copied(text), this.#firstOffset);
+    return splitLines(this.#copyFolder === undefined ? text : this.#copied(text), this.#firstOffset);
   }
 
   /**
