@@ -1,6 +1,6 @@
-import { createCipheriv } from 'node:crypto';
-import { argon2Verify, bcryptVerify, scrypt } from 'hash-wasm';
+import { argon2Verify, bcryptVerify } from 'hash-wasm';
 import { VENDOR_SCRYPT_HASH_PREFIX } from 'core-client';
+import { makeVendorScryptHash } from '../support/vendor-scrypt-maker.js';
 
 /*
  * Password verification for `POST /recipe/signin`, written on hash-wasm so that it is independent of
@@ -53,19 +53,15 @@ function asciiBytes(password: string): Uint8Array {
 
 export async function verifyVendorScrypt(password: string, parsed: VendorScryptHash, signerKey: string): Promise<boolean> {
   if (parsed.memCost < 1 || parsed.memCost > MAX_MEM_COST || parsed.rounds < 1 || parsed.rounds > MAX_ROUNDS) return false;
-  const salt = Buffer.concat([Buffer.from(parsed.salt, 'base64'), Buffer.from(parsed.saltSeparator, 'base64')]);
-  const derived = await scrypt({
+  const expected = await makeVendorScryptHash({
     password: asciiBytes(password),
-    salt,
-    costFactor: 2 ** parsed.memCost,
-    blockSize: parsed.rounds,
-    parallelism: 1,
-    hashLength: 64,
-    outputType: 'binary',
+    salt: Buffer.from(parsed.salt, 'base64'),
+    saltSeparator: Buffer.from(parsed.saltSeparator, 'base64'),
+    signerKey: Buffer.from(signerKey, 'base64'),
+    memCost: parsed.memCost,
+    rounds: parsed.rounds,
   });
-  const cipher = createCipheriv('aes-256-ctr', derived.subarray(0, 32), Buffer.alloc(16));
-  const signed = Buffer.concat([cipher.update(Buffer.from(signerKey, 'base64')), cipher.final()]);
-  return signed.toString('base64') === parsed.hash;
+  return expected === parsed.hash;
 }
 
 async function verifyBcrypt(password: string, hash: string): Promise<boolean> {

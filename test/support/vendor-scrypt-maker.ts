@@ -6,7 +6,8 @@ import { scrypt } from 'hash-wasm';
  * checked against another implementation, at parameters small enough to keep the suite fast.
  */
 export async function makeVendorScryptHash(input: {
-  password: string;
+  /** Text is hashed as UTF-8; the core double passes the ASCII bytes a core of this kind reads. */
+  password: string | Uint8Array;
   salt: Buffer;
   saltSeparator: Buffer;
   signerKey: Buffer;
