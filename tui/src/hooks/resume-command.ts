@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { WalkState } from '../screens/walk-state.js';
+import { shellQuote } from '../commands/push-format.js';
 import type { HashConfigState } from './plan-request.js';
 
 /** Where the app keeps the hashing parameters a resume needs: beside the journal, WITHOUT the signer key. */
@@ -19,21 +20,17 @@ export async function saveHashParameters(hashConfig: HashConfigState, journalPat
   await writeFile(hashParametersPath(journalPath), `${JSON.stringify(parameters, null, 2)}\n`, { mode: 0o600 });
 }
 
-function quote(value: string): string {
-  return /^[A-Za-z0-9_./:@=+-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The headless command that continues this push from its journal; the api-key stays in CORE_API_KEY or the stack. */
 export function resumeCommandFor(state: WalkState, hashConfig: HashConfigState, journalPath: string, reportPath: string, sourcePath: string): string {
-  const parts = ['core-migrate', 'push', quote(sourcePath)];
+  const parts = ['core-migrate', 'push', shellQuote(sourcePath)];
   const { connect } = state;
-  if (connect.stack !== '') parts.push('--stack', quote(connect.stack));
-  else if (state.preflight.state === 'done') parts.push('--core', quote(state.preflight.value.core.coreUrl));
-  if (connect.tenant.trim() !== '') parts.push('--tenant', quote(connect.tenant.trim()));
-  if (connect.app.trim() !== '') parts.push('--app', quote(connect.app.trim()));
+  if (connect.stack !== '') parts.push('--stack', shellQuote(connect.stack));
+  else if (state.preflight.state === 'done') parts.push('--core', shellQuote(state.preflight.value.core.coreUrl));
+  if (connect.tenant.trim() !== '') parts.push('--tenant', shellQuote(connect.tenant.trim()));
+  if (connect.app.trim() !== '') parts.push('--app', shellQuote(connect.app.trim()));
   if (state.source.format !== 'auto') parts.push('--format', state.source.format);
-  if (hashConfig.state === 'parsed') parts.push('--hash-config', quote(hashParametersPath(journalPath)));
-  for (const rule of state.hashes.prefixRules) parts.push('--strip-prefix', quote(rule));
-  parts.push('--concurrency', state.review.concurrency.trim(), '--journal', quote(journalPath), '--report', quote(reportPath));
+  if (hashConfig.state === 'parsed') parts.push('--hash-config', shellQuote(hashParametersPath(journalPath)));
+  for (const rule of state.hashes.prefixRules) parts.push('--strip-prefix', shellQuote(rule));
+  parts.push('--concurrency', state.review.concurrency.trim(), '--journal', shellQuote(journalPath), '--report', shellQuote(reportPath));
   return parts.join(' ');
 }
