@@ -9,6 +9,7 @@ import {
   defaultRetryPolicy,
   withRetry,
 } from 'core-client';
+import { seededRandom } from '../../support/seeded-random.js';
 
 const policy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1_000, maxTotalMs: 10_000 };
 
@@ -26,18 +27,6 @@ function fakeTime() {
       sleeps.push(ms);
       nowMs += ms;
     },
-  };
-}
-
-/** mulberry32: a tiny seeded generator, so the jitter test is repeatable. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
 }
 
