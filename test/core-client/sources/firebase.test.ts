@@ -8,6 +8,24 @@ import { fixture, readAll } from './support.js';
 const VECTOR_HASH = 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==';
 const VECTOR_SALT = '42xEC+ixf3L2lw==';
 
+/** The first two users of both Firebase fixtures (JSON and CSV hold the same people). */
+function adaAndGrace(adaAt: SourceUser['location'], graceAt: SourceUser['location']): SourceUser[] {
+  return [
+    { kind: 'user', location: adaAt, sourceId: 'fb-1', email: 'ada@example.com', emailVerified: true, passwordHash: VECTOR_HASH, salt: VECTOR_SALT, providers: [] },
+    {
+      kind: 'user',
+      location: graceAt,
+      sourceId: 'fb-2',
+      email: 'grace@example.com',
+      emailVerified: false,
+      providers: [
+        { providerId: 'google.com', providerUserId: '1234567890', email: 'grace@gmail.com' },
+        { providerId: 'github.com', providerUserId: '42' },
+      ],
+    },
+  ];
+}
+
 describe('Firebase auth:export JSON', () => {
   const path = fixture('firebase/users.json');
 
@@ -15,18 +33,7 @@ describe('Firebase auth:export JSON', () => {
     const { records, error } = await readAll(readSource(path, { format: 'firebase-json' }));
     expect(error).toBeUndefined();
     expect(records).toEqual([
-      { kind: 'user', location: { file: path, index: 0 }, sourceId: 'fb-1', email: 'ada@example.com', emailVerified: true, passwordHash: VECTOR_HASH, salt: VECTOR_SALT, providers: [] },
-      {
-        kind: 'user',
-        location: { file: path, index: 1 },
-        sourceId: 'fb-2',
-        email: 'grace@example.com',
-        emailVerified: false,
-        providers: [
-          { providerId: 'google.com', providerUserId: '1234567890', email: 'grace@gmail.com' },
-          { providerId: 'github.com', providerUserId: '42' },
-        ],
-      },
+      ...adaAndGrace({ file: path, index: 0 }, { file: path, index: 1 }),
       expect.objectContaining({ sourceId: 'fb-3', salt: 'c2FsdHNhbHQ=', providers: [{ providerId: 'facebook.com', providerUserId: 'fb-555' }] }),
       // "password" and "phone" are sign-in methods, not third-party accounts.
       { kind: 'user', location: { file: path, index: 3 }, sourceId: 'fb-4', providers: [] },
@@ -80,18 +87,7 @@ describe('Firebase auth:export CSV', () => {
     const { records, error } = await readAll(readSource(path, { format: 'firebase-csv' }));
     expect(error).toBeUndefined();
     expect(records).toEqual([
-      { kind: 'user', location: { file: path, line: 1 }, sourceId: 'fb-1', email: 'ada@example.com', emailVerified: true, passwordHash: VECTOR_HASH, salt: VECTOR_SALT, providers: [] },
-      {
-        kind: 'user',
-        location: { file: path, line: 2 },
-        sourceId: 'fb-2',
-        email: 'grace@example.com',
-        emailVerified: false,
-        providers: [
-          { providerId: 'google.com', providerUserId: '1234567890', email: 'grace@gmail.com' },
-          { providerId: 'github.com', providerUserId: '42' },
-        ],
-      },
+      ...adaAndGrace({ file: path, line: 1 }, { file: path, line: 2 }),
       expect.objectContaining({
         sourceId: 'fb-3',
         providers: [
