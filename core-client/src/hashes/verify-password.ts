@@ -16,7 +16,7 @@ export type VerifyPasswordResult =
 
 export interface VerifyPasswordOptions {
   /** The provider's base64_signer_key: vendor scrypt hashes cannot be checked without it. */
-  signerKey?: Secret;
+  signerKey?: Secret | undefined;
 }
 
 /** Beyond these a local check would take minutes or gigabytes; the operator is told rather than made to wait. */

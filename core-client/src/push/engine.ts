@@ -26,7 +26,7 @@ export interface RunPushOptions {
   /** `sourceFingerprint(path)` of the file the plan reads; the journal is refused for another file. */
   sourceFingerprint: string;
   /** Without a journal a re-run cannot resume (everything would be sent again). */
-  journalPath?: string;
+  journalPath?: string | undefined;
   reportPath?: string;
   concurrency?: ConcurrencyLimits;
   retryPolicy?: RetryPolicy;

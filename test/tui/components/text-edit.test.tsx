@@ -8,7 +8,6 @@ import { visiblePart } from '../../../tui/src/components/cursor.js';
 import { MaskedInput } from '../../../tui/src/components/masked-input.js';
 import { applyTextKey, type TextEdit } from '../../../tui/src/components/text-edit.js';
 import { ThemeProvider } from '../../../tui/src/components/theme.js';
-import { keyboardKey } from '../../../tui/src/hooks/use-keys.js';
 
 const noKey: Key = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
@@ -69,14 +68,6 @@ describe('applyTextKey', () => {
 
   it('keeps line breaks of a multi-line paste when asked', () => {
     expect(applyTextKey(atEnd(''), 'hash_config {\r\n  rounds: 8,\r}', noKey, { multiline: true, masked: true })?.value).toBe('hash_config {\n  rounds: 8,\n}');
-  });
-});
-
-describe('keyboardKey', () => {
-  it('names the DEL that Backspace sends as Backspace, and the Delete key as Delete', () => {
-    expect(keyboardKey({ ...noKey, delete: true }, '\u007F')).toMatchObject({ backspace: true, delete: false });
-    expect(keyboardKey({ ...noKey, backspace: true }, '\b')).toMatchObject({ backspace: true, delete: false });
-    expect(keyboardKey({ ...noKey, delete: true }, '\u001B[3~')).toMatchObject({ backspace: false, delete: true });
   });
 });
 

@@ -43,7 +43,7 @@ export class SourceFlagsError extends Error {
 
 export async function planOptionsFromFlags(flags: SourceFlags): Promise<PlanOptions | SourceFlagsError> {
   const options: PlanOptions = {};
-  if (flags.format !== undefined) options.format = flags.format as PlanOptions['format'];
+  if (flags.format !== undefined) options.format = flags.format as NonNullable<PlanOptions['format']>;
   if (flags.auth0PasswordFile !== undefined) options.auth0PasswordFile = flags.auth0PasswordFile;
   if (flags.duplicates !== undefined) options.duplicates = flags.duplicates;
 

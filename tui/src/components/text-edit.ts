@@ -26,7 +26,7 @@ export function cursorIndex(characters: readonly string[], cursorFromEnd: number
  * What a key does to a one-line field: typed or pasted text goes in at the cursor, ←/→ move it, Home/End (and
  * Ctrl+A/Ctrl+E) jump, Backspace deletes before it and Delete after it, Ctrl+U clears. `undefined` when the key
  * changes nothing here (Tab, Enter, Esc, ↑/↓, ← at the start…): the screen decides what those do. Backspace and
- * Delete are meant as on the keyboard; `useKeys` names them so (Ink reports both as `delete`).
+ * Delete are meant as on the keyboard; Ink names them so.
  */
 export function applyTextKey(field: TextEdit, input: string, key: Key, options: TextKeyOptions = {}): TextEdit | undefined {
   const characters = Array.from(field.value);

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import { Secret } from 'core-client';
 import { ChoiceField, cycle } from '../components/choice.js';
 import { FieldRow, TextField } from '../components/field.js';
@@ -7,7 +7,6 @@ import { MaskedInput } from '../components/masked-input.js';
 import { ScreenFrame } from '../components/screen-frame.js';
 import { applyTextKey } from '../components/text-edit.js';
 import { Tone } from '../components/theme.js';
-import { useKeys } from '../hooks/use-keys.js';
 import type { StacksState } from '../hooks/use-stacks.js';
 import { PreflightLines } from './preflight-lines.js';
 import { nextFocus, type ConnectForm, type Outcome, type PreflightView, type WalkAction, type WalkState } from './walk-state.js';
@@ -33,7 +32,7 @@ export function ConnectScreen({ state, current, stacks, apiKeyFromEnvironment, d
   const edit = (patch: Partial<ConnectForm>) => dispatch({ type: 'editConnect', patch });
   const stackOptions = [noStack, ...(stacks.state === 'listed' ? stacks.names : [])];
 
-  useKeys((input, key) => {
+  useInput((input, key) => {
     const { connect, preflight: check } = current();
     if (key.escape) return onQuit();
     if (key.tab || key.downArrow) return edit({ focus: nextFocus(connect.focus, fieldCount, key.shift ? -1 : 1) });

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import { Secret, prefixRuleFromOption } from 'core-client';
 import { CandidateLine } from '../components/candidate-line.js';
 import { Clipped, clipToLines, wrappedLineCount } from '../components/clipped.js';
@@ -8,7 +8,6 @@ import { ScreenFrame } from '../components/screen-frame.js';
 import { applyTextKey } from '../components/text-edit.js';
 import { Tone } from '../components/theme.js';
 import { hashConfigFromForm } from '../hooks/plan-request.js';
-import { useKeys } from '../hooks/use-keys.js';
 import { CheckLine, checkLineCount } from './check-line.js';
 import { FamilyLines, familyLineCount } from './family-lines.js';
 import { field, fieldCount, hashesHints, readPaste, secretFields, textFields } from './hash-fields.js';
@@ -32,7 +31,7 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
   const form = state.hashes;
   const edit = (patch: Partial<HashForm>) => dispatch({ type: 'editHashes', patch });
 
-  useKeys((input, key) => {
+  useInput((input, key) => {
     const { hashes } = current();
     if (key.escape) return dispatch({ type: 'back' });
     if (hashes.focus === field.email && key.tab && !key.shift) return onCompleteEmail();

@@ -1,11 +1,10 @@
-import { Box, Text } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import { ChoiceField } from '../components/choice.js';
 import { TextField } from '../components/field.js';
 import { cursorKeysHint, type KeyHint } from '../components/key-hints.js';
 import { ScreenFrame } from '../components/screen-frame.js';
 import { applyTextKey } from '../components/text-edit.js';
 import { Tone } from '../components/theme.js';
-import { useKeys } from '../hooks/use-keys.js';
 import { PlanCount } from './plan-count.js';
 import { PlanTable } from './plan-table.js';
 import { nextFocus, type ReviewForm, type WalkAction, type WalkState } from './walk-state.js';
@@ -31,7 +30,7 @@ export function ReviewScreen({ state, current, planCurrent, target, dispatch, on
   const { review: form, plan } = state;
   const edit = (patch: Partial<ReviewForm>) => dispatch({ type: 'editReview', patch });
 
-  useKeys((input, key) => {
+  useInput((input, key) => {
     const { review } = current();
     if (review.confirming) {
       if (input === 'y' || input === 'Y') {

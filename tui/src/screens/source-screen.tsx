@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Text } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import { sourceFormats } from 'core-client';
 import { ChoiceField, cycle } from '../components/choice.js';
 import { CandidateLine } from '../components/candidate-line.js';
@@ -9,7 +9,6 @@ import { ScreenFrame } from '../components/screen-frame.js';
 import { applyTextKey } from '../components/text-edit.js';
 import { Tone } from '../components/theme.js';
 import { completePath, type PathCompletion } from '../hooks/path-completion.js';
-import { useKeys } from '../hooks/use-keys.js';
 import { PlanCount } from './plan-count.js';
 import { nextFocus, type FormatChoice, type SourceForm, type WalkAction, type WalkState } from './walk-state.js';
 
@@ -30,7 +29,7 @@ export function SourceScreen({ state, current, cwd, planCurrent, dispatch }: Sou
   const edit = (patch: Partial<SourceForm>) => dispatch({ type: 'editSource', patch });
   const planDone = planCurrent && plan?.summary !== undefined;
 
-  useKeys((input, key) => {
+  useInput((input, key) => {
     const { source } = current();
     if (key.escape) return dispatch({ type: 'back' });
     if (source.focus === 0 && key.tab && !key.shift) {

@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
-import streamJson from 'stream-json';
-import Pick from 'stream-json/filters/Pick.js';
-import StreamArray from 'stream-json/streamers/StreamArray.js';
+import parserStream from 'stream-json';
+import pick from 'stream-json/filters/pick.js';
+import streamArray from 'stream-json/streamers/stream-array.js';
 import { SourceError } from '../source-error.js';
 
 /** One element of the streamed array, with its position in the array. */
@@ -46,6 +46,21 @@ function writeAndWait(stream: Duplex, text: string): Promise<void> {
   });
 }
 
+/**
+ * The parser hands on a chunk's tokens only when the whole chunk parses, so each line goes in as its own chunk:
+ * a syntax error then costs the elements of its line, not those of the lines before it in the slice.
+ */
+function writeLinesAndWait(stream: Duplex, slice: string): Promise<void> {
+  const writes: Promise<void>[] = [];
+  let start = 0;
+  for (let end = slice.indexOf('\n'); end !== -1; end = slice.indexOf('\n', start)) {
+    writes.push(writeAndWait(stream, slice.slice(start, end + 1)));
+    start = end + 1;
+  }
+  if (start < slice.length) writes.push(writeAndWait(stream, slice.slice(start)));
+  return Promise.all(writes).then(() => undefined);
+}
+
 function endAndWait(stream: Duplex): Promise<void> {
   return new Promise((resolve, reject) => {
     stream.once('error', reject);
@@ -70,9 +85,9 @@ function withLastIndex(error: SourceError, lastIndex: number | undefined): Sourc
  * error are yielded first (best effort: a few just before it may be lost), then the error is thrown.
  */
 export async function* readJsonArrayItems(file: string, text: AsyncIterable<string>, shape: JsonArrayShape): AsyncGenerator<JsonArrayItem> {
-  const parser = streamJson.parser({ packValues: true, streamValues: false });
-  const afterParser: Duplex = shape.arrayKey === undefined ? StreamArray.streamArray() : Pick.pick({ filter: shape.arrayKey });
-  const items: Duplex = shape.arrayKey === undefined ? afterParser : afterParser.pipe(StreamArray.streamArray());
+  const parser = parserStream({ packValues: true, streamValues: false });
+  const afterParser: Duplex = shape.arrayKey === undefined ? streamArray.asStream() : pick.asStream({ filter: shape.arrayKey });
+  const items: Duplex = shape.arrayKey === undefined ? afterParser : afterParser.pipe(streamArray.asStream());
   // Errors reach us through write callbacks and the iteration; these listeners only keep them from being "unhandled".
   parser.on('error', () => undefined);
   afterParser.on('error', () => undefined);
@@ -106,7 +121,7 @@ export async function* readJsonArrayItems(file: string, text: AsyncIterable<stri
           position.byte += Buffer.byteLength(slice);
           position.line += countNewlines(slice);
           try {
-            await writeAndWait(parser, slice);
+            await writeLinesAndWait(parser, slice);
           } catch (error) {
             if (stopped) return;
             const lines = start.line === position.line ? `line ${start.line}` : `lines ${start.line}–${position.line}`;
