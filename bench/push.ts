@@ -72,7 +72,13 @@ export async function benchPush(): Promise<Figure[]> {
           const started = performance.now();
           await contender.run(operations);
           const seconds = (performance.now() - started) / 1000;
-          const figure = { latencyMs: scenario.latencyMs, contender: contender.name, requests: operations.length, seconds, perSecond: operations.length / seconds };
+          const figure = {
+            latencyMs: scenario.latencyMs,
+            contender: contender.name,
+            requests: operations.length,
+            seconds,
+            perSecond: operations.length / seconds,
+          };
           rates.set(contender.name, [...(rates.get(contender.name) ?? []), figure]);
         }
       }

@@ -49,9 +49,7 @@ export class AuthCore extends pulumi.ComponentResource {
 
     const envs = pulumi
       .all([args.apiKey, args.signerKey, postgres?.password])
-      .apply(([apiKey, signerKey, postgresPassword]) =>
-        coreEnvironment({ apiKey, signerKey, database: args.database, postgresPassword }),
-      );
+      .apply(([apiKey, signerKey, postgresPassword]) => coreEnvironment({ apiKey, signerKey, database: args.database, postgresPassword }));
 
     this.coreContainer = new docker.Container(
       `${name}-core`,

@@ -24,11 +24,9 @@ const apiKeyFix = `run \`${setCommand('apiKey', '<key>', true)}\` with at least 
  * Messages name the key and the fix but never the value: two of these keys are secrets.
  */
 export const StackConfigSchema = z.object({
-  apiKey: z
-    .string({ error: `${CONFIG_NAMESPACE}:apiKey is not set: ${apiKeyFix}.` })
-    .regex(API_KEY_PATTERN, {
-      error: `${CONFIG_NAMESPACE}:apiKey is not a key the core accepts (the core refuses to start with it): ${apiKeyFix}.`,
-    }),
+  apiKey: z.string({ error: `${CONFIG_NAMESPACE}:apiKey is not set: ${apiKeyFix}.` }).regex(API_KEY_PATTERN, {
+    error: `${CONFIG_NAMESPACE}:apiKey is not a key the core accepts (the core refuses to start with it): ${apiKeyFix}.`,
+  }),
   signerKey: z
     .string()
     .regex(BASE64_PATTERN, {
@@ -138,6 +136,12 @@ function isLoopback(address: string): boolean {
 export function defaultCoreUrl(config: Pick<StackConfig, 'bindAddress' | 'hostPort' | 'coreUrl'>): string {
   if (config.coreUrl !== undefined) return config.coreUrl.replace(/\/+$/, '');
   const host =
-    config.bindAddress === '0.0.0.0' ? '127.0.0.1' : config.bindAddress === '::' ? '[::1]' : config.bindAddress.includes(':') ? `[${config.bindAddress}]` : config.bindAddress;
+    config.bindAddress === '0.0.0.0'
+      ? '127.0.0.1'
+      : config.bindAddress === '::'
+        ? '[::1]'
+        : config.bindAddress.includes(':')
+          ? `[${config.bindAddress}]`
+          : config.bindAddress;
   return `http://${host}:${config.hostPort}`;
 }

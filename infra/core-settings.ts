@@ -46,9 +46,7 @@ export function postgresEnvironment(password: string): string[] {
  * HTTP/1.0 makes the core close the connection after answering, so grep sees the whole reply and ends.
  */
 export const CORE_HEALTH_PROBE =
-  `exec 3<>/dev/tcp/127.0.0.1/${CORE_PORT} && ` +
-  `printf 'GET /hello HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && ` +
-  `grep -q Hello <&3`;
+  `exec 3<>/dev/tcp/127.0.0.1/${CORE_PORT} && ` + `printf 'GET /hello HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && ` + `grep -q Hello <&3`;
 
 export const coreHealthcheck = {
   tests: ['CMD', 'bash', '-c', CORE_HEALTH_PROBE],

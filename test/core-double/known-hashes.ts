@@ -15,8 +15,7 @@ export const VENDOR_SCRYPT_VECTOR = {
   hash: 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==',
 } as const;
 
-export const vendorScryptHashString = (v = VENDOR_SCRYPT_VECTOR): string =>
-  `$f_scrypt$${v.hash}$${v.salt}$m=${v.memCost}$r=${v.rounds}$s=${v.saltSeparator}`;
+export const vendorScryptHashString = (v = VENDOR_SCRYPT_VECTOR): string => `$f_scrypt$${v.hash}$${v.salt}$m=${v.memCost}$r=${v.rounds}$s=${v.saltSeparator}`;
 
 export async function bcryptHashOf(password: string, prefix: '2a' | '2b' | '2y' = '2b'): Promise<string> {
   const hashed = await bcrypt.hash(password, 4);

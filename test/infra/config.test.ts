@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  StackConfigError,
-  configWarnings,
-  defaultCoreUrl,
-  readStackConfig,
-  type StackConfig,
-  type StackConfigKey,
-} from '../../infra/config.js';
+import { StackConfigError, configWarnings, defaultCoreUrl, readStackConfig, type StackConfig, type StackConfigKey } from '../../infra/config.js';
 
 const VALID_API_KEY = 'abcdefghij0123456789=-XYZ';
 const SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
@@ -36,9 +29,14 @@ describe('readStackConfig', () => {
   });
 
   it('accepts every key set explicitly, and treats empty values as unset', () => {
-    expect(
-      read({ ...minimal, signerKey: SIGNER_KEY, hostPort: '13567', bindAddress: '0.0.0.0', database: 'memory', coreUrl: '' }),
-    ).toEqual({ ...minimal, signerKey: SIGNER_KEY, hostPort: 13567, bindAddress: '0.0.0.0', database: 'memory', postgresImage: 'postgres:16-alpine' });
+    expect(read({ ...minimal, signerKey: SIGNER_KEY, hostPort: '13567', bindAddress: '0.0.0.0', database: 'memory', coreUrl: '' })).toEqual({
+      ...minimal,
+      signerKey: SIGNER_KEY,
+      hostPort: 13567,
+      bindAddress: '0.0.0.0',
+      database: 'memory',
+      postgresImage: 'postgres:16-alpine',
+    });
     expect(read({ ...minimal, signerKey: '  ' })).not.toHaveProperty('signerKey');
   });
 
@@ -94,9 +92,7 @@ describe('readStackConfig', () => {
   });
 
   it('refuses a coreUrl that is not http(s)', () => {
-    expect(problemsOf({ ...minimal, coreUrl: 'ftp://core.example' })).toEqual([
-      expect.stringMatching(/^core-migrate:coreUrl must be an http\(s\) URL/),
-    ]);
+    expect(problemsOf({ ...minimal, coreUrl: 'ftp://core.example' })).toEqual([expect.stringMatching(/^core-migrate:coreUrl must be an http\(s\) URL/)]);
   });
 
   it('reports every broken key at once, in a message that keeps secrets out', () => {

@@ -1,15 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CORE_HEALTH_PROBE } from '../../infra/core-settings.js';
-import {
-  MOCK_IMAGE_ID_PREFIX,
-  MOCK_PASSWORD,
-  byType,
-  installMocks,
-  onlyOne,
-  valueOf,
-  type RegisteredResource,
-} from './support/pulumi-mocks.js';
+import { MOCK_IMAGE_ID_PREFIX, MOCK_PASSWORD, byType, installMocks, onlyOne, valueOf, type RegisteredResource } from './support/pulumi-mocks.js';
 
 const API_KEY = 'test-api-key-0123456789-abcdef';
 const SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
@@ -116,14 +108,7 @@ describe('the program with database=postgresql (the default)', () => {
       envs: ['POSTGRES_USER=core', `POSTGRES_PASSWORD=${MOCK_PASSWORD}`, 'POSTGRES_DB=core'],
     });
     expect(postgres.inputs['ports']).toBeUndefined();
-    expect((postgres.inputs['healthcheck'] as Record<string, unknown>)['tests']).toEqual([
-      'CMD',
-      'pg_isready',
-      '-U',
-      'core',
-      '-d',
-      'core',
-    ]);
+    expect((postgres.inputs['healthcheck'] as Record<string, unknown>)['tests']).toEqual(['CMD', 'pg_isready', '-U', 'core', '-d', 'core']);
   });
 
   it('keeps every secret encrypted: container envs in state, and the secret outputs', async () => {

@@ -54,7 +54,14 @@ function demoUsers(signerKey: Buffer): DemoUser[] {
     { localId: 'u06', email: 'donald@example.com', password: 'tex-and-metafont', hash: argon2Hash },
     { localId: 'u07', email: 'margaret@example.com', password: 'apollo-guidance', hash: argon2Hash },
     { localId: 'u08', email: 'linus@example.com', providers: [{ providerId: 'github.com', rawId: '1024025' }] },
-    { localId: 'u09', email: 'tim@example.com', providers: [{ providerId: 'google.com', rawId: '1040002' }, { providerId: 'github.com', rawId: '1024026' }] },
+    {
+      localId: 'u09',
+      email: 'tim@example.com',
+      providers: [
+        { providerId: 'google.com', rawId: '1040002' },
+        { providerId: 'github.com', rawId: '1024026' },
+      ],
+    },
     { localId: 'u10', email: 'broken-bcrypt@example.com', rawHash: '$2a$10$tooShortToBeABcryptHash' },
     { localId: 'u11', email: 'old-md5@example.com', rawHash: '5f4dcc3b5aa765d61d8327deb882cf99' },
     { localId: 'u12', email: 'not-an-email', password: 'whatever-1', hash: bcryptHash('') },

@@ -97,8 +97,19 @@ describe('the whole walk, typed as an operator would, against the core double', 
     expect(frame()).toMatch(/third-party created +4/);
     expect(frame()).toContain('--journal');
 
-    const stored = core.emailPasswordUsers().map((user) => user.email).sort();
-    expect(stored).toEqual(['ada@example.com', 'alan@example.com', 'barbara@example.com', 'donald@example.com', 'edsger@example.com', 'grace@example.com', 'margaret@example.com']);
+    const stored = core
+      .emailPasswordUsers()
+      .map((user) => user.email)
+      .sort();
+    expect(stored).toEqual([
+      'ada@example.com',
+      'alan@example.com',
+      'barbara@example.com',
+      'donald@example.com',
+      'edsger@example.com',
+      'grace@example.com',
+      'margaret@example.com',
+    ]);
     expect(core.emailPasswordUsers().filter((user) => user.hashingAlgorithm === 'vendor_scrypt')).toHaveLength(3);
     expect(core.thirdPartyUsers()).toHaveLength(4);
 

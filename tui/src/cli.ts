@@ -9,7 +9,7 @@ const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 export function buildProgram(io: CommandIO, setExitCode: (code: number) => void): Command {
   const program = new Command('core-migrate')
-    .description('Move users from an old system\'s export into an authentication core.')
+    .description("Move users from an old system's export into an authentication core.")
     .version(packageJson.version, '-v, --version')
     .exitOverride()
     .configureOutput({

@@ -1,11 +1,5 @@
 export { ConnectionError, isConnectionError, type ConnectionErrorKind } from './errors.js';
-export {
-  StackOutputsSchema,
-  listPulumiStacks,
-  readStackConnection,
-  type PulumiCliOptions,
-  type StackConnection,
-} from './pulumi-cli.js';
+export { StackOutputsSchema, listPulumiStacks, readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
 export {
   ConnectionEnv,
   resolveConnection,

@@ -76,9 +76,7 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
       target,
       steps,
       ...extra,
-      ...(failure === undefined
-        ? {}
-        : { failure: { step: failure.name, sentence: failure.sentence, errorKind: failure.errorKind ?? 'unexpected' } }),
+      ...(failure === undefined ? {} : { failure: { step: failure.name, sentence: failure.sentence, errorKind: failure.errorKind ?? 'unexpected' } }),
     };
   };
   const afterFailure = 'Not checked, because the step before it failed.';

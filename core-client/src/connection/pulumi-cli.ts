@@ -69,7 +69,7 @@ function pulumiFailure(command: string, stderr: string, killed: boolean): string
   if (killed) return `\`${command}\` did not finish in ${PULUMI_TIMEOUT_MS / 1000}s: check that the Pulumi backend is reachable (pulumi whoami).`;
   const said = firstErrorLine(stderr);
   const hint = /passphrase/i.test(stderr)
-    ? 'set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) to the stack\'s passphrase'
+    ? "set PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE) to the stack's passphrase"
     : /no stack named|stack .* not found|could not find stack/i.test(stderr)
       ? 'check the name with `pulumi stack ls`, run from the folder that holds Pulumi.yaml, and log in to the backend that holds the stack'
       : 'run it yourself to see the whole message';
@@ -77,7 +77,10 @@ function pulumiFailure(command: string, stderr: string, killed: boolean): string
 }
 
 function firstErrorLine(stderr: string): string {
-  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   const line = lines.find((candidate) => /^error:/i.test(candidate)) ?? lines[0] ?? '';
   return line.length > MAX_QUOTED_STDERR ? `${line.slice(0, MAX_QUOTED_STDERR)}…` : line;
 }

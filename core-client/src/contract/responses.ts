@@ -41,7 +41,10 @@ export const AnswerStatusSchema = z.looseObject({ status: z.string().min(1) });
 
 /** A 200 whose status is not OK, e.g. `EMAIL_CHANGE_NOT_ALLOWED_ERROR` with a reason. */
 export const NonOkStatusAnswerSchema = z.looseObject({
-  status: z.string().min(1).refine((status) => status !== CoreStatus.ok, 'a non-OK status'),
+  status: z
+    .string()
+    .min(1)
+    .refine((status) => status !== CoreStatus.ok, 'a non-OK status'),
   reason: z.string().optional(),
 });
 

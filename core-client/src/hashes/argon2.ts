@@ -37,7 +37,7 @@ export function normaliseArgon2(hash: string): FamilyOutcome {
   }
   const warnings: string[] = [];
   if (variant === 'argon2i') {
-    warnings.push('argon2i is not one of the contract\'s Argon2 variants (argon2id, argon2d): the core may refuse it');
+    warnings.push("argon2i is not one of the contract's Argon2 variants (argon2id, argon2d): the core may refuse it");
   }
   let rest = parts.slice(2);
   let version = '16';
@@ -87,13 +87,7 @@ function parseParameters(text: string): { m: number; t: number; p: number } | st
   return { m, t, p };
 }
 
-function decodeBase64Part(
-  text: string,
-  name: 'salt' | 'hash',
-  min: number,
-  max: number,
-  warnings: string[],
-): { value: string } | { problem: string } {
+function decodeBase64Part(text: string, name: 'salt' | 'hash', min: number, max: number, warnings: string[]): { value: string } | { problem: string } {
   let unpadded = text;
   if (/^[^=]+=+$/.test(text)) {
     unpadded = text.replace(/=+$/, '');

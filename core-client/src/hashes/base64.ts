@@ -7,9 +7,7 @@ const STANDARD = /^[A-Za-z0-9+/]*={0,2}$/;
 const WEB_SAFE_ONLY = /[-_]/;
 const STANDARD_ONLY = /[+/]/;
 
-export type Base64Outcome =
-  | { ok: true; value: string; bytes: Buffer; convertedFromWebSafe: boolean; paddingAdded: boolean }
-  | { ok: false; problem: string };
+export type Base64Outcome = { ok: true; value: string; bytes: Buffer; convertedFromWebSafe: boolean; paddingAdded: boolean } | { ok: false; problem: string };
 
 /**
  * Accepts standard base64 (padded or not) or its web-safe alphabet, and returns the canonical padded standard

@@ -49,9 +49,7 @@ export function normaliseBcrypt(hash: string): FamilyOutcome {
     return {
       ok: true,
       passwordHash: hash,
-      warnings: [
-        '$2x$ marks a hash made with the old crypt_blowfish sign-extension bug: passwords with non-ASCII characters may not verify on the core',
-      ],
+      warnings: ['$2x$ marks a hash made with the old crypt_blowfish sign-extension bug: passwords with non-ASCII characters may not verify on the core'],
     };
   }
   return { ok: true, passwordHash: `$2a$${hash.slice(4)}`, warnings: [] };

@@ -19,8 +19,7 @@ const familyDetails = {
   vendor_scrypt: {
     label: 'scrypt variant (vendor_scrypt)',
     hashingAlgorithm: VENDOR_SCRYPT,
-    example:
-      '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==',
+    example: '$f_scrypt$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==$42xEC+ixf3L2lw==$m=14$r=8$s=Bw==',
   },
 } satisfies Record<HashFamily, Omit<HashFamilyInfo, 'id'>>;
 

@@ -7,29 +7,25 @@ export const VENDOR_SCRYPT_RANGES = { memCost: { min: 1, max: 14 }, rounds: { mi
 
 function integerIn(field: string, min: number, max: number) {
   const message = `${field} must be a whole number from ${min} to ${max}`;
-  return z
-    .union([z.number(), z.string()], { error: (issue) => (issue.input === undefined ? `${field} is missing` : message) })
-    .transform((value, context) => {
-      const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-      if (!Number.isInteger(number) || number < min || number > max) {
-        context.addIssue({ code: 'custom', message });
-        return z.NEVER;
-      }
-      return number;
-    });
+  return z.union([z.number(), z.string()], { error: (issue) => (issue.input === undefined ? `${field} is missing` : message) }).transform((value, context) => {
+    const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isInteger(number) || number < min || number > max) {
+      context.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return number;
+  });
 }
 
 function base64Field(field: string) {
-  return z
-    .string({ error: (issue) => (issue.input === undefined ? `${field} is missing` : `${field} must be base64 text`) })
-    .transform((value, context) => {
-      const decoded = toStandardBase64(value.trim());
-      if (!decoded.ok) {
-        context.addIssue({ code: 'custom', message: `${field} ${decoded.problem}` });
-        return z.NEVER;
-      }
-      return decoded.value;
-    });
+  return z.string({ error: (issue) => (issue.input === undefined ? `${field} is missing` : `${field} must be base64 text`) }).transform((value, context) => {
+    const decoded = toStandardBase64(value.trim());
+    if (!decoded.ok) {
+      context.addIssue({ code: 'custom', message: `${field} ${decoded.problem}` });
+      return z.NEVER;
+    }
+    return decoded.value;
+  });
 }
 
 /**
@@ -139,7 +135,10 @@ function readConsoleBlock(text: string): Array<[string, unknown]> | HashConfigEr
   const block = /^(?:[A-Za-z_]\w*\s*[:=]?\s*)?\{([\s\S]*)\}\s*$/.exec(text);
   const body = block === null ? text : (block[1] ?? '');
   const entries: Array<[string, unknown]> = [];
-  const pieces = body.split(/[,\n;]/).map((piece) => piece.trim()).filter((piece) => piece.length > 0);
+  const pieces = body
+    .split(/[,\n;]/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.length > 0);
   for (const [index, piece] of pieces.entries()) {
     const entry = /^["']?([A-Za-z_][\w-]*)["']?\s*[:=]\s*(.*)$/.exec(piece);
     if (entry === null) {

@@ -12,13 +12,7 @@ export {
   type PrepareHashResult,
 } from './families.js';
 export { HashConfigError, HashConfigSchema, VENDOR_SCRYPT_RANGES, parseHashConfig, type HashConfig } from './hash-config.js';
-export {
-  PrefixRuleError,
-  builtInWrapperNames,
-  builtInWrapperRules,
-  prefixRuleFromOption,
-  type PrefixRule,
-} from './prefix-rules.js';
+export { PrefixRuleError, builtInWrapperNames, builtInWrapperRules, prefixRuleFromOption, type PrefixRule } from './prefix-rules.js';
 export { MAX_HASH_LENGTH, MISSING_HASH_CONFIG_REASON, prepareHash, type PrepareHashInput } from './prepare-hash.js';
 export { LOCAL_CHECK_LIMITS, verifyPassword, type VerifyPasswordOptions, type VerifyPasswordResult } from './verify-password.js';
 export { formatVendorScrypt, parseVendorScrypt, type VendorScryptParts } from './vendor-scrypt.js';

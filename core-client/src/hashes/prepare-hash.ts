@@ -102,7 +102,11 @@ function detectAndNormalise(
   if (declared !== undefined) {
     return reject('malformed_hash', `malformed ${hashFamilyLabel(declared)} hash: the record names that algorithm but the hash does not have its format`);
   }
-  if (looksLikeDesCrypt(hash)) return reject('unsupported_family', 'unsupported family: traditional DES crypt; the core cannot verify it — needs a password reset or login-time migration');
+  if (looksLikeDesCrypt(hash))
+    return reject(
+      'unsupported_family',
+      'unsupported family: traditional DES crypt; the core cannot verify it — needs a password reset or login-time migration',
+    );
   const base64 = toStandardBase64(hash);
   if (base64.ok && base64.bytes.length === 64) {
     return reject('missing_salt', 'the hash looks like a vendor scrypt hash, but the record has no salt: map the salt field of the export');

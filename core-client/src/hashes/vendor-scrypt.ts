@@ -33,7 +33,7 @@ export function buildVendorScrypt(input: { hash: string; salt: string; config: H
   if ('problem' in config) return reject('invalid_hash_config', `the vendor scrypt hash config is not usable: ${config.problem}`);
   const hash = standardBase64(input.hash, 'hash', warnings);
   if ('problem' in hash) return reject('malformed_hash', `malformed vendor scrypt hash: the hash ${hash.problem}`);
-  if (input.salt.trim().length === 0) return reject('missing_salt', 'vendor scrypt needs the user\'s salt, and the record\'s salt is empty');
+  if (input.salt.trim().length === 0) return reject('missing_salt', "vendor scrypt needs the user's salt, and the record's salt is empty");
   const salt = standardBase64(input.salt.trim(), 'salt', warnings);
   if ('problem' in salt) return reject('invalid_salt', `the vendor scrypt salt ${salt.problem}`);
   const parts = { hash: hash.value, salt: salt.value, memCost: config.memCost, rounds: config.rounds, saltSeparator: config.saltSeparator };
@@ -54,13 +54,13 @@ export function normaliseVendorScrypt(text: string, context: { salt?: string; co
   if (givenSalt !== undefined && givenSalt !== '') {
     const salt = toStandardBase64(givenSalt);
     if (!salt.ok || salt.value !== parts.salt) {
-      warnings.push('the record\'s salt differs from the salt inside the $f_scrypt$ hash; the hash\'s own salt is used');
+      warnings.push("the record's salt differs from the salt inside the $f_scrypt$ hash; the hash's own salt is used");
     }
   }
   if (context.config !== undefined) {
     const { memCost, rounds, saltSeparator } = context.config;
     if (memCost !== parts.memCost || rounds !== parts.rounds || saltSeparator !== parts.saltSeparator) {
-      warnings.push('the $f_scrypt$ hash carries parameters (m, r, s) that differ from --hash-config; the hash\'s own are used');
+      warnings.push("the $f_scrypt$ hash carries parameters (m, r, s) that differ from --hash-config; the hash's own are used");
     }
     const keyProblem = signerKeyMismatch(Buffer.from(parts.hash, 'base64'), context.config.signerKey);
     if (keyProblem !== undefined) return keyProblem;
@@ -152,11 +152,7 @@ function signerKeyMismatch(hashBytes: Buffer, signerKey: Secret | undefined): Ha
   );
 }
 
-function standardBase64(
-  text: string,
-  name: string,
-  warnings: string[],
-): { value: string; bytes: Buffer } | { problem: string } {
+function standardBase64(text: string, name: string, warnings: string[]): { value: string; bytes: Buffer } | { problem: string } {
   const decoded = toStandardBase64(text);
   if (!decoded.ok) return { problem: decoded.problem };
   if (decoded.convertedFromWebSafe) warnings.push(`the ${name} was web-safe base64 and was converted to standard base64`);

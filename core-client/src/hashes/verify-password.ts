@@ -10,9 +10,7 @@ import { parseVendorScrypt, verifyVendorScrypt } from './vendor-scrypt.js';
  * The answer of a local check: `ok: true` with `match` when the hash could be checked, `ok: false` with a reason
  * when it could not (unusable hash, missing signer key, too costly to check here). Never holds the password.
  */
-export type VerifyPasswordResult =
-  | { ok: true; match: boolean; family: HashFamily; warnings: string[] }
-  | { ok: false; reason: string };
+export type VerifyPasswordResult = { ok: true; match: boolean; family: HashFamily; warnings: string[] } | { ok: false; reason: string };
 
 export interface VerifyPasswordOptions {
   /** The provider's base64_signer_key: vendor scrypt hashes cannot be checked without it. */
@@ -26,11 +24,7 @@ export const LOCAL_CHECK_LIMITS = { maxBcryptCost: 16, maxArgon2MemoryKiB: 1024 
  * Checks one known password against a normalised hash, the way the core will, so an operator can prove the hashes
  * and the parameters (above all the signer key) are right before the push.
  */
-export async function verifyPassword(
-  password: Secret,
-  passwordHash: string,
-  options: VerifyPasswordOptions = {},
-): Promise<VerifyPasswordResult> {
+export async function verifyPassword(password: Secret, passwordHash: string, options: VerifyPasswordOptions = {}): Promise<VerifyPasswordResult> {
   const prepared = prepareHash({ rawHash: passwordHash });
   if (!prepared.ok) return { ok: false, reason: prepared.reason };
   const { family, passwordHash: hash } = prepared;
@@ -49,7 +43,10 @@ export async function verifyPassword(
       case 'argon2': {
         const memoryKiB = Number(/\$m=(\d+),/.exec(hash)?.[1] ?? 0);
         if (memoryKiB > LOCAL_CHECK_LIMITS.maxArgon2MemoryKiB) {
-          return { ok: false, reason: `the Argon2 memory cost m=${memoryKiB} KiB is too large to check here (at most ${LOCAL_CHECK_LIMITS.maxArgon2MemoryKiB})` };
+          return {
+            ok: false,
+            reason: `the Argon2 memory cost m=${memoryKiB} KiB is too large to check here (at most ${LOCAL_CHECK_LIMITS.maxArgon2MemoryKiB})`,
+          };
         }
         return { ok: true, match: await verifyArgon2(plain, hash), family, warnings };
       }
@@ -68,7 +65,10 @@ export async function verifyPassword(
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const safe = password.redact(options.signerKey?.redact(message) ?? message).split(hash).join('<hash>');
+    const safe = password
+      .redact(options.signerKey?.redact(message) ?? message)
+      .split(hash)
+      .join('<hash>');
     return { ok: false, reason: `the ${family} hash could not be checked: ${safe}` };
   }
 }

@@ -1,19 +1,7 @@
 import { Pool } from 'undici';
 import type { z } from 'zod';
-import {
-  CoreErrorTexts,
-  CoreHeaders,
-  CorePaths,
-  CoreStatus,
-  HELLO_BODY,
-  REQUEST_CONTENT_TYPE,
-} from '../contract/names.js';
-import {
-  type PasswordHashImportBody,
-  PasswordHashImportBodySchema,
-  type SignInUpBody,
-  SignInUpBodySchema,
-} from '../contract/requests.js';
+import { CoreErrorTexts, CoreHeaders, CorePaths, CoreStatus, HELLO_BODY, REQUEST_CONTENT_TYPE } from '../contract/names.js';
+import { type PasswordHashImportBody, PasswordHashImportBodySchema, type SignInUpBody, SignInUpBodySchema } from '../contract/requests.js';
 import {
   ApiVersionAnswerSchema,
   PasswordHashImportAnswerSchema,
@@ -53,9 +41,7 @@ export interface CallOptions {
 }
 
 export type ImportPasswordHashResult = { outcome: 'imported' | 'alreadyExisted'; userId: string };
-export type SignInUpResult =
-  | { outcome: 'created' | 'existing'; userId: string }
-  | { outcome: 'nonOkStatus'; status: string; reason?: string };
+export type SignInUpResult = { outcome: 'created' | 'existing'; userId: string } | { outcome: 'nonOkStatus'; status: string; reason?: string };
 export type SignInResult = { outcome: 'signedIn' | 'wrongCredentials' | 'notAvailable' };
 export type TenantProbeResult = { exists: true; note?: string } | { exists: false; error: CoreError };
 
@@ -162,9 +148,7 @@ export class CoreClient {
       }
       const parsed = this.#conform(answer, NonOkStatusAnswerSchema, json);
       const reason = typeof parsed.reason === 'string' ? parsed.reason : undefined;
-      return reason === undefined
-        ? { outcome: 'nonOkStatus', status: parsed.status }
-        : { outcome: 'nonOkStatus', status: parsed.status, reason };
+      return reason === undefined ? { outcome: 'nonOkStatus', status: parsed.status } : { outcome: 'nonOkStatus', status: parsed.status, reason };
     });
   }
 
@@ -230,10 +214,7 @@ export class CoreClient {
       );
       return { exists: false, error };
     }
-    const error = errorFromResponse(
-      { status: answer.status, bodyText: answer.bodyText, retryAfter: answer.retryAfter, nowMs: Date.now() },
-      answer.context,
-    );
+    const error = errorFromResponse({ status: answer.status, bodyText: answer.bodyText, retryAfter: answer.retryAfter, nowMs: Date.now() }, answer.context);
     return answer.status === 403 ? { exists: true, note: error.message } : { exists: false, error };
   }
 
@@ -249,20 +230,13 @@ export class CoreClient {
     return `${this.#target.basePath}${this.#target.recipePrefix}${path}`;
   }
 
-  async #call<T>(
-    exchange: Exchange,
-    options: CallOptions,
-    interpret: (answer: Answer, startedAt: number) => T,
-  ): Promise<T> {
+  async #call<T>(exchange: Exchange, options: CallOptions, interpret: (answer: Answer, startedAt: number) => T): Promise<T> {
     const policy = options.retry === undefined ? this.#retry : checkRetry(options.retry);
     const once = async (): Promise<T> => {
       const startedAt = performance.now();
       const answer = await this.#exchange(exchange, options.signal);
       if (answer.status !== 200) {
-        throw errorFromResponse(
-          { status: answer.status, bodyText: answer.bodyText, retryAfter: answer.retryAfter, nowMs: Date.now() },
-          answer.context,
-        );
+        throw errorFromResponse({ status: answer.status, bodyText: answer.bodyText, retryAfter: answer.retryAfter, nowMs: Date.now() }, answer.context);
       }
       return interpret(answer, startedAt);
     };
@@ -313,11 +287,7 @@ export class CoreClient {
   /** The body of a 200 as JSON, or a ContractViolation when it is not JSON at all. */
   #jsonBody(answer: Answer): unknown {
     if (!answer.contentType.toLowerCase().startsWith('application/json')) {
-      throw contractViolation(
-        `expected JSON but got content type "${answer.contentType || '(none)'}"`,
-        answer.context,
-        answer.status,
-      );
+      throw contractViolation(`expected JSON but got content type "${answer.contentType || '(none)'}"`, answer.context, answer.status);
     }
     try {
       return JSON.parse(answer.bodyText) as unknown;

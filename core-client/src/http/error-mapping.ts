@@ -45,10 +45,7 @@ export function errorFromResponse(response: ErrorResponse, context: ExchangeCont
   const said = coreMessage === '' ? `${status}` : `${status} "${coreMessage}"`;
 
   if (status === 401) {
-    return new AuthRejected(
-      `The core refused the api-key (${said}) on ${context.request}: use a key from the core's API_KEYS setting.`,
-      details,
-    );
+    return new AuthRejected(`The core refused the api-key (${said}) on ${context.request}: use a key from the core's API_KEYS setting.`, details);
   }
   if (status === 400 && coreMessage.startsWith(CoreErrorTexts.tenantNotFoundPrefix)) {
     return new TenantNotFound(
@@ -116,12 +113,10 @@ export function errorFromTransport(error: unknown, context: ExchangeContext & { 
   if (code === undefined) return error;
   const detail = context.redact(error instanceof Error ? error.message : String(error));
   if (TIMEOUT_CODES.has(code)) {
-    return new Transient(
-      `The core at ${context.target} did not answer ${context.request} in time (${code}: ${detail}).`,
-      'timeout',
-      undefined,
-      { request: context.request, cause: error },
-    );
+    return new Transient(`The core at ${context.target} did not answer ${context.request} in time (${code}: ${detail}).`, 'timeout', undefined, {
+      request: context.request,
+      cause: error,
+    });
   }
   if (NETWORK_CODES.has(code)) {
     return new Transient(

@@ -3,14 +3,7 @@
  * can act on; none carries the api-key, a password or a password hash (texts are redacted before they get here).
  */
 
-export type CoreErrorKind =
-  | 'authRejected'
-  | 'recordRejected'
-  | 'tenantNotFound'
-  | 'transient'
-  | 'contractViolation'
-  | 'signerKeyMissing'
-  | 'unexpected';
+export type CoreErrorKind = 'authRejected' | 'recordRejected' | 'tenantNotFound' | 'transient' | 'contractViolation' | 'signerKeyMissing' | 'unexpected';
 
 export interface CoreErrorDetails {
   /** HTTP status, when the core answered at all. */
@@ -111,11 +104,4 @@ export class Unexpected extends CoreError {
 export class NotFound extends Unexpected {}
 
 /** Every concrete core error: `switch (error.kind)` on this union narrows to the class. */
-export type AnyCoreError =
-  | AuthRejected
-  | RecordRejected
-  | TenantNotFound
-  | Transient
-  | ContractViolation
-  | SignerKeyMissing
-  | Unexpected;
+export type AnyCoreError = AuthRejected | RecordRejected | TenantNotFound | Transient | ContractViolation | SignerKeyMissing | Unexpected;

@@ -1,15 +1,7 @@
 export * from './errors.js';
 export * from './retry.js';
 export { parseRetryAfterMs } from './retry-after.js';
-export {
-  CoreClientConfigError,
-  RESERVED_TENANT_IDS,
-  TenantIdSchema,
-  AppIdSchema,
-  resolveCoreTarget,
-  describeTarget,
-  type CoreTarget,
-} from './target.js';
+export { CoreClientConfigError, RESERVED_TENANT_IDS, TenantIdSchema, AppIdSchema, resolveCoreTarget, describeTarget, type CoreTarget } from './target.js';
 export {
   CoreClient,
   type CoreClientOptions,

@@ -26,12 +26,7 @@ export const defaultRetryPolicy: RetryPolicy = Object.freeze({
  * With Retry-After: exactly what the core asked for, even above maxDelay — `withRetry` gives up instead when
  * the wait would overrun the total budget.
  */
-export function backoffDelayMs(
-  policy: RetryPolicy,
-  attempt: number,
-  retryAfterMs: number | undefined,
-  random: () => number,
-): number {
+export function backoffDelayMs(policy: RetryPolicy, attempt: number, retryAfterMs: number | undefined, random: () => number): number {
   if (retryAfterMs !== undefined) return Math.max(0, retryAfterMs);
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
   return Math.floor(random() * ceiling);
@@ -70,11 +65,7 @@ function retryAfterOf(error: unknown): number | undefined {
  * Runs `operation` until it succeeds, fails with a non-retryable error, runs out of attempts, or the next wait
  * would overrun `maxTotalMs`; then rethrows the last error unchanged. An abort stops waiting at once.
  */
-export async function withRetry<T>(
-  operation: (attempt: number) => Promise<T>,
-  policy: RetryPolicy,
-  options: RetryOptions = {},
-): Promise<T> {
+export async function withRetry<T>(operation: (attempt: number) => Promise<T>, policy: RetryPolicy, options: RetryOptions = {}): Promise<T> {
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? (() => performance.now());

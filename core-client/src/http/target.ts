@@ -25,9 +25,7 @@ export const TenantIdSchema = z
   .refine((id) => !RESERVED_TENANT_IDS.includes(id), 'the core uses this word in its own paths, so it cannot be a tenant id')
   .refine((id) => !id.startsWith(APP_PATH_SEGMENT_PREFIX), `a tenant id cannot start with "${APP_PATH_SEGMENT_PREFIX}"`);
 
-export const AppIdSchema = z
-  .string()
-  .regex(ID_PATTERN, 'an app id is 1 to 64 characters of lower-case a-z, 0-9 and "-"');
+export const AppIdSchema = z.string().regex(ID_PATTERN, 'an app id is 1 to 64 characters of lower-case a-z, 0-9 and "-"');
 
 /** Where requests go: pool origin, the base URL's own path prefix, and the tenant/app prefix of recipe paths. */
 export interface CoreTarget {
@@ -76,12 +74,7 @@ export function resolveCoreTarget(settings: { baseUrl: string; tenantId?: string
   const appId = checkId(AppIdSchema, settings.appId ?? DEFAULT_APP_ID, 'app id');
   const basePath = url.pathname.replace(/\/+$/, '');
   // Once an app segment is present the core expects the tenant right after it, even for `public`.
-  const recipePrefix =
-    appId !== DEFAULT_APP_ID
-      ? `/${APP_PATH_SEGMENT_PREFIX}${appId}/${tenantId}`
-      : tenantId !== DEFAULT_TENANT_ID
-        ? `/${tenantId}`
-        : '';
+  const recipePrefix = appId !== DEFAULT_APP_ID ? `/${APP_PATH_SEGMENT_PREFIX}${appId}/${tenantId}` : tenantId !== DEFAULT_TENANT_ID ? `/${tenantId}` : '';
   return { origin: url.origin, basePath, recipePrefix, tenantId, appId, baseUrl: `${url.origin}${basePath}` };
 }
 

@@ -2,11 +2,7 @@ import { prepareHash, type HashConfig, type PrefixRule } from '../hashes/index.j
 import type { LinkedProvider, SourceRecord, SourceUser } from '../sources/source-user.js';
 import { normaliseEmail } from './email.js';
 import type { ImportOperation, PlanItem, PlanRejection, RejectionCode } from './operation.js';
-import {
-  MAX_THIRD_PARTY_USER_ID_LENGTH,
-  isThirdPartyProvider,
-  shortProviderName,
-} from './providers.js';
+import { MAX_THIRD_PARTY_USER_ID_LENGTH, isThirdPartyProvider, shortProviderName } from './providers.js';
 import { recordKey } from './record-key.js';
 
 export interface RecordPlanningRules {
@@ -112,13 +108,7 @@ function planThirdParty(user: SourceUser, provider: LinkedProvider, operationKey
   };
 }
 
-function rejection(
-  record: SourceRecord,
-  operationKey: string,
-  code: RejectionCode,
-  reason: string,
-  operation?: PlanRejection['operation'],
-): PlanRejection {
+function rejection(record: SourceRecord, operationKey: string, code: RejectionCode, reason: string, operation?: PlanRejection['operation']): PlanRejection {
   const email = record.kind === 'user' ? record.email?.trim().toLowerCase() : undefined;
   return {
     kind: 'rejection',

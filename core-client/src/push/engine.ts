@@ -124,8 +124,7 @@ class PushRun {
         message: 'Interrupted: no new operations are sent; those in flight finish and are journalled.',
         hard: false,
       });
-    const onAbandon = (): void =>
-      this.#requestStop({ reason: 'interrupted', message: 'Interrupted: requests in flight were abandoned.', hard: true });
+    const onAbandon = (): void => this.#requestStop({ reason: 'interrupted', message: 'Interrupted: requests in flight were abandoned.', hard: true });
     if (signal?.aborted === true) onInterrupt();
     signal?.addEventListener('abort', onInterrupt, { once: true });
     abandonSignal?.addEventListener('abort', onAbandon, { once: true });
@@ -244,12 +243,7 @@ class PushRun {
   }
 
   #slotFree(): boolean {
-    return (
-      this.#stop === undefined &&
-      this.#options.control?.paused !== true &&
-      this.#inFlight < this.#aimd.limit &&
-      this.#aimd.holdUntil <= performance.now()
-    );
+    return this.#stop === undefined && this.#options.control?.paused !== true && this.#inFlight < this.#aimd.limit && this.#aimd.holdUntil <= performance.now();
   }
 
   /** Waits until one more request may start; false when the run is stopping. */

@@ -1,17 +1,5 @@
-export {
-  runPush,
-  defaultPushRetryPolicy,
-  CONSECUTIVE_FAILURES_BEFORE_STOP,
-  type RunPushOptions,
-  type PushClient,
-} from './engine.js';
-export {
-  AimdController,
-  ConcurrencyLimitsSchema,
-  defaultConcurrencyLimits,
-  concurrencyLimitsFor,
-  type ConcurrencyLimits,
-} from './aimd.js';
+export { runPush, defaultPushRetryPolicy, CONSECUTIVE_FAILURES_BEFORE_STOP, type RunPushOptions, type PushClient } from './engine.js';
+export { AimdController, ConcurrencyLimitsSchema, defaultConcurrencyLimits, concurrencyLimitsFor, type ConcurrencyLimits } from './aimd.js';
 export { PushControl } from './control.js';
 export type { PushEvent, PushEventListener } from './events.js';
 export { sourceFingerprint } from './fingerprint.js';

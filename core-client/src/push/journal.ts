@@ -135,9 +135,7 @@ export class Journal {
     let journal: Journal | undefined;
     let lineNumber = 0;
     const lines: AsyncIterable<string> | Iterable<string> =
-      completeLength === 0
-        ? []
-        : createInterface({ input: createReadStream(path, { end: completeLength - 1 }), crlfDelay: Infinity });
+      completeLength === 0 ? [] : createInterface({ input: createReadStream(path, { end: completeLength - 1 }), crlfDelay: Infinity });
     for await (const line of lines) {
       lineNumber += 1;
       if (journal === undefined) {

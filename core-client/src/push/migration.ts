@@ -1,12 +1,6 @@
 import type { CoreClient } from '../http/core-client.js';
 import { planSource, type PlanOptions } from '../plan/plan-source.js';
-import {
-  checkCredentialsLocally,
-  credentialsProof,
-  signInCredentials,
-  type CredentialCheck,
-  type KnownCredential,
-} from './credentials.js';
+import { checkCredentialsLocally, credentialsProof, signInCredentials, type CredentialCheck, type KnownCredential } from './credentials.js';
 import { runPush, type RunPushOptions } from './engine.js';
 import { sourceFingerprint } from './fingerprint.js';
 import { emptyCounts, type PushSummary } from './summary.js';

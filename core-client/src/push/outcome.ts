@@ -14,10 +14,8 @@ export type OperationEnd =
   /** Nothing more should be sent. `hard` aborts requests in flight too (the key was refused, no such tenant). */
   | { kind: 'stop'; reason: StopReason; message: string; hard: boolean; record?: { code: string; reason: string } };
 
-export const alreadyExistedNote =
-  'a password user with this email already existed in the core: the core REPLACED its password hash with this one';
-export const thirdPartyExistingNote =
-  'this third-party user already existed in the core: the core updated its email and verified flag';
+export const alreadyExistedNote = 'a password user with this email already existed in the core: the core REPLACED its password hash with this one';
+export const thirdPartyExistingNote = 'this third-party user already existed in the core: the core updated its email and verified flag';
 
 export function endOfImport(result: ImportPasswordHashResult): OperationEnd {
   return result.outcome === 'imported'

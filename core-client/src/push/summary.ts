@@ -1,16 +1,7 @@
 import { z } from 'zod';
 
 /** Every operation of the plan ends in exactly one of these; the counts add up to `total`. */
-export const pushOutcomes = [
-  'imported',
-  'alreadyExisted',
-  'thirdPartyCreated',
-  'thirdPartyExisting',
-  'rejected',
-  'failed',
-  'skipped',
-  'notAttempted',
-] as const;
+export const pushOutcomes = ['imported', 'alreadyExisted', 'thirdPartyCreated', 'thirdPartyExisting', 'rejected', 'failed', 'skipped', 'notAttempted'] as const;
 export type PushOutcome = (typeof pushOutcomes)[number];
 
 const count = z.number().int().nonnegative();

@@ -30,7 +30,11 @@ function detectJsonFamily(path: string, head: string): SourceFormat | SourceErro
   try {
     firstObject = JSON.parse(firstLine(text));
   } catch {
-    return new SourceError('unknown-format', { file: path, line: 1 }, 'a JSON object that is neither a Firebase export (no leading "users" key) nor one object per line; name the format with --format');
+    return new SourceError(
+      'unknown-format',
+      { file: path, line: 1 },
+      'a JSON object that is neither a Firebase export (no leading "users" key) nor one object per line; name the format with --format',
+    );
   }
   if (typeof firstObject !== 'object' || firstObject === null) {
     return new SourceError('unknown-format', { file: path, line: 1 }, 'the first line is not a JSON object');

@@ -64,7 +64,7 @@ describe('readStackConnection', () => {
     expect(error.message).not.toContain('value-xyz');
   });
 
-  it('passes on the CLI\'s own error for an unknown stack, with what to check', async () => {
+  it("passes on the CLI's own error for an unknown stack, with what to check", async () => {
     const pulumi = await fakePulumi({ stderr: "error: no stack named 'prod' found\n", exitCode: 255 });
     const error = (await readStackConnection('prod', { env: { PATH: pulumi.path } })) as ConnectionError;
     expect(error.kind).toBe('pulumiFailed');

@@ -37,13 +37,9 @@ describe('contract names', () => {
 describe('request bodies', () => {
   it('accept the contract fields and only vendor_scrypt as hashingAlgorithm', () => {
     expect(PasswordHashImportBodySchema.safeParse({ email: 'a@b.c', passwordHash: '$2a$x' }).success).toBe(true);
-    expect(PasswordHashImportBodySchema.safeParse({ email: 'a@b.c', passwordHash: 'x', hashingAlgorithm: 'vendor_scrypt' }).success).toBe(
-      true,
-    );
+    expect(PasswordHashImportBodySchema.safeParse({ email: 'a@b.c', passwordHash: 'x', hashingAlgorithm: 'vendor_scrypt' }).success).toBe(true);
     expect(PasswordHashImportBodySchema.safeParse({ email: 'a@b.c', passwordHash: 'x', hashingAlgorithm: 'bcrypt' }).success).toBe(false);
-    expect(SignInUpBodySchema.safeParse({ thirdPartyId: 'g', thirdPartyUserId: '1', email: { id: 'a@b.c', isVerified: 'true' } }).success).toBe(
-      false,
-    );
+    expect(SignInUpBodySchema.safeParse({ thirdPartyId: 'g', thirdPartyUserId: '1', email: { id: 'a@b.c', isVerified: 'true' } }).success).toBe(false);
   });
 });
 

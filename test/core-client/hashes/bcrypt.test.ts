@@ -4,7 +4,7 @@ import { prepareHash } from 'core-client';
 const SALT_AND_HASH = 'usesomesillystringfore2uDLvp1Ii2e./U9C8sBjqp8I90dH6hi';
 
 describe('BCrypt normalisation', () => {
-  it.each(['2b', '2y', '2a'])('rewrites $%s$ to the contract\'s $2a$ without a warning', (revision) => {
+  it.each(['2b', '2y', '2a'])("rewrites $%s$ to the contract's $2a$ without a warning", (revision) => {
     expect(prepareHash({ rawHash: `$${revision}$07$${SALT_AND_HASH}` })).toEqual({
       ok: true,
       family: 'bcrypt',

@@ -15,13 +15,25 @@ describe('parseHashConfig', () => {
       'the console block as pasted, trailing comma included',
       `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${SIGNER_KEY},\n  base64_salt_separator: Bw==,\n  rounds: 8,\n  mem_cost: 14,\n}\n`,
     ],
-    ['the block on one line with odd spacing', `hash_config{algorithm:SCRYPT ,base64_signer_key :  ${SIGNER_KEY},base64_salt_separator:Bw==,rounds:8,mem_cost:14,}`],
+    [
+      'the block on one line with odd spacing',
+      `hash_config{algorithm:SCRYPT ,base64_signer_key :  ${SIGNER_KEY},base64_salt_separator:Bw==,rounds:8,mem_cost:14,}`,
+    ],
     ['the block without its name', `{\n algorithm: SCRYPT,\n base64_signer_key: ${SIGNER_KEY},\n base64_salt_separator: Bw==,\n rounds: 8,\n mem_cost: 14\n}`],
     ['bare lines with quoted values', `base64_signer_key: "${SIGNER_KEY}"\nbase64_salt_separator: 'Bw=='\nrounds: 8\nmem_cost: 14`],
-    ['JSON with the same names', JSON.stringify({ algorithm: 'SCRYPT', base64_signer_key: SIGNER_KEY, base64_salt_separator: 'Bw==', rounds: 8, mem_cost: 14 })],
+    [
+      'JSON with the same names',
+      JSON.stringify({ algorithm: 'SCRYPT', base64_signer_key: SIGNER_KEY, base64_salt_separator: 'Bw==', rounds: 8, mem_cost: 14 }),
+    ],
     ['JSON with numbers as strings', JSON.stringify({ base64_signer_key: SIGNER_KEY, base64_salt_separator: 'Bw==', rounds: '8', mem_cost: '14' })],
-    ['JSON nested under hash_config', JSON.stringify({ hash_config: { base64_signer_key: SIGNER_KEY, base64_salt_separator: 'Bw==', rounds: 8, mem_cost: 14 } })],
-    ['the camelCase names of the provider\'s API', JSON.stringify({ hashConfig: { algorithm: 'SCRYPT', signerKey: SIGNER_KEY, saltSeparator: 'Bw==', rounds: 8, memoryCost: 14 } })],
+    [
+      'JSON nested under hash_config',
+      JSON.stringify({ hash_config: { base64_signer_key: SIGNER_KEY, base64_salt_separator: 'Bw==', rounds: 8, mem_cost: 14 } }),
+    ],
+    [
+      "the camelCase names of the provider's API",
+      JSON.stringify({ hashConfig: { algorithm: 'SCRYPT', signerKey: SIGNER_KEY, saltSeparator: 'Bw==', rounds: 8, memoryCost: 14 } }),
+    ],
   ])('reads %s', (_name, text) => {
     const config = expectConfig(parseHashConfig(text));
     expect({ memCost: config.memCost, rounds: config.rounds, saltSeparator: config.saltSeparator }).toEqual({

@@ -12,7 +12,7 @@ function rule(option: string): PrefixRule {
 }
 
 describe('the family list', () => {
-  it('has exactly the contract\'s three families, each with a label and an example it accepts', () => {
+  it("has exactly the contract's three families, each with a label and an example it accepts", () => {
     expect(hashFamilies.map((family) => family.id)).toEqual(['bcrypt', 'argon2', 'vendor_scrypt']);
     for (const family of hashFamilies) {
       expect(prepareHash({ rawHash: family.example })).toMatchObject({ ok: true, family: family.id, passwordHash: family.example });
@@ -30,7 +30,7 @@ describe('wrappers stripped by default, each by a named rule', () => {
     expect(prepareHash({ rawHash: raw })).toEqual({ ok: true, family, passwordHash, warnings: [], strippedBy: name });
   });
 
-  it('lists every built-in rule by name for the plan\'s counts', () => {
+  it("lists every built-in rule by name for the plan's counts", () => {
     expect(builtInWrapperNames).toEqual(['django bcrypt$', 'django argon2$', 'spring {bcrypt}', 'spring {argon2}']);
   });
 
@@ -117,7 +117,11 @@ describe('everything else the entry point decides', () => {
   });
 
   it('refuses what it does not recognise, pointing at --strip-prefix', () => {
-    expect(prepareHash({ rawHash: 'something:else' })).toMatchObject({ ok: false, code: 'unrecognised_format', reason: expect.stringContaining('--strip-prefix') });
+    expect(prepareHash({ rawHash: 'something:else' })).toMatchObject({
+      ok: false,
+      code: 'unrecognised_format',
+      reason: expect.stringContaining('--strip-prefix'),
+    });
   });
 
   it('recognises a bare 64-byte base64 hash as vendor scrypt without its salt', () => {
@@ -135,7 +139,7 @@ describe('everything else the entry point decides', () => {
     ['argon2id', ARGON2, true],
     ['argon2', BCRYPT, false],
     ['vendor_scrypt', BCRYPT, false],
-  ])('checks the record\'s own algorithm %s against the hash', (hashingAlgorithm, rawHash, usable) => {
+  ])("checks the record's own algorithm %s against the hash", (hashingAlgorithm, rawHash, usable) => {
     const prepared = prepareHash({ rawHash, hashingAlgorithm });
     expect(prepared.ok).toBe(usable);
     if (!prepared.ok) expect(prepared.code).toBe('algorithm_mismatch');

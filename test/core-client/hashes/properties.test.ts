@@ -7,11 +7,13 @@ const config: HashConfig = { memCost: 14, rounds: 8, saltSeparator: 'Bw==', sign
 
 const fromAlphabet = (alphabet: string, length: number) =>
   fc.array(fc.constantFrom(...alphabet), { minLength: length, maxLength: length }).map((chars) => chars.join(''));
-const base64Of = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max, size: 'max' }).map((bytes) => Buffer.from(bytes).toString('base64'));
+const base64Of = (min: number, max: number) =>
+  fc.uint8Array({ minLength: min, maxLength: max, size: 'max' }).map((bytes) => Buffer.from(bytes).toString('base64'));
 
 /** Salts end in a character whose spare bits are zero ('.Oeu'), hashes in one of every fourth: mostly valid, sometimes not. */
 const bcryptTail = fc.oneof(
-  fc.tuple(fromAlphabet(BCRYPT_ALPHABET, 21), fc.constantFrom(...'.Oeu'), fromAlphabet(BCRYPT_ALPHABET, 30), fc.constantFrom(...'.CGKOSWaeimquy26'))
+  fc
+    .tuple(fromAlphabet(BCRYPT_ALPHABET, 21), fc.constantFrom(...'.Oeu'), fromAlphabet(BCRYPT_ALPHABET, 30), fc.constantFrom(...'.CGKOSWaeimquy26'))
     .map((parts) => parts.join('')),
   fromAlphabet(BCRYPT_ALPHABET, 53),
 );
@@ -42,12 +44,10 @@ const scryptParts = fc.record({
   r: fc.integer({ min: 0, max: 9 }),
   webSafe: fc.boolean(),
 });
-const fScryptLike = fc
-  .tuple(scryptParts, fc.constantFrom([0, 1, 2], [2, 0, 1], [1, 2, 0]))
-  .map(([parts, order]) => {
-    const named = [`m=${parts.m}`, `r=${parts.r}`, 's=Bw=='];
-    return `$f_scrypt$${parts.hash}$${parts.salt}$${order.map((index) => named[index]).join('$')}`;
-  });
+const fScryptLike = fc.tuple(scryptParts, fc.constantFrom([0, 1, 2], [2, 0, 1], [1, 2, 0])).map(([parts, order]) => {
+  const named = [`m=${parts.m}`, `r=${parts.r}`, 's=Bw=='];
+  return `$f_scrypt$${parts.hash}$${parts.salt}$${order.map((index) => named[index]).join('$')}`;
+});
 
 /** The built-in wrappers, and look-alikes that must be refused. */
 const WRAPPERS = ['', 'bcrypt$', 'argon2', '{bcrypt}', '{argon2}', 'bcrypt_sha256$', 'pbkdf2_sha256$', '{SSHA}', '!', '$2', '$argon2id$', '$f_scrypt$'];

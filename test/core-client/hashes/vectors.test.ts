@@ -43,8 +43,9 @@ describe('published vendor scrypt vector', () => {
     expect(await verifyPassword(wrongPassword(vector.password), passwordHash, { signerKey })).toMatchObject({ ok: true, match: false });
     const otherKey = Buffer.from(signerKey?.reveal() ?? '', 'base64');
     otherKey[0] = (otherKey[0] ?? 0) ^ 1;
-    expect(
-      await verifyPassword(new Secret(vector.password), passwordHash, { signerKey: new Secret(otherKey.toString('base64')) }),
-    ).toMatchObject({ ok: true, match: false });
+    expect(await verifyPassword(new Secret(vector.password), passwordHash, { signerKey: new Secret(otherKey.toString('base64')) })).toMatchObject({
+      ok: true,
+      match: false,
+    });
   });
 });

@@ -8,7 +8,7 @@ const HASH = Buffer.alloc(64, 0xfb).toString('base64'); // contains "+" and "/"
 const SALT = Buffer.from([0xfb, 0xff, 0x01, 0x02, 0x03]).toString('base64'); // "+/8BAgM="
 
 describe('vendor scrypt: building the $f_scrypt$ string', () => {
-  it('joins hash, salt and the provider\'s parameters in the contract\'s order', () => {
+  it("joins hash, salt and the provider's parameters in the contract's order", () => {
     expect(prepareHash({ rawHash: HASH, salt: SALT, hashConfig: config })).toEqual({
       ok: true,
       family: 'vendor_scrypt',
@@ -29,7 +29,7 @@ describe('vendor scrypt: building the $f_scrypt$ string', () => {
     ]);
   });
 
-  it('is chosen by the record\'s hashingAlgorithm, and then an empty salt is refused', () => {
+  it("is chosen by the record's hashingAlgorithm, and then an empty salt is refused", () => {
     expect(prepareHash({ rawHash: HASH, salt: ' ', hashingAlgorithm: ' VENDOR_SCRYPT ', hashConfig: config })).toMatchObject({
       ok: false,
       code: 'missing_salt',
@@ -79,7 +79,7 @@ describe('vendor scrypt: reading an existing $f_scrypt$ string', () => {
     expect(prepareHash({ rawHash: hash })).toMatchObject({ ok: true, family: 'vendor_scrypt', passwordHash: canonical, hashingAlgorithm: 'vendor_scrypt' });
   });
 
-  it('keeps the hash\'s own parameters and warns when --hash-config disagrees', () => {
+  it("keeps the hash's own parameters and warns when --hash-config disagrees", () => {
     const prepared = prepareHash({ rawHash: canonical, hashConfig: { ...config, memCost: 5 } });
     expect(prepared).toMatchObject({ ok: true, passwordHash: canonical });
     expect(prepared.ok && prepared.warnings.join(' ')).toMatch(/differ from --hash-config/);

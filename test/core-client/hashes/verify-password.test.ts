@@ -42,7 +42,10 @@ describe('verifyPassword warnings and refusals', () => {
   });
 
   it('answers with the rejection reason for a hash it cannot use', async () => {
-    expect(await verifyPassword(new Secret('x'), '5f4dcc3b5aa765d61d8327deb882cf99')).toMatchObject({ ok: false, reason: expect.stringMatching(/unsupported family/) });
+    expect(await verifyPassword(new Secret('x'), '5f4dcc3b5aa765d61d8327deb882cf99')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/unsupported family/),
+    });
   });
 
   it('never puts the password in its answer', async () => {

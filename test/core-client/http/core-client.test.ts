@@ -165,9 +165,7 @@ describe('CoreClient: errors', () => {
       const client = clientFor(junk.url);
       await expect(client.hello()).rejects.toBeInstanceOf(ContractViolation);
       await expect(client.apiVersion()).rejects.toThrow(/not valid JSON/);
-      await expect(
-        client.signInUp({ thirdPartyId: 'x', thirdPartyUserId: '1', email: { id: 'a@b.c', isVerified: true } }),
-      ).rejects.toThrow(/user/);
+      await expect(client.signInUp({ thirdPartyId: 'x', thirdPartyUserId: '1', email: { id: 'a@b.c', isVerified: true } })).rejects.toThrow(/user/);
       const error = await client.importPasswordHash({ email: 'a@b.c', passwordHash: '$2a$x' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ContractViolation);
       expect((error as ContractViolation).kind).toBe('contractViolation');
@@ -180,9 +178,7 @@ describe('CoreClient: errors', () => {
   it('rejects bad settings with CoreClientConfigError', () => {
     expect(() => new CoreClient({ baseUrl: double.url, apiKey: API_KEY as unknown as Secret })).toThrow(CoreClientConfigError);
     expect(() => new CoreClient({ baseUrl: double.url, apiKey: new Secret(API_KEY), connections: 0 })).toThrow(/connections/);
-    expect(() => new CoreClient({ baseUrl: double.url, apiKey: new Secret(API_KEY), tenantId: 'recipe' })).toThrow(
-      CoreClientConfigError,
-    );
+    expect(() => new CoreClient({ baseUrl: double.url, apiKey: new Secret(API_KEY), tenantId: 'recipe' })).toThrow(CoreClientConfigError);
   });
 
   it('passes an abort through as the abort, not as a core error', async () => {
@@ -258,7 +254,9 @@ describe('CoreClient: retries', () => {
     const junk = await startJunkServer((_request, _body, response) => response.end());
     const url = junk.url;
     await junk.close();
-    const error = await clientFor(url).hello().catch((e: unknown) => e);
+    const error = await clientFor(url)
+      .hello()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Transient);
     expect((error as Transient).reason).toBe('network');
     expect(sleeps).toHaveLength(fastRetry.maxAttempts - 1);
@@ -363,7 +361,11 @@ describe('CoreClient never shows secrets', () => {
       double.faults.setLatencyMs(2_000);
       errors.push(await timeoutClient.hello().catch((e: unknown) => e));
       double.faults.clearFaults();
-      errors.push(await clientFor(double.url, { apiKey: new Secret(`${API_KEY}-wrong`) }).apiVersion().catch((e: unknown) => e));
+      errors.push(
+        await clientFor(double.url, { apiKey: new Secret(`${API_KEY}-wrong`) })
+          .apiVersion()
+          .catch((e: unknown) => e),
+      );
 
       expect(errors.every(isCoreError)).toBe(true);
       const shown = [

@@ -23,8 +23,7 @@ const context: ExchangeContext = {
 };
 const NOW = Date.parse('2025-01-01T00:00:00Z');
 
-const map = (status: number, bodyText: string, retryAfter?: string) =>
-  errorFromResponse({ status, bodyText, retryAfter, nowMs: NOW }, context);
+const map = (status: number, bodyText: string, retryAfter?: string) => errorFromResponse({ status, bodyText, retryAfter, nowMs: NOW }, context);
 
 describe('errorFromResponse', () => {
   it('maps 401 to AuthRejected', () => {

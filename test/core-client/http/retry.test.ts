@@ -1,14 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  AuthRejected,
-  RecordRejected,
-  type RetryPolicy,
-  Transient,
-  backoffDelayMs,
-  defaultRetryPolicy,
-  withRetry,
-} from 'core-client';
+import { AuthRejected, RecordRejected, type RetryPolicy, Transient, backoffDelayMs, defaultRetryPolicy, withRetry } from 'core-client';
 import { seededRandom } from '../../support/seeded-random.js';
 
 const policy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1_000, maxTotalMs: 10_000 };

@@ -14,9 +14,7 @@ describe('resolveCoreTarget', () => {
     expect(resolveCoreTarget({ baseUrl: base, tenantId: 'acme' }).recipePrefix).toBe('/acme');
     expect(resolveCoreTarget({ baseUrl: base, appId: 'shop' }).recipePrefix).toBe('/appid-shop/public');
     expect(resolveCoreTarget({ baseUrl: base, appId: 'shop', tenantId: 'acme' }).recipePrefix).toBe('/appid-shop/acme');
-    expect(describeTarget(resolveCoreTarget({ baseUrl: base, appId: 'shop', tenantId: 'acme' }))).toBe(
-      'http://127.0.0.1:3567 (app shop, tenant acme)',
-    );
+    expect(describeTarget(resolveCoreTarget({ baseUrl: base, appId: 'shop', tenantId: 'acme' }))).toBe('http://127.0.0.1:3567 (app shop, tenant acme)');
   });
 
   it("keeps the base URL's own path prefix", () => {

@@ -124,7 +124,7 @@ describe('planRecord', () => {
     ]);
   });
 
-  it('turns a malformed record into a rejection carrying the reader\'s reason', () => {
+  it("turns a malformed record into a rejection carrying the reader's reason", () => {
     const items = planRecord({ kind: 'malformed', location: { file: 'x.csv', line: 4 }, reason: 'column 2: stray quote' }, rules);
     expect(items).toEqual([
       expect.objectContaining({ kind: 'rejection', code: 'malformedRecord', reason: 'column 2: stray quote', operationKey: 'x.csv:L4#malformedRecord' }),
@@ -132,10 +132,7 @@ describe('planRecord', () => {
   });
 
   it('imports the password and links the providers of one user', () => {
-    const items = planRecord(
-      user({ email: 'a@b.io', passwordHash: argon2, providers: [{ providerId: 'facebook.com', providerUserId: 'fb1' }] }),
-      rules,
-    );
+    const items = planRecord(user({ email: 'a@b.io', passwordHash: argon2, providers: [{ providerId: 'facebook.com', providerUserId: 'fb1' }] }), rules);
     expect(items.map((item) => item.kind)).toEqual(['passwordImport', 'thirdPartySignInUp']);
   });
 });

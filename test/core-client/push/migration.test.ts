@@ -48,7 +48,12 @@ describe('runMigration', () => {
     });
     expect(summary).toMatchObject({ imported: 2, total: 2, credentials: { checked: 1, matchedLocally: 1, loggedIn: 1 } });
     expect(stages.map(([stage]) => stage)).toEqual(['local', 'signIn']);
-    expect(core.emailPasswordUsers().map((user) => user.email).sort()).toEqual(['ada@example.com', 'bob@example.com']);
+    expect(
+      core
+        .emailPasswordUsers()
+        .map((user) => user.email)
+        .sort(),
+    ).toEqual(['ada@example.com', 'bob@example.com']);
   });
 
   it('sends nothing when a known password does not match its planned hash', async () => {

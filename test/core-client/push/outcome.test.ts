@@ -26,7 +26,10 @@ describe('how an operation ends', () => {
       code: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR',
       reason: 'the core answered EMAIL_CHANGE_NOT_ALLOWED_ERROR: email taken',
     });
-    const rejected = endOfError(new RecordRejected('The core rejected the record: Password hash is in invalid format.', 'Password hash is in invalid format'), 1);
+    const rejected = endOfError(
+      new RecordRejected('The core rejected the record: Password hash is in invalid format.', 'Password hash is in invalid format'),
+      1,
+    );
     expect(rejected).toMatchObject({ kind: 'refused', reason: expect.stringContaining('Password hash is in invalid format') });
   });
 
@@ -42,8 +45,16 @@ describe('how an operation ends', () => {
 
   it('a refused key or a missing tenant stops everything at once; a missing signer key or a 403 stops sending', () => {
     expect(endOfError(new AuthRejected('The core refused the api-key.'), 1)).toMatchObject({ kind: 'stop', reason: 'authRejected', hard: true });
-    expect(endOfError(new TenantNotFound('no tenant', 't', 'a', 'AppId or tenantId not found'), 1)).toMatchObject({ kind: 'stop', reason: 'tenantNotFound', hard: true });
-    expect(endOfError(new SignerKeyMissing('set VENDOR_PASSWORD_HASHING_SIGNER_KEY'), 1)).toMatchObject({ kind: 'stop', reason: 'signerKeyMissing', hard: false });
+    expect(endOfError(new TenantNotFound('no tenant', 't', 'a', 'AppId or tenantId not found'), 1)).toMatchObject({
+      kind: 'stop',
+      reason: 'tenantNotFound',
+      hard: true,
+    });
+    expect(endOfError(new SignerKeyMissing('set VENDOR_PASSWORD_HASHING_SIGNER_KEY'), 1)).toMatchObject({
+      kind: 'stop',
+      reason: 'signerKeyMissing',
+      hard: false,
+    });
     expect(endOfError(new Unexpected('403 recipe disabled', 'Email password login not enabled for tenant'), 1)).toMatchObject({
       kind: 'stop',
       reason: 'coreRefused',

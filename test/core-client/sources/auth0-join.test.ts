@@ -26,7 +26,11 @@ function userLine(id: string, email?: string): string {
 }
 
 function summary(records: SourceRecord[]): [string | undefined, number | undefined, string | undefined][] {
-  return records.map((record) => [record.kind === 'user' ? record.sourceId : 'malformed', record.location.line, record.kind === 'user' ? record.passwordHash : undefined]);
+  return records.map((record) => [
+    record.kind === 'user' ? record.sourceId : 'malformed',
+    record.location.line,
+    record.kind === 'user' ? record.passwordHash : undefined,
+  ]);
 }
 
 describe('Auth0 join through the compact password index', () => {
@@ -144,7 +148,10 @@ describe('Auth0 join through the compact password index', () => {
     await withTempDir(async (dir) => {
       const hashes = join(dir, 'passwords.ndjson');
       const users = join(dir, 'users.ndjson');
-      await writeFile(hashes, [hashLine('c1', '$2b$10$c1'), hashLine('c2', '$2b$10$c2'), hashLine('c2', '$2b$10$c2-again'), hashLine('c3', '$2b$10$c3')].join('\n'));
+      await writeFile(
+        hashes,
+        [hashLine('c1', '$2b$10$c1'), hashLine('c2', '$2b$10$c2'), hashLine('c2', '$2b$10$c2-again'), hashLine('c3', '$2b$10$c3')].join('\n'),
+      );
       await writeFile(users, [userLine('c3'), userLine('c9'), userLine('c2')].join('\n'));
       const { records } = await readAll(readAuth0(users, hashes, { indexKey: everyDigestCollides }));
       expect(summary(records)).toEqual([

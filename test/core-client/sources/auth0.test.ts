@@ -10,7 +10,11 @@ const usersFile = fixture('auth0/users.ndjson');
 const passwordFile = fixture('auth0/passwords.ndjson');
 
 function bySourceId(records: SourceRecord[]): Map<string, SourceUser> {
-  return new Map(records.filter((record): record is SourceUser => record.kind === 'user').map((user) => [`${user.location.file === passwordFile ? 'pw:' : ''}${user.sourceId}`, user]));
+  return new Map(
+    records
+      .filter((record): record is SourceUser => record.kind === 'user')
+      .map((user) => [`${user.location.file === passwordFile ? 'pw:' : ''}${user.sourceId}`, user]),
+  );
 }
 
 describe('Auth0 user export joined with the password-hash export', () => {
@@ -18,7 +22,12 @@ describe('Auth0 user export joined with the password-hash export', () => {
     const { records, error } = await readAll(readSource(usersFile, { format: 'auth0', auth0PasswordFile: passwordFile }));
     expect(error).toBeUndefined();
     const users = bySourceId(records);
-    expect(users.get('auth0|60425dc43519d90068f82973')).toMatchObject({ email: 'ada@example.com', emailVerified: true, passwordHash: expect.stringMatching(/^\$2b\$10\$Z6hU/), providers: [] });
+    expect(users.get('auth0|60425dc43519d90068f82973')).toMatchObject({
+      email: 'ada@example.com',
+      emailVerified: true,
+      passwordHash: expect.stringMatching(/^\$2b\$10\$Z6hU/),
+      providers: [],
+    });
     expect(users.get('auth0|legacy-7')?.passwordHash).toMatch(/^\$2b\$10\$C4H1/); // through alt_id
     // Same email as a hash entry with another id: not joined; that entry is a password-only user.
     expect(users.get('auth0|60425dc43519d90068f82999')?.passwordHash).toBeUndefined();
@@ -76,7 +85,14 @@ describe('Auth0 user export joined with the password-hash export', () => {
   it('reports a duplicate id in the hash file and keeps the first', async () => {
     await withTempDir(async (dir) => {
       const hashes = join(dir, 'passwords.ndjson');
-      await writeFile(hashes, ['{"_id":{"$oid":"a1"},"email":"x@example.com","passwordHash":"$2b$10$first"}', '{"_id":{"$oid":"a1"},"email":"y@example.com","passwordHash":"$2b$10$second"}', ''].join('\n'));
+      await writeFile(
+        hashes,
+        [
+          '{"_id":{"$oid":"a1"},"email":"x@example.com","passwordHash":"$2b$10$first"}',
+          '{"_id":{"$oid":"a1"},"email":"y@example.com","passwordHash":"$2b$10$second"}',
+          '',
+        ].join('\n'),
+      );
       const { records } = await readAll(readSource(hashes, { format: 'auth0' }));
       expect(records).toEqual([
         { kind: 'malformed', location: { file: hashes, line: 2, field: '_id' }, reason: expect.stringContaining('auth0|a1') },

@@ -11,7 +11,16 @@ const VECTOR_SALT = '42xEC+ixf3L2lw==';
 /** The first two users of both Firebase fixtures (JSON and CSV hold the same people). */
 function adaAndGrace(adaAt: SourceUser['location'], graceAt: SourceUser['location']): SourceUser[] {
   return [
-    { kind: 'user', location: adaAt, sourceId: 'fb-1', email: 'ada@example.com', emailVerified: true, passwordHash: VECTOR_HASH, salt: VECTOR_SALT, providers: [] },
+    {
+      kind: 'user',
+      location: adaAt,
+      sourceId: 'fb-1',
+      email: 'ada@example.com',
+      emailVerified: true,
+      passwordHash: VECTOR_HASH,
+      salt: VECTOR_SALT,
+      providers: [],
+    },
     {
       kind: 'user',
       location: graceAt,

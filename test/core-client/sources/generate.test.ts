@@ -16,7 +16,11 @@ describe('writeFirebaseJsonExport', () => {
       expect(users.every((user) => user.kind === 'user')).toBe(true);
       expect(users.filter((user) => user.passwordHash === undefined)).toHaveLength(61); // 0, 20, ... 1200
       expect(users.filter((user) => user.providers.length > 0)).toHaveLength(121);
-      expect(users[1]).toMatchObject({ sourceId: 'user-00000001', passwordHash: expect.stringMatching(/^[A-Za-z0-9+/]{86}==$/), salt: expect.stringMatching(/^[A-Za-z0-9+/]{16}$/) });
+      expect(users[1]).toMatchObject({
+        sourceId: 'user-00000001',
+        passwordHash: expect.stringMatching(/^[A-Za-z0-9+/]{86}==$/),
+        salt: expect.stringMatching(/^[A-Za-z0-9+/]{16}$/),
+      });
       expect(users[1202]?.location).toEqual({ file: path, index: 1202 });
     });
   });

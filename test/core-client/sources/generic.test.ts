@@ -26,7 +26,11 @@ describe('generic NDJSON in the contract shape (no mapping)', () => {
       { kind: 'malformed', location: { file: path, line: 5, field: 'isVerified' }, reason: 'field "isVerified" must be true or false, found "maybe"' },
       { kind: 'malformed', location: { file: path, line: 6, field: 'thirdPartyUserId' }, reason: expect.stringContaining('is missing') },
       { kind: 'malformed', location: { file: path, line: 7 }, reason: 'the line is not a JSON object' },
-      expect.objectContaining({ location: { file: path, line: 8 }, emailVerified: false, providers: [{ providerId: 'github', providerUserId: '42', email: 'last@example.com' }] }),
+      expect.objectContaining({
+        location: { file: path, line: 8 },
+        emailVerified: false,
+        providers: [{ providerId: 'github', providerUserId: '42', email: 'last@example.com' }],
+      }),
     ]);
   });
 
@@ -77,7 +81,10 @@ describe('generic CSV with a header row', () => {
     expect(records).toEqual([
       { kind: 'user', location: { file: path, line: 2 }, email: 'ada@example.com', emailVerified: true, passwordHash: BCRYPT, providers: [] },
       expect.objectContaining({ location: { file: path, line: 3 }, email: 'grace@example.com', hashingAlgorithm: 'vendor_scrypt' }),
-      expect.objectContaining({ location: { file: path, line: 4 }, providers: [{ providerId: 'google', providerUserId: '1234567890', email: 'linus@example.com' }] }),
+      expect.objectContaining({
+        location: { file: path, line: 4 },
+        providers: [{ providerId: 'google', providerUserId: '1234567890', email: 'linus@example.com' }],
+      }),
       { kind: 'malformed', location: { file: path, line: 5 }, reason: 'the row has 2 fields, the header has 6' },
     ]);
   });
@@ -90,7 +97,14 @@ describe('generic CSV with a header row', () => {
     expect(error).toBeUndefined();
     expect(records).toEqual([
       { kind: 'user', location: { file: path, line: 2 }, sourceId: '17', email: 'ada@example.com', emailVerified: true, passwordHash: BCRYPT, providers: [] },
-      { kind: 'user', location: { file: path, line: 3 }, sourceId: '18', email: 'linus@example.com', emailVerified: false, providers: [{ providerId: 'github', providerUserId: '4242', email: 'linus@example.com' }] },
+      {
+        kind: 'user',
+        location: { file: path, line: 3 },
+        sourceId: '18',
+        email: 'linus@example.com',
+        emailVerified: false,
+        providers: [{ providerId: 'github', providerUserId: '4242', email: 'linus@example.com' }],
+      },
     ]);
   });
 
@@ -142,7 +156,9 @@ describe('parseFieldMapping', () => {
   it('refuses unknown fields, empty columns and unreadable text', () => {
     const unknown = parseFieldMapping({ mail: 'x' }, 'mapping.txt') as SourceError;
     expect(unknown).toBeInstanceOf(SourceError);
-    expect(unknown.message).toBe('mapping.txt: unknown field "mail"; the fields are email, passwordHash, salt, hashingAlgorithm, isVerified, thirdPartyId, thirdPartyUserId, sourceId');
+    expect(unknown.message).toBe(
+      'mapping.txt: unknown field "mail"; the fields are email, passwordHash, salt, hashingAlgorithm, isVerified, thirdPartyId, thirdPartyUserId, sourceId',
+    );
     expect(parseFieldMapping({ email: '  ' })).toBeInstanceOf(SourceError);
     expect((parseFieldMapping('email mail') as SourceError).location.line).toBe(1);
     expect((parseFieldMapping('{"email": ') as SourceError).kind).toBe('bad-mapping');

@@ -46,7 +46,10 @@ function mockedState(type: string, name: string, inputs: Record<string, unknown>
  * so the mock monitor's registerResource is wrapped to read additionalSecretOutputs and secret inputs
  * from the request itself, exactly what the engine would store.
  */
-export async function installMocks(config: Record<string, string>, secretKeys: string[]): Promise<{
+export async function installMocks(
+  config: Record<string, string>,
+  secretKeys: string[],
+): Promise<{
   resources: RegisteredResource[];
   settled: () => Promise<void>;
 }> {

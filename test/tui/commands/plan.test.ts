@@ -40,10 +40,22 @@ describe('core-migrate plan', () => {
   it('prints a table for a person and writes every rejection to the report, never a hash', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'plan-report-'));
     const report = join(folder, 'rejections.ndjson');
-    const result = await run(['plan', join(fixtures, 'auth0/users.ndjson'), '--format', 'auth0', '--auth0-password-file', join(fixtures, 'auth0/passwords.ndjson'), '--report', report]);
+    const result = await run([
+      'plan',
+      join(fixtures, 'auth0/users.ndjson'),
+      '--format',
+      'auth0',
+      '--auth0-password-file',
+      join(fixtures, 'auth0/passwords.ndjson'),
+      '--report',
+      report,
+    ]);
     expect(result.stdout).toMatch(/records read\s+\d+/);
     expect(result.stdout).toMatch(/password users\s+bcrypt \d+/);
-    const lines = (await readFile(report, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
+    const lines = (await readFile(report, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, string>);
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatchObject({ stage: 'plan', location: expect.any(String), reason: expect.any(String) });
     expect(await readFile(report, 'utf8')).not.toMatch(/\$2[aby]\$/);

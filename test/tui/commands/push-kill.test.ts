@@ -109,7 +109,10 @@ describe('core-migrate push killed with SIGKILL and resumed', () => {
     // The same store as one uninterrupted run against a fresh core.
     const fresh = await startCoreDouble({ apiKeys: [API_KEY] });
     try {
-      const straight = await runCli(['push', source, '--core', fresh.url, '--journal', join(dir, 'straight.journal'), '--report', join(dir, 'straight.ndjson')], dir);
+      const straight = await runCli(
+        ['push', source, '--core', fresh.url, '--journal', join(dir, 'straight.journal'), '--report', join(dir, 'straight.ndjson')],
+        dir,
+      );
       expect(straight.exitCode).toBe(1);
       expect(storeSnapshot(core)).toEqual(storeSnapshot(fresh));
       expect(storeSnapshot(core)).toHaveLength(USERS);

@@ -64,7 +64,15 @@ export function storeSnapshot(core: CoreDouble): string[] {
 
 /** Import and sign-in-up requests only (the pre-flight's are left out). */
 export function operationRequests(core: CoreDouble): ReturnType<CoreDouble['requests']> {
-  return core.requests().filter((request) => request.path.endsWith('/passwordhash/import') || request.path.endsWith('/signinup') && request.body !== undefined && typeof (request.body as { thirdPartyUserId?: unknown }).thirdPartyUserId === 'string');
+  return core
+    .requests()
+    .filter(
+      (request) =>
+        request.path.endsWith('/passwordhash/import') ||
+        (request.path.endsWith('/signinup') &&
+          request.body !== undefined &&
+          typeof (request.body as { thirdPartyUserId?: unknown }).thirdPartyUserId === 'string'),
+    );
 }
 
 /** The last line of a --json run: the summary object. */

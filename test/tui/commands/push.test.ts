@@ -28,7 +28,16 @@ describe('core-migrate push', () => {
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(1);
     const summary = lastJson(run);
-    expect(summary).toMatchObject({ imported: 30, thirdPartyCreated: 10, rejected: 1, failed: 0, skipped: 0, alreadyExisted: 0, thirdPartyExisting: 0, total: 41 });
+    expect(summary).toMatchObject({
+      imported: 30,
+      thirdPartyCreated: 10,
+      rejected: 1,
+      failed: 0,
+      skipped: 0,
+      alreadyExisted: 0,
+      thirdPartyExisting: 0,
+      total: 41,
+    });
     expect(run.stdout).toContain('= 41 operations');
     expect(core.emailPasswordUsers()).toHaveLength(30);
     expect(core.thirdPartyUsers()).toHaveLength(10);

@@ -5,7 +5,14 @@ import { Table } from '../../../tui/src/components/table.js';
 
 describe('KeyHints and Table', () => {
   it('lists each key with what it does, on one line', () => {
-    const app = render(<KeyHints hints={[['Enter', 'continue'], ['Esc', 'back']]} />);
+    const app = render(
+      <KeyHints
+        hints={[
+          ['Enter', 'continue'],
+          ['Esc', 'back'],
+        ]}
+      />,
+    );
     expect(app.lastFrame()).toBe('Enter continue  Esc back');
   });
 

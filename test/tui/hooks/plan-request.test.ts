@@ -42,7 +42,10 @@ describe('the plan request', () => {
 
   it('carries the hash parameters read by core-client, and a key that changes with them but never holds the signer key', () => {
     const base = walk({ type: 'editSource', patch: { path: 'users.json' } }, { type: 'requestPlan' });
-    const withConfig = walkReducer(base, { type: 'editHashes', patch: { memCost: '14', rounds: '8', saltSeparator: 'Bw==', signerKey: new Secret(signerKey) } });
+    const withConfig = walkReducer(base, {
+      type: 'editHashes',
+      patch: { memCost: '14', rounds: '8', saltSeparator: 'Bw==', signerKey: new Secret(signerKey) },
+    });
     const plain = planRequestFrom(base, folder);
     const configured = planRequestFrom(withConfig, folder);
     expect(plain?.path).toBe(join(folder, 'users.json'));
@@ -66,7 +69,10 @@ describe('the resume command', () => {
   it('names the file, the core, the parameters file, the journal and report, but no secret', () => {
     const state = walk(
       { type: 'editConnect', patch: { apiKey: new Secret('a'.repeat(24)), tenant: 'eu' } },
-      { type: 'preflightFinished', result: { core: { coreUrl: 'http://127.0.0.1:3567', apiKey: new Secret('a'.repeat(24)) }, report: { ok: true, target: 't', steps: [] } } },
+      {
+        type: 'preflightFinished',
+        result: { core: { coreUrl: 'http://127.0.0.1:3567', apiKey: new Secret('a'.repeat(24)) }, report: { ok: true, target: 't', steps: [] } },
+      },
       { type: 'editHashes', patch: { memCost: '14', rounds: '8', saltSeparator: 'Bw==', signerKey: new Secret(signerKey), prefixRules: ['sha1 $'] } },
     );
     const command = resumeCommandFor(state, hashConfigFromForm(state.hashes), '/j/journal.ndjson', '/j/report.ndjson', '/data/my users.json');

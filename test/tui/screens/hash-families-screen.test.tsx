@@ -24,7 +24,12 @@ const prepared: WalkAction[] = [
   },
 ];
 
-function hashesScreen(observe: (state: WalkState) => void, calls: string[] = [], more: WalkAction[] = [], emailCandidates = ['ada@example.com', 'alan@example.com']) {
+function hashesScreen(
+  observe: (state: WalkState) => void,
+  calls: string[] = [],
+  more: WalkAction[] = [],
+  emailCandidates = ['ada@example.com', 'alan@example.com'],
+) {
   return render(
     <ScreenHarness
       prepare={[...prepared, ...more]}
@@ -62,11 +67,17 @@ describe('the Hashes screen', () => {
 
   it('fits 80x24 with every note at once: a bad hash config, the signer-key reminder, suggestions and a long verdict', async () => {
     const candidates = Array.from({ length: 5 }, (_, index) => `someone.with.a.long.name-${index}@example.com`);
-    const verdict = 'the password does NOT match someone.with.a.long.name-0@example.com (vendor_scrypt): check the signer key, rounds, mem_cost and salt separator (the hash had a django wrapper that was stripped)';
-    const app = hashesScreen(() => undefined, [], [
-      { type: 'editHashes', patch: { memCost: '99', rounds: 'eight', saltSeparator: 'Bw==', checkEmail: 'someone', focus: 6 } },
-      { type: 'checkFinished', result: { match: false, sentence: verdict } },
-    ], candidates);
+    const verdict =
+      'the password does NOT match someone.with.a.long.name-0@example.com (vendor_scrypt): check the signer key, rounds, mem_cost and salt separator (the hash had a django wrapper that was stripped)';
+    const app = hashesScreen(
+      () => undefined,
+      [],
+      [
+        { type: 'editHashes', patch: { memCost: '99', rounds: 'eight', saltSeparator: 'Bw==', checkEmail: 'someone', focus: 6 } },
+        { type: 'checkFinished', result: { match: false, sentence: verdict } },
+      ],
+      candidates,
+    );
     const frame = app.lastFrame() ?? '';
     expectFits80x24(frame);
     expect(frame).toMatch(/✗ .*(mem_cost|rounds)/);

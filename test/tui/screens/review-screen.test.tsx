@@ -21,7 +21,10 @@ function reviewScreen(observe: (state: WalkState) => void, onStart: () => void) 
 
 describe('the Review screen', () => {
   it('shows the plan as a table: kinds, families, providers, rejections by reason with an example, duplicates', () => {
-    const app = reviewScreen(() => undefined, () => undefined);
+    const app = reviewScreen(
+      () => undefined,
+      () => undefined,
+    );
     const frame = app.lastFrame() ?? '';
     expect(frame).toMatch(/password imports +7 bcrypt 2 · argon2 2 · vendor_scrypt 3/);
     expect(frame).toMatch(/third-party sign-ins +4 google 2 · github 2/);
@@ -36,7 +39,10 @@ describe('the Review screen', () => {
   it('sends nothing until the operator answers y, and n takes the question back', async () => {
     let state: WalkState | undefined;
     let started = 0;
-    const app = reviewScreen((next) => (state = next), () => (started += 1));
+    const app = reviewScreen(
+      (next) => (state = next),
+      () => (started += 1),
+    );
     await press(app, keys.down, ' ');
     expect(state?.review.dryRun).toBe(true);
     await press(app, ' ', keys.enter);
@@ -52,7 +58,10 @@ describe('the Review screen', () => {
 
   it('refuses to start with a concurrency that is not a number, and Esc goes back', async () => {
     let state: WalkState | undefined;
-    const app = reviewScreen((next) => (state = next), () => undefined);
+    const app = reviewScreen(
+      (next) => (state = next),
+      () => undefined,
+    );
     await press(app, keys.ctrlU, 'many', keys.enter);
     expect(app.lastFrame()).toContain('✗ concurrency must be a whole number');
     expect(state?.review.confirming).toBe(false);

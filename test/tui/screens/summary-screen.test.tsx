@@ -38,14 +38,27 @@ describe('the Summary screen', () => {
     expect(frame).toContain('6 logged in at the core');
     expect(frame).toContain('0 each: third-party existing, failed at the core, skipped (journal)');
     // The command shows whole (it wraps, within words where a path is longer than the line).
-    const resumeLines = frame.slice(frame.indexOf('resume   ')).split('\n').filter((line) => line.startsWith('resume   ') || line.startsWith(' '.repeat(9)));
-    expect(resumeLines.map((line) => line.slice(9)).join('').replace(/\s/g, '')).toBe(resume.replace(/\s/g, ''));
+    const resumeLines = frame
+      .slice(frame.indexOf('resume   '))
+      .split('\n')
+      .filter((line) => line.startsWith('resume   ') || line.startsWith(' '.repeat(9)));
+    expect(
+      resumeLines
+        .map((line) => line.slice(9))
+        .join('')
+        .replace(/\s/g, ''),
+    ).toBe(resume.replace(/\s/g, ''));
     expectFits80x24(frame);
     app.unmount();
   });
 
   it('says when a push stopped early, and flags counts that do not add up', async () => {
-    const summary = pushSummary({ imported: 3, notAttempted: 3, total: 17, stoppedEarly: { reason: 'interrupted', message: 'Interrupted: the journal holds every answered operation.' } });
+    const summary = pushSummary({
+      imported: 3,
+      notAttempted: 3,
+      total: 17,
+      stoppedEarly: { reason: 'interrupted', message: 'Interrupted: the journal holds every answered operation.' },
+    });
     let quit = 0;
     const app = render(<SummaryScreen summary={summary} resumeCommand="core-migrate push users.json" onQuit={() => (quit += 1)} />);
     const frame = app.lastFrame() ?? '';

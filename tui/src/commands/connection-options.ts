@@ -13,11 +13,11 @@ export interface ConnectionFlags extends ConnectionInput {
  */
 export function addConnectionOptions(command: Command): Command {
   return command
-    .option('--core <url>', 'the core, e.g. http://127.0.0.1:3567 (default: CORE_URL, then the stack\'s coreUrl)')
-    .option('--stack <name>', 'read coreUrl and apiKey from this Pulumi stack\'s outputs (needs the pulumi CLI)')
+    .option('--core <url>', "the core, e.g. http://127.0.0.1:3567 (default: CORE_URL, then the stack's coreUrl)")
+    .option('--stack <name>', "read coreUrl and apiKey from this Pulumi stack's outputs (needs the pulumi CLI)")
     .option('--tenant <id>', 'the tenant to import into (default: public)')
     .option('--app <id>', 'the app the tenant belongs to (default: public)')
-    .option('--api-key-file <file>', 'a file holding the api-key (default: CORE_API_KEY, then the stack\'s apiKey)')
+    .option('--api-key-file <file>', "a file holding the api-key (default: CORE_API_KEY, then the stack's apiKey)")
     .addOption(new Option('--api-key <key>').hideHelp());
 }
 
@@ -26,15 +26,12 @@ export async function connectionFromOptions(flags: ConnectionFlags, io: CommandI
   if (flags.apiKey !== undefined) {
     return new ConnectionError(
       'invalidSetting',
-      '--api-key is not accepted, because a key on the command line lands in shell history and in ps: ' +
-        'set CORE_API_KEY, pass --api-key-file, or --stack.',
+      '--api-key is not accepted, because a key on the command line lands in shell history and in ps: ' + 'set CORE_API_KEY, pass --api-key-file, or --stack.',
     );
   }
-  return resolveConnection(
-    { core: flags.core, stack: flags.stack, tenant: flags.tenant, app: flags.app, apiKeyFile: flags.apiKeyFile },
-    io.env,
-    { cwd: io.cwd },
-  );
+  return resolveConnection({ core: flags.core, stack: flags.stack, tenant: flags.tenant, app: flags.app, apiKeyFile: flags.apiKeyFile }, io.env, {
+    cwd: io.cwd,
+  });
 }
 
 /** e.g. "core from stack dev, api-key from CORE_API_KEY". */

@@ -34,9 +34,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 const VerifyExit = { match: ExitCode.ok, mismatch: ExitCode.someRecordsFailed, unusable: ExitCode.usageOrConfiguration } as const;
 
 export const registerHashCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const hash = program
-    .command('hash')
-    .description('inspect one password hash, or check a known password against it, before a migration');
+  const hash = program.command('hash').description('inspect one password hash, or check a known password against it, before a migration');
 
   addHashOptions(hash.command('inspect <hash>'))
     .description('show the family, the normalised hash for the import body (or why it is refused) and warnings; exit 0 usable, 2 not')
@@ -79,19 +77,11 @@ function addHashOptions(command: Command): Command {
   return command
     .option('--salt <salt>', "the user's salt (vendor scrypt exports carry it beside the hash)")
     .option('--hash-config <file>', "the provider's hash_config block or JSON (vendor scrypt)")
-    .option(
-      '--strip-prefix <prefix>',
-      'strip this prefix from the hash: exact text, or re:<regex> matched at the start (repeatable)',
-      collect,
-    )
+    .option('--strip-prefix <prefix>', 'strip this prefix from the hash: exact text, or re:<regex> matched at the start (repeatable)', collect)
     .addHelpText('after', '\nA hash that starts with "-" goes after "--", e.g. core-migrate hash inspect -- -abc...');
 }
 
-async function prepareFromFlags(
-  rawHash: string,
-  flags: HashFlags,
-  io: CommandIO,
-): Promise<{ result: PrepareHashResult; config?: HashConfig } | Error> {
+async function prepareFromFlags(rawHash: string, flags: HashFlags, io: CommandIO): Promise<{ result: PrepareHashResult; config?: HashConfig } | Error> {
   const config = flags.hashConfig === undefined ? undefined : await readHashConfig(flags.hashConfig, io);
   if (config instanceof Error) return config;
   const prefixRules: PrefixRule[] = [];

@@ -16,9 +16,4 @@ export interface CommandContext {
 
 export type RegisterCommand = (program: Command, context: CommandContext) => void;
 
-export const commands: RegisterCommand[] = [
-  registerHashCommand,
-  registerPlanCommand,
-  registerPushCommand,
-  registerCheckCommand,
-];
+export const commands: RegisterCommand[] = [registerHashCommand, registerPlanCommand, registerPushCommand, registerCheckCommand];

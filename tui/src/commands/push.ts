@@ -42,7 +42,10 @@ export const registerPushCommand: RegisterCommand = (program: Command, { io, set
     .command('push')
     .description('import an export into the core: bounded concurrency, retries, a journal to resume, a report of every refusal')
     .argument('<file>', 'the export file (.gz is read transparently)')
-    .option('--concurrency <n>', `requests in flight at most (default: adaptive, starting at ${defaultConcurrencyLimits.initial}, up to ${defaultConcurrencyLimits.max})`)
+    .option(
+      '--concurrency <n>',
+      `requests in flight at most (default: adaptive, starting at ${defaultConcurrencyLimits.initial}, up to ${defaultConcurrencyLimits.max})`,
+    )
     .option('--journal <file>', 'the journal that makes a re-run resume (default: beside the report)')
     .option('--report <file>', 'every record not imported, and why, one JSON object per line (default: <file>.push-report.ndjson here)')
     .option('--dry-run', 'plan and pre-flight only: nothing is written to the core')
@@ -124,10 +127,7 @@ function concurrencyFrom(value: string | undefined): typeof defaultConcurrencyLi
   return concurrencyLimitsFor(requested);
 }
 
-async function planSummary(
-  sourcePath: string,
-  options: PlanOptions,
-): Promise<{ operations: number; records: number; rejected: number; vendorScrypt: number }> {
+async function planSummary(sourcePath: string, options: PlanOptions): Promise<{ operations: number; records: number; rejected: number; vendorScrypt: number }> {
   try {
     const summary = await summarisePlan(sourcePath, options);
     return {

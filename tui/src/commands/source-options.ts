@@ -34,7 +34,9 @@ export function addSourceOptions(command: Command): Command {
     .option('--hash-config <file>', "the provider's hash_config block or JSON (vendor scrypt users)")
     .option('--strip-prefix <prefix>', 'strip this wrapper from hashes: exact text, or re:<regex> (repeatable)', collect)
     .option('--provider-map <id=name>', 'map an export provider id to a short provider name (repeatable)', collect)
-    .addOption(new Option('--duplicates <policy>', 'which of two records with one email is imported').choices(['first-wins', 'last-wins']).default('first-wins'));
+    .addOption(
+      new Option('--duplicates <policy>', 'which of two records with one email is imported').choices(['first-wins', 'last-wins']).default('first-wins'),
+    );
 }
 
 export class SourceFlagsError extends Error {

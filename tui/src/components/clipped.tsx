@@ -28,7 +28,9 @@ export function clipToLines(text: string, width: number, maxLines: number): stri
     const shortened = `${words.join(' ')} …`;
     if (wrappedLineCount(shortened, width) <= maxLines) return shortened;
   }
-  return `${Array.from(text).slice(0, width * maxLines - 2).join('')} …`;
+  return `${Array.from(text)
+    .slice(0, width * maxLines - 2)
+    .join('')} …`;
 }
 
 /** A block of exactly `lines` lines whatever its text wraps to, so a screen can budget its 24 rows. */

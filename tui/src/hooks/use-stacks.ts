@@ -14,8 +14,8 @@ export function useStacks(pulumiBinary: string | undefined): StacksState {
         // The full sentence is written for the command line (flags); here one line says what to do on this screen.
         const reason = result.kind === 'pulumiMissing' ? 'Pulumi CLI not found, so no stacks to list: type the core below.' : result.message;
         setStacks({ state: 'unavailable', reason });
-      }
-      else setStacks(result.length === 0 ? { state: 'unavailable', reason: 'no Pulumi stacks here: type the core below' } : { state: 'listed', names: result });
+      } else
+        setStacks(result.length === 0 ? { state: 'unavailable', reason: 'no Pulumi stacks here: type the core below' } : { state: 'listed', names: result });
     });
     return () => {
       current = false;

@@ -57,7 +57,13 @@ export function ConnectScreen({ state, current, stacks, apiKeyFromEnvironment, d
   });
 
   const passed = preflight.state === 'done' && preflight.value.report.ok;
-  const keyNote = form.apiKey.isEmpty ? (form.stack === '' ? 'type it, or set CORE_API_KEY' : 'taken from the stack') : apiKeyFromEnvironment ? 'from CORE_API_KEY' : '';
+  const keyNote = form.apiKey.isEmpty
+    ? form.stack === ''
+      ? 'type it, or set CORE_API_KEY'
+      : 'taken from the stack'
+    : apiKeyFromEnvironment
+      ? 'from CORE_API_KEY'
+      : '';
   const focusKeys: KeyHint[] = form.focus === 0 ? [['←→', 'stack']] : textFields[form.focus] === undefined ? [] : [cursorKeysHint];
   return (
     <ScreenFrame step="Connect" hints={[['Tab/↑↓', 'field'], ...focusKeys, ['Enter', passed ? 'continue' : 'check connection'], ['Esc', 'quit']]}>
@@ -71,7 +77,13 @@ export function ConnectScreen({ state, current, stacks, apiKeyFromEnvironment, d
             </Text>
           </Box>
         ) : null}
-        <TextField label="Core URL" value={form.coreUrl} focus={form.focus === 1} cursorFromEnd={form.cursorFromEnd} placeholder={form.stack === '' ? 'http://127.0.0.1:3567' : '(from the stack)'} />
+        <TextField
+          label="Core URL"
+          value={form.coreUrl}
+          focus={form.focus === 1}
+          cursorFromEnd={form.cursorFromEnd}
+          placeholder={form.stack === '' ? 'http://127.0.0.1:3567' : '(from the stack)'}
+        />
         <TextField label="Tenant" value={form.tenant} focus={form.focus === 2} cursorFromEnd={form.cursorFromEnd} placeholder="public" />
         <TextField label="App" value={form.app} focus={form.focus === 3} cursorFromEnd={form.cursorFromEnd} placeholder="public" />
         <FieldRow label="API key" focus={form.focus === apiKeyField}>

@@ -13,8 +13,12 @@ const familyFates = {
 
 /** The counts alone, for one line: "bcrypt 2 · argon2 2 · refused 1". */
 function familyCounts(summary: PlanSummary): string {
-  const families = (Object.keys(familyFates) as (keyof typeof familyFates)[]).filter((family) => summary.byFamily[family] > 0).map((family) => `${family} ${summary.byFamily[family]}`);
-  const refused = summary.rejectionsByCode.filter((group) => group.code === 'unusableHash' || group.code === 'unsupportedHashFamily').reduce((total, group) => total + group.count, 0);
+  const families = (Object.keys(familyFates) as (keyof typeof familyFates)[])
+    .filter((family) => summary.byFamily[family] > 0)
+    .map((family) => `${family} ${summary.byFamily[family]}`);
+  const refused = summary.rejectionsByCode
+    .filter((group) => group.code === 'unusableHash' || group.code === 'unsupportedHashFamily')
+    .reduce((total, group) => total + group.count, 0);
   const parts = [...families, ...(refused > 0 ? [`refused ${refused}`] : [])];
   return parts.length === 0 ? 'none in this file' : parts.join(' · ');
 }
@@ -24,7 +28,12 @@ function familyRows(summary: PlanSummary): TableRow[] {
     .filter((family) => summary.byFamily[family] > 0)
     .map((family) => ({ label: family, value: summary.byFamily[family], note: familyFates[family] }));
   const refused = summary.rejectionsByCode.filter((group) => group.code === 'unusableHash' || group.code === 'unsupportedHashFamily');
-  for (const group of refused) rows.push({ label: group.code === 'unusableHash' ? 'refused: unusable' : 'refused: unsupported', value: group.count, note: group.examples[0]?.reason ?? '' });
+  for (const group of refused)
+    rows.push({
+      label: group.code === 'unusableHash' ? 'refused: unusable' : 'refused: unsupported',
+      value: group.count,
+      note: group.examples[0]?.reason ?? '',
+    });
   return rows;
 }
 
@@ -40,7 +49,9 @@ export function familyLineCount(plan: PlanView | undefined, current: boolean): n
  */
 export function FamilyLines({ plan, current, compact = false }: { plan: PlanView | undefined; current: boolean; compact?: boolean }) {
   if (plan?.summary === undefined || !current) {
-    return <Text wrap="truncate-end">{plan === undefined ? 'Hash families: the plan has not been read yet.' : <PlanCount plan={plan} current={current} />}</Text>;
+    return (
+      <Text wrap="truncate-end">{plan === undefined ? 'Hash families: the plan has not been read yet.' : <PlanCount plan={plan} current={current} />}</Text>
+    );
   }
   const summary = plan.summary;
   const rows = familyRows(summary);
@@ -53,7 +64,11 @@ export function FamilyLines({ plan, current, compact = false }: { plan: PlanView
           {familyCounts(summary)}
         </Text>
       ) : (
-        <Table title="Hash families in the file" rows={rows.length > 0 ? rows : [{ label: 'none', value: 0, note: 'no password hashes in this file' }]} labelWidth={24} />
+        <Table
+          title="Hash families in the file"
+          rows={rows.length > 0 ? rows : [{ label: 'none', value: 0, note: 'no password hashes in this file' }]}
+          labelWidth={24}
+        />
       )}
       <Text wrap="truncate-end">
         {'  Wrappers stripped: '}

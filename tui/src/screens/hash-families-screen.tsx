@@ -39,7 +39,9 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
     if (hashes.focus === field.paste) {
       if (key.return && hashes.pasted.isEmpty) return dispatch({ type: 'goTo', step: 'review' });
       // A paste split by the terminal delivers its line breaks as Enter: inside a paste they are text.
-      const next = key.return ? `${hashes.pasted.reveal()}\n` : applyTextKey({ value: hashes.pasted.reveal(), cursorFromEnd: 0 }, input, key, { multiline: true, masked: true })?.value;
+      const next = key.return
+        ? `${hashes.pasted.reveal()}\n`
+        : applyTextKey({ value: hashes.pasted.reveal(), cursorFromEnd: 0 }, input, key, { multiline: true, masked: true })?.value;
       if (next !== undefined) edit(readPaste(next));
       return;
     }
@@ -78,14 +80,22 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
   const invalid = hashConfig.state === 'invalid' ? clipToLines(`✗ ${hashConfig.sentence}`, 78, 2) : undefined;
   const suggesting = form.focus === field.email && emailCandidates.length > 1;
   // Every note shown takes rows from the family table: past 24 lines it collapses to its counts on one line.
-  const noteLines = (invalid === undefined ? 0 : wrappedLineCount(invalid, 78)) + (scryptUsers ? (stackSays === undefined ? 1 : 2) : 0) + (suggesting ? 1 : 0) + checkLineCount(state.check);
+  const noteLines =
+    (invalid === undefined ? 0 : wrappedLineCount(invalid, 78)) +
+    (scryptUsers ? (stackSays === undefined ? 1 : 2) : 0) +
+    (suggesting ? 1 : 0) +
+    checkLineCount(state.check);
   const compactFamilies = fixedLines + familyLineCount(plan, planCurrent) + noteLines > screenLines;
   return (
     <ScreenFrame step="Hashes" hints={hashesHints(form)}>
       <FamilyLines plan={plan} current={planCurrent} compact={compactFamilies} />
       <Box flexDirection="column" marginTop={1}>
         <FieldRow label="hash_config" focus={form.focus === field.paste}>
-          <MaskedInput value={form.pasted} focus={form.focus === field.paste} placeholder={form.pasteNote || 'paste the hash_config { … } block, or fill the fields'} />
+          <MaskedInput
+            value={form.pasted}
+            focus={form.focus === field.paste}
+            placeholder={form.pasteNote || 'paste the hash_config { … } block, or fill the fields'}
+          />
         </FieldRow>
         <TextField label="mem_cost" value={form.memCost} focus={form.focus === field.memCost} cursorFromEnd={form.cursorFromEnd} />
         <TextField label="rounds" value={form.rounds} focus={form.focus === field.rounds} cursorFromEnd={form.cursorFromEnd} />
@@ -115,7 +125,13 @@ export function HashFamiliesScreen({ state, current, planCurrent, emailCandidate
           note={form.prefixNote}
           placeholder={form.prefixNote || (form.prefixRules.length > 0 ? `added: ${form.prefixRules.join(', ')}` : 'exact text, or re:<regex>')}
         />
-        <TextField label="check email" value={form.checkEmail} focus={form.focus === field.email} cursorFromEnd={form.cursorFromEnd} placeholder="an account whose password you know" />
+        <TextField
+          label="check email"
+          value={form.checkEmail}
+          focus={form.focus === field.email}
+          cursorFromEnd={form.cursorFromEnd}
+          placeholder="an account whose password you know"
+        />
         {suggesting ? <CandidateLine candidates={emailCandidates} /> : null}
         <FieldRow label="its password" focus={form.focus === field.password}>
           <MaskedInput value={form.checkPassword} focus={form.focus === field.password} />

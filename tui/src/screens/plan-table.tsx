@@ -32,9 +32,14 @@ export function PlanTable({ summary }: { summary: PlanSummary }) {
   const groups = [...summary.rejectionsByCode].sort((a, b) => b.count - a.count);
   for (const group of groups.slice(0, shownRejectionCodes)) {
     const example = group.examples[0];
-    rows.push({ label: `  ${group.code}`, value: group.count, note: example === undefined ? '' : `${shortLocation(example.location)}: ${withFileNames(example.reason)}` });
+    rows.push({
+      label: `  ${group.code}`,
+      value: group.count,
+      note: example === undefined ? '' : `${shortLocation(example.location)}: ${withFileNames(example.reason)}`,
+    });
   }
-  if (groups.length > shownRejectionCodes) rows.push({ label: '  other reasons', value: groups.slice(shownRejectionCodes).reduce((sum, group) => sum + group.count, 0) });
+  if (groups.length > shownRejectionCodes)
+    rows.push({ label: '  other reasons', value: groups.slice(shownRejectionCodes).reduce((sum, group) => sum + group.count, 0) });
   rows.push({ label: 'duplicates', value: summary.duplicates }, { label: 'without credentials', value: summary.withoutCredentials });
   return (
     <Box flexDirection="column">

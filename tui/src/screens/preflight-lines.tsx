@@ -15,7 +15,9 @@ export function PreflightLines({ preflight }: { preflight: Outcome<PreflightView
       <Text wrap="truncate-end">
         {report.steps.map((step) => (
           <Text key={step.name}>
-            <Tone tone={step.status === 'ok' ? 'ok' : step.status === 'failed' ? 'error' : 'muted'}>{step.status === 'ok' ? '✓ ' : step.status === 'failed' ? '✗ ' : '- '}</Tone>
+            <Tone tone={step.status === 'ok' ? 'ok' : step.status === 'failed' ? 'error' : 'muted'}>
+              {step.status === 'ok' ? '✓ ' : step.status === 'failed' ? '✗ ' : '- '}
+            </Tone>
             {`${stepLabels[step.name]}   `}
           </Text>
         ))}

@@ -42,7 +42,10 @@ export function PushScreen({ view, target, failure, onPauseToggle, onStop, onQui
       ? [['q', 'quit']]
       : view.stopping
         ? [['q', 'abandon the requests in flight (the journal holds)']]
-        : [['p', view.paused ? 'resume' : 'pause'], ['q', 'stop safely (resumable)']];
+        : [
+            ['p', view.paused ? 'resume' : 'pause'],
+            ['q', 'stop safely (resumable)'],
+          ];
   return (
     <ScreenFrame step="Push" hints={hints}>
       <Text wrap="truncate-end">{`${view.dryRun ? 'Dry run against' : 'Pushing to'} ${target}`}</Text>

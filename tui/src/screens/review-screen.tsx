@@ -59,21 +59,42 @@ export function ReviewScreen({ state, current, planCurrent, target, dispatch, on
   return (
     <ScreenFrame
       step="Review"
-      hints={form.confirming ? [['y', form.dryRun ? 'start the dry run' : 'send to the core'], ['n/Esc', 'not yet']] : [['Tab/↑↓', 'field'], focusKeys, ['Enter', 'start…'], ['Esc', 'back']]}
+      hints={
+        form.confirming
+          ? [
+              ['y', form.dryRun ? 'start the dry run' : 'send to the core'],
+              ['n/Esc', 'not yet'],
+            ]
+          : [['Tab/↑↓', 'field'], focusKeys, ['Enter', 'start…'], ['Esc', 'back']]
+      }
     >
-      {ready && plan?.summary !== undefined ? <PlanTable summary={plan.summary} /> : plan === undefined ? <Text>The plan has not been read yet.</Text> : <PlanCount plan={plan} current={planCurrent} />}
+      {ready && plan?.summary !== undefined ? (
+        <PlanTable summary={plan.summary} />
+      ) : plan === undefined ? (
+        <Text>The plan has not been read yet.</Text>
+      ) : (
+        <PlanCount plan={plan} current={planCurrent} />
+      )}
       <Box flexDirection="column" marginTop={1}>
         <TextField label="concurrency" value={form.concurrency} focus={editing && form.focus === 0} cursorFromEnd={form.cursorFromEnd} />
         <ChoiceField label="dry run" value={form.dryRun ? 'yes: nothing is written to the core' : 'no'} focus={editing && form.focus === dryRunField} />
         <TextField label="journal" value={form.journalPath} focus={editing && form.focus === 2} cursorFromEnd={form.cursorFromEnd} />
         <TextField label="report" value={form.reportPath} focus={editing && form.focus === 3} cursorFromEnd={form.cursorFromEnd} />
-        <TextField label="credentials" value={form.credentialsPath} focus={editing && form.focus === 4} cursorFromEnd={form.cursorFromEnd} placeholder="optional: a file of 'email password' lines" />
+        <TextField
+          label="credentials"
+          value={form.credentialsPath}
+          focus={editing && form.focus === 4}
+          cursorFromEnd={form.cursorFromEnd}
+          placeholder="optional: a file of 'email password' lines"
+        />
       </Box>
       {concurrencyValid(form.concurrency) ? null : <Tone tone="error">✗ concurrency must be a whole number from 1 to 9999</Tone>}
       {form.confirming ? (
         <Text wrap="wrap">
           <Tone tone="warning" bold>
-            {form.dryRun ? `Dry run against ${target}: nothing will be written. Start? (y/n)` : `Send ${operations.toLocaleString('en-US')} operations to ${target}? (y/n)`}
+            {form.dryRun
+              ? `Dry run against ${target}: nothing will be written. Start? (y/n)`
+              : `Send ${operations.toLocaleString('en-US')} operations to ${target}? (y/n)`}
           </Tone>
         </Text>
       ) : (

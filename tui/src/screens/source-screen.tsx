@@ -60,16 +60,26 @@ export function SourceScreen({ state, current, cwd, planCurrent, dispatch }: Sou
   });
 
   const detectedText =
-    detected.state === 'done' ? `detected: ${detected.value}` : detected.state === 'failed' ? detected.message : detected.state === 'running' ? 'detecting…' : 'type a path';
-  const focusKeys: KeyHint[] = form.focus === 0 ? [['Tab', 'complete path'], ['↑↓', 'field'], cursorKeysHint] : [['Tab/↑↓', 'field'], ['←→', 'format']];
+    detected.state === 'done'
+      ? `detected: ${detected.value}`
+      : detected.state === 'failed'
+        ? detected.message
+        : detected.state === 'running'
+          ? 'detecting…'
+          : 'type a path';
+  const focusKeys: KeyHint[] =
+    form.focus === 0
+      ? [['Tab', 'complete path'], ['↑↓', 'field'], cursorKeysHint]
+      : [
+          ['Tab/↑↓', 'field'],
+          ['←→', 'format'],
+        ];
   return (
     <ScreenFrame step="Source" hints={[...focusKeys, ['Enter', planDone ? 'continue' : 'read the file'], ['Esc', 'back']]}>
       <Text>Which export holds the users? Firebase JSON/CSV, Auth0, NDJSON, JSON array, CSV.</Text>
       <Box flexDirection="column" marginTop={1}>
         <TextField label="Export file" value={form.path} focus={form.focus === 0} cursorFromEnd={form.cursorFromEnd} placeholder="path/to/export.json" />
-        {completion !== undefined && completion.candidates.length > 1 ? (
-          <CandidateLine candidates={completion.candidates} more={completion.more} />
-        ) : null}
+        {completion !== undefined && completion.candidates.length > 1 ? <CandidateLine candidates={completion.candidates} more={completion.more} /> : null}
         <ChoiceField label="Format" value={form.format === 'auto' ? `auto (${detectedText})` : form.format} focus={form.focus === 1} />
       </Box>
       <Box flexDirection="column" marginTop={1}>

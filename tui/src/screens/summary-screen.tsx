@@ -38,7 +38,10 @@ export function SummaryScreen({ summary, resumeCommand, onQuit }: SummaryScreenP
     credentials === undefined
       ? undefined
       : `Credentials: ${credentials.checked} checked, ${credentials.matchedLocally} matched locally, ${credentials.loggedIn === null ? 'the core offers no sign-in to prove logins' : `${credentials.loggedIn} logged in at the core`}`;
-  const noteLines = (stopped === undefined ? 0 : wrappedLineCount(stopped.message, 80)) + (credentialsLine === undefined ? 0 : wrappedLineCount(credentialsLine, 80)) + wrappedLineCount(resumeCommand, 71);
+  const noteLines =
+    (stopped === undefined ? 0 : wrappedLineCount(stopped.message, 80)) +
+    (credentialsLine === undefined ? 0 : wrappedLineCount(credentialsLine, 80)) +
+    wrappedLineCount(resumeCommand, 71);
   // A long resume command must show whole (it is copied): past 24 lines the counts that are zero give it their rows.
   const zeroRows = rows.filter((row) => row.value === 0);
   const foldZeros = fixedLines + rows.length + noteLines > screenLines && zeroRows.length > 1;

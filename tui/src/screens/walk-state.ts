@@ -215,7 +215,15 @@ export function walkReducer(state: WalkState, action: WalkAction): WalkState {
     }
     case 'editHashes': {
       const hashes = patchForm(state.hashes, action.patch);
-      const checkInputsChanged = changed(state.hashes, hashes, ['checkEmail', 'checkPassword', 'memCost', 'rounds', 'saltSeparator', 'signerKey', 'prefixRules']);
+      const checkInputsChanged = changed(state.hashes, hashes, [
+        'checkEmail',
+        'checkPassword',
+        'memCost',
+        'rounds',
+        'saltSeparator',
+        'signerKey',
+        'prefixRules',
+      ]);
       return { ...state, hashes, check: checkInputsChanged ? { state: 'idle' } : state.check };
     }
     case 'editReview':
@@ -246,7 +254,10 @@ export function walkReducer(state: WalkState, action: WalkAction): WalkState {
         plan: { records: action.summary.records, operations: action.summary.operations, summary: action.summary, optionsKey: action.optionsKey },
       };
     case 'planFailed':
-      return { ...state, plan: { records: state.plan?.records ?? 0, operations: state.plan?.operations ?? 0, optionsKey: action.optionsKey, failure: action.message } };
+      return {
+        ...state,
+        plan: { records: state.plan?.records ?? 0, operations: state.plan?.operations ?? 0, optionsKey: action.optionsKey, failure: action.message },
+      };
     case 'checkStarted':
       return { ...state, check: { state: 'running' } };
     case 'checkFinished':

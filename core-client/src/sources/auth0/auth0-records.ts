@@ -42,5 +42,10 @@ export function userJoinId(userId: string): string | undefined {
 
 export function issueField(error: z.ZodError): string {
   const path = error.issues[0]?.path ?? [];
-  return path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') || 'line';
+  return (
+    path
+      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+      .join('')
+      .replace(/^\./, '') || 'line'
+  );
 }

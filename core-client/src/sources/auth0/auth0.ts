@@ -4,7 +4,16 @@ import { type NdjsonEntry, readNdjsonObjects } from '../json/ndjson-objects.js';
 import { splitLines, type TextLine } from '../text/lines.js';
 import { openText } from '../text/open-text.js';
 import { dropUndefined } from '../generic/generic-record.js';
-import { type Auth0Password, type Auth0User, Auth0PasswordSchema, Auth0UserSchema, DATABASE_PROVIDER, issueField, passwordJoinId, userJoinId } from './auth0-records.js';
+import {
+  type Auth0Password,
+  type Auth0User,
+  Auth0PasswordSchema,
+  Auth0UserSchema,
+  DATABASE_PROVIDER,
+  issueField,
+  passwordJoinId,
+  userJoinId,
+} from './auth0-records.js';
 import { HashFile } from './hash-file.js';
 import { PasswordIndex } from './password-index.js';
 
@@ -20,7 +29,11 @@ export async function auth0FileRole(file: string): Promise<Auth0FileRole> {
     if (entry.kind === 'object') {
       if ('user_id' in entry.value) return 'users';
       if ('_id' in entry.value && 'passwordHash' in entry.value) return 'passwords';
-      throw new SourceError('wrong-format', { file, line: entry.line }, 'neither an Auth0 user export (no "user_id") nor a password-hash export (no "_id" and "passwordHash")');
+      throw new SourceError(
+        'wrong-format',
+        { file, line: entry.line },
+        'neither an Auth0 user export (no "user_id") nor a password-hash export (no "_id" and "passwordHash")',
+      );
     }
   }
   throw new SourceError('empty', { file }, 'the file holds no JSON object');
@@ -33,7 +46,9 @@ function malformed(file: string, line: number, field: string | undefined, reason
 function linkedProviders(user: Auth0User): LinkedProvider[] {
   if (user.identities) {
     // The `auth0` identity is the database connection: the password user itself, not a link.
-    return user.identities.filter((identity) => identity.provider !== DATABASE_PROVIDER).map((identity) => ({ providerId: identity.provider, providerUserId: identity.user_id }));
+    return user.identities
+      .filter((identity) => identity.provider !== DATABASE_PROVIDER)
+      .map((identity) => ({ providerId: identity.provider, providerUserId: identity.user_id }));
   }
   // Without identities (not requested in the export job), a social user_id is still `<provider>|<id>`.
   const separator = user.user_id.indexOf('|');
@@ -155,7 +170,11 @@ export async function* readAuth0(file: string, passwordFile?: string, seams: Aut
   const role = await auth0FileRole(file);
   const hashFileName = role === 'passwords' ? file : passwordFile;
   if (role === 'passwords' && passwordFile !== undefined) {
-    throw new SourceError('wrong-format', { file }, `this is a password-hash export, and so is the password file "${passwordFile}": give the user export first`);
+    throw new SourceError(
+      'wrong-format',
+      { file },
+      `this is a password-hash export, and so is the password file "${passwordFile}": give the user export first`,
+    );
   }
   if (role === 'users' && passwordFile !== undefined && (await auth0FileRole(passwordFile)) !== 'passwords') {
     throw new SourceError('wrong-format', { file: passwordFile }, 'the password file is not an Auth0 password-hash export (no "_id" and "passwordHash")');

@@ -12,7 +12,11 @@ export async function* readFirebaseJson(file: string): AsyncGenerator<SourceReco
       continue;
     }
     const issue = parsed.error.issues[0];
-    const field = issue?.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') || 'user';
+    const field =
+      issue?.path
+        .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+        .join('')
+        .replace(/^\./, '') || 'user';
     // zod's messages describe types, never the received value, so no hash or salt can leak into the reason.
     yield { kind: 'malformed', location: { file, index, field }, reason: `field "${field}": ${issue?.message ?? 'invalid'}` };
   }

@@ -13,11 +13,19 @@ function checkHeader(file: string, header: readonly string[], mapping: FieldMapp
   });
   for (const field of mappedFields) {
     if (mapping[field] !== defaultFieldMapping[field] && !columns.has(mapping[field])) {
-      throw new SourceError('bad-mapping', { file, line: 1, field: mapping[field] }, `the mapping names column "${mapping[field]}" for ${field}, but the header row has no such column`);
+      throw new SourceError(
+        'bad-mapping',
+        { file, line: 1, field: mapping[field] },
+        `the mapping names column "${mapping[field]}" for ${field}, but the header row has no such column`,
+      );
     }
   }
   if (!mappedFields.some((field) => columns.has(mapping[field]))) {
-    throw new SourceError('wrong-format', { file, line: 1 }, `the header row names none of the mapped columns (${mappedFields.map((field) => mapping[field]).join(', ')}): give a field mapping, or is this a header-less Firebase CSV?`);
+    throw new SourceError(
+      'wrong-format',
+      { file, line: 1 },
+      `the header row names none of the mapped columns (${mappedFields.map((field) => mapping[field]).join(', ')}): give a field mapping, or is this a header-less Firebase CSV?`,
+    );
   }
   return columns;
 }
@@ -41,10 +49,14 @@ export async function* readCsv(file: string, mapping: FieldMapping): AsyncGenera
     } else {
       const { fields } = row;
       const found = columns;
-      yield mapGenericRecord((column) => {
-        const index = found.get(column);
-        return index === undefined ? undefined : fields[index];
-      }, mapping, location);
+      yield mapGenericRecord(
+        (column) => {
+          const index = found.get(column);
+          return index === undefined ? undefined : fields[index];
+        },
+        mapping,
+        location,
+      );
     }
   }
 }

@@ -67,7 +67,11 @@ export function parseFieldMapping(input: string | Readonly<Record<string, string
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (issue?.code === 'unrecognized_keys') {
-    return new SourceError('bad-mapping', { file: origin }, `unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; the fields are ${mappedFields.join(', ')}`);
+    return new SourceError(
+      'bad-mapping',
+      { file: origin },
+      `unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; the fields are ${mappedFields.join(', ')}`,
+    );
   }
   const field = issue?.path.join('.') ?? '';
   return new SourceError('bad-mapping', { file: origin, field }, `${field}: ${issue?.message ?? 'invalid mapping'}`);

@@ -69,10 +69,12 @@ export function mapGenericRecord(lookup: FieldLookup, mapping: FieldMapping, loc
     const providerId = readText(lookup(mapping.thirdPartyId), 'thirdPartyId', mapping.thirdPartyId, false);
     const providerUserId = readText(lookup(mapping.thirdPartyUserId), 'thirdPartyUserId', mapping.thirdPartyUserId, true);
     if ((providerId === undefined) !== (providerUserId === undefined)) {
-      const [missing, column] = providerId === undefined ? (['thirdPartyId', mapping.thirdPartyId] as const) : (['thirdPartyUserId', mapping.thirdPartyUserId] as const);
+      const [missing, column] =
+        providerId === undefined ? (['thirdPartyId', mapping.thirdPartyId] as const) : (['thirdPartyUserId', mapping.thirdPartyUserId] as const);
       throw new FieldProblem(missing, column, 'is missing: a third-party account needs both the provider id and the user id at that provider');
     }
-    const providers: LinkedProvider[] = providerId !== undefined && providerUserId !== undefined ? [{ providerId, providerUserId, ...(email === undefined ? {} : { email }) }] : [];
+    const providers: LinkedProvider[] =
+      providerId !== undefined && providerUserId !== undefined ? [{ providerId, providerUserId, ...(email === undefined ? {} : { email }) }] : [];
     const optional = {
       sourceId: readText(lookup(mapping.sourceId), 'sourceId', mapping.sourceId, true),
       email,

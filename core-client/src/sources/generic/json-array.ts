@@ -8,6 +8,8 @@ import { isPlainObject, jsonLookup, mapGenericRecord } from './generic-record.js
 export async function* readJsonArray(file: string, mapping: FieldMapping): AsyncGenerator<SourceRecord> {
   for await (const { index, value } of readJsonArrayItems(file, openText(file), {})) {
     const location = { file, index };
-    yield isPlainObject(value) ? mapGenericRecord(jsonLookup(value), mapping, location) : { kind: 'malformed', location, reason: 'the array element is not a JSON object' };
+    yield isPlainObject(value)
+      ? mapGenericRecord(jsonLookup(value), mapping, location)
+      : { kind: 'malformed', location, reason: 'the array element is not a JSON object' };
   }
 }

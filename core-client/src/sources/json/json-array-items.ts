@@ -125,14 +125,24 @@ export async function* readJsonArrayItems(file: string, text: AsyncIterable<stri
           } catch (error) {
             if (stopped) return;
             const lines = start.line === position.line ? `line ${start.line}` : `lines ${start.line}–${position.line}`;
-            throw new SourceError('not-json', { file, line: start.line, byteOffset: start.byte }, `not valid JSON in ${lines} (bytes ${start.byte}–${position.byte}): ${parserDetail(error)}`, { cause: error });
+            throw new SourceError(
+              'not-json',
+              { file, line: start.line, byteOffset: start.byte },
+              `not valid JSON in ${lines} (bytes ${start.byte}–${position.byte}): ${parserDetail(error)}`,
+              { cause: error },
+            );
           }
         }
       }
       try {
         await endAndWait(parser);
       } catch (error) {
-        throw new SourceError('truncated', { file, line: position.line, byteOffset: position.byte }, `the file ends before its JSON is complete (${parserDetail(error)}); it looks cut short`, { cause: error });
+        throw new SourceError(
+          'truncated',
+          { file, line: position.line, byteOffset: position.byte },
+          `the file ends before its JSON is complete (${parserDetail(error)}); it looks cut short`,
+          { cause: error },
+        );
       }
     } catch (error) {
       if (stopped) return;

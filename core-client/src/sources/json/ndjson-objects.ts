@@ -29,6 +29,8 @@ export async function* readNdjsonObjects(file: string, lines: AsyncIterable<Text
       throw new SourceError('wrong-format', { file, line: number }, `expected one JSON object per line (NDJSON): ${problem}`);
     }
     first = false;
-    yield problem === undefined ? { kind: 'object', line: number, value: value as Record<string, unknown> } : { kind: 'bad-line', line: number, reason: problem };
+    yield problem === undefined
+      ? { kind: 'object', line: number, value: value as Record<string, unknown> }
+      : { kind: 'bad-line', line: number, reason: problem };
   }
 }
