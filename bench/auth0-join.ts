@@ -125,7 +125,9 @@ export async function benchAuth0Join(users: number): Promise<Auth0JoinRun> {
     await writeLines(usersFile, userLines(users));
     await writeLines(hashFile, hashLines(users));
     const sizes = await Promise.all([stat(usersFile), stat(hashFile)]);
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), usersFile, hashFile], { maxBuffer: 1 << 20 });
+    const { stdout } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), usersFile, hashFile], {
+      maxBuffer: 1 << 20,
+    });
     const measured = JSON.parse(stdout) as { records: number; withHash: number; seconds: number; peakRssKiB: number };
     const result: Auth0JoinRun = {
       users,

@@ -27,7 +27,7 @@ export async function benchPlan(sizes: number[] = [100_000, 1_000_000]): Promise
       const file = join(folder, `firebase-${users}.json`);
       await writeFirebaseJsonExport(file, users);
       const { size } = await stat(file);
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'plan-child.ts'), file], {
+      const { stdout } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', join(import.meta.dirname, 'plan-child.ts'), file], {
         maxBuffer: 1 << 20,
       });
       const measured = JSON.parse(stdout) as { records: number; seconds: number; peakRssKiB: number };

@@ -192,7 +192,7 @@ interface DoubleProcess {
 
 /** Runs this file as the double's process; it takes `latency <ms>` and `reset` lines on stdin and answers `ok`. */
 async function startDoubleProcess(): Promise<DoubleProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), SERVE_FLAG], {
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), SERVE_FLAG], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();

@@ -15,7 +15,7 @@ function readSecretFile(path: string, what: string): string {
     return readFileSync(path, 'utf8').trim();
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unreadable';
-    throw new Error(`Cannot read the ${what} file ${path} (${code}).`);
+    throw new Error(`Cannot read the ${what} file ${path} (${code}).`, { cause: error });
   }
 }
 

@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { commands } from './commands/index.js';
+import { commandCatalogue, isCommandName } from './commands/catalogue.js';
 import { registerInteractive } from './commands/interactive.js';
 import { ExitCode } from './exit-codes.js';
 import { processIO, type CommandIO } from './io.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
-export function buildProgram(io: CommandIO, setExitCode: (code: number) => void): Command {
+/** The subcommand whose options the command line needs: the one it runs, or the one `help` is asked about. */
+function commandNamed(argv: readonly string[]): string | undefined {
+  return argv[0] === 'help' ? argv[1] : argv[0];
+}
+
+export async function buildProgram(io: CommandIO, setExitCode: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('core-migrate')
     .description("Move users from an old system's export into an authentication core.")
     .version(packageJson.version, '-v, --version')
@@ -16,8 +21,14 @@ export function buildProgram(io: CommandIO, setExitCode: (code: number) => void)
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .showHelpAfterError('(run core-migrate --help for usage)');
-  for (const register of commands) register(program, { io, setExitCode });
+    .showHelpAfterError('(run core-migrate --help for usage)')
+    .helpCommand(true);
+  const wanted = commandNamed(argv);
+  for (const [name, entry] of Object.entries(commandCatalogue)) {
+    // Only the subcommand that runs is loaded; the others are listed by name for the help.
+    if (name === wanted && isCommandName(name)) (await entry.load())(program, { io, setExitCode });
+    else program.command(name).description(entry.description);
+  }
   registerInteractive(program, { io, setExitCode });
   return program;
 }
@@ -25,9 +36,13 @@ export function buildProgram(io: CommandIO, setExitCode: (code: number) => void)
 /** Runs the command line and resolves to the process exit code; never calls process.exit itself. */
 export async function main(argv: string[], io: CommandIO = processIO()): Promise<number> {
   let exitCode: number = ExitCode.ok;
-  const program = buildProgram(io, (code) => {
-    exitCode = code;
-  });
+  const program = await buildProgram(
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    argv,
+  );
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { allSucceeded, type PushSummary } from 'core-client';
+import { allSucceeded, type PushSummary } from 'core-client/push/summary';
 
 /** The exit codes every headless command shares; scripts and CI rely on them. */
 export const ExitCode = {

@@ -36,5 +36,5 @@ export function decodeUnpaddedBase64(text: string): Buffer | undefined {
 }
 
 export function isAscii(text: string): boolean {
-  return /^[\x00-\x7f]*$/.test(text);
+  return /^\p{ASCII}*$/u.test(text);
 }

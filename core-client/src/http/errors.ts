@@ -90,7 +90,7 @@ export class SignerKeyMissing extends CoreError {
 
 /** Any other answer: 402, 403, 405, other statuses, with the core's text. */
 export class Unexpected extends CoreError {
-  readonly kind: 'unexpected' = 'unexpected';
+  readonly kind = 'unexpected' as const;
   constructor(
     message: string,
     readonly coreMessage: string,

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSource } from '../../../core-client/src/sources/read-source.js';
-import { SourceError } from '../../../core-client/src/sources/source-error.js';
+import { type SourceError } from '../../../core-client/src/sources/source-error.js';
 import type { SourceRecord, SourceUser } from '../../../core-client/src/sources/source-user.js';
 import { fixture, readAll, withTempDir } from './support.js';
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConnectionError, CoreClient, CoreClientConfigError, runPreflight, type Connection, type PreflightReport, type PreflightStepName } from 'core-client';
 import { ExitCode } from '../exit-codes.js';
 import { addConnectionOptions, connectionFromOptions, describeConnectionSources, type ConnectionFlags } from './connection-options.js';
+import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 
 interface CheckFlags extends ConnectionFlags {
@@ -33,10 +34,7 @@ export function formatPreflightReport(report: PreflightReport, connection: Conne
 }
 
 export const registerCheckCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program
-    .command('check')
-    .description('pre-flight only: the core answers /hello, accepts the api-key, and has the tenant; shows versions and round-trip time')
-    .option('--json', 'print one JSON object instead of lines');
+  const command = program.command('check').description(commandCatalogue.check.description).option('--json', 'print one JSON object instead of lines');
   addConnectionOptions(command).action(async (flags: CheckFlags) => {
     const connection = await connectionFromOptions(flags, io);
     if (connection instanceof ConnectionError) {

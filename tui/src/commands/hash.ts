@@ -19,6 +19,7 @@ import {
 } from 'core-client';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
+import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 
 interface HashFlags {
@@ -34,7 +35,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 const VerifyExit = { match: ExitCode.ok, mismatch: ExitCode.someRecordsFailed, unusable: ExitCode.usageOrConfiguration } as const;
 
 export const registerHashCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const hash = program.command('hash').description('inspect one password hash, or check a known password against it, before a migration');
+  const hash = program.command('hash').description(commandCatalogue.hash.description);
 
   addHashOptions(hash.command('inspect <hash>'))
     .description('show the family, the normalised hash for the import body (or why it is refused) and warnings; exit 0 usable, 2 not')

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { PushSummary } from 'core-client';
+import type { PushSummary } from 'core-client/push/summary';
 import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import type { CommandContext } from './index.js';

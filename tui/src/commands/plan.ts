@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { PlanTally, planSource, ReportWriter, reportLineOfRejection, SourceError } from 'core-client';
 import { ExitCode } from '../exit-codes.js';
+import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 import { formatPlanSummary } from './plan-format.js';
 import { addSourceOptions, planOptionsFromFlags, type SourceFlags } from './source-options.js';
@@ -13,7 +14,7 @@ interface PlanFlags extends SourceFlags {
 export const registerPlanCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
   const command = program
     .command('plan')
-    .description('read an export and show what would be imported, and what would be refused and why (sends nothing)')
+    .description(commandCatalogue.plan.description)
     .argument('<file>', 'the export file (.gz is read transparently)')
     .option('--json', 'print one JSON object instead of the table')
     .option('--report <file>', 'write every rejection to this file, one JSON object per line');

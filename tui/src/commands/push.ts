@@ -18,6 +18,7 @@ import {
 import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import { addConnectionOptions, connectionFromOptions, type ConnectionFlags } from './connection-options.js';
+import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 import { formatCredentialChecks, formatProgress, formatSummary, shellQuote } from './push-format.js';
 import { addSourceOptions, planOptionsFromFlags, type SourceFlags } from './source-options.js';
@@ -40,7 +41,7 @@ class UsageError extends Error {}
 export const registerPushCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
   const command = program
     .command('push')
-    .description('import an export into the core: bounded concurrency, retries, a journal to resume, a report of every refusal')
+    .description(commandCatalogue.push.description)
     .argument('<file>', 'the export file (.gz is read transparently)')
     .option(
       '--concurrency <n>',

@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const fixture = join(root, 'test/fixtures/exports/generic/users.ndjson');
+
+/** Node 24 first on PATH, as an operator's own Node would be: the bin's `#!/usr/bin/env node` must find it. */
+const { CORE_API_KEY: _apiKey, ...inherited } = process.env;
+const env: NodeJS.ProcessEnv = { ...inherited, PATH: `${dirname(process.execPath)}${delimiter}${process.env['PATH'] ?? ''}`, NO_COLOR: '1' };
+
+async function version(workspace: string): Promise<string> {
+  return (JSON.parse(await readFile(join(root, workspace, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * The package as an operator gets it: the workspaces packed, the two tarballs installed with npm into an empty
+ * folder outside the repository (third-party packages from the registry), and the command run from there.
+ */
+describe('the packed core-migrate, installed outside the repository', () => {
+  let packs: string;
+  let home: string;
+  let bin: string;
+
+  beforeAll(async () => {
+    packs = await mkdtemp(join(tmpdir(), 'core-migrate-packs-'));
+    home = await mkdtemp(join(tmpdir(), 'core-migrate-home-'));
+    await run('npm', ['pack', '--workspaces', '--pack-destination', packs], { cwd: root, env, maxBuffer: 1 << 24 });
+    const tarballs = await readdir(packs);
+    expect(tarballs).toContain(`core-client-${await version('core-client')}.tgz`);
+    expect(tarballs).toContain(`core-migrate-${await version('tui')}.tgz`);
+    await writeFile(join(home, 'package.json'), JSON.stringify({ name: 'operator', private: true }));
+    const install = [`core-client-${await version('core-client')}.tgz`, `core-migrate-${await version('tui')}.tgz`].map((name) => join(packs, name));
+    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts=false', ...install], { cwd: home, env, maxBuffer: 1 << 24 });
+    bin = join(home, 'node_modules/.bin/core-migrate');
+    await copyFile(fixture, join(home, 'users.ndjson'));
+  }, 240_000);
+
+  afterAll(async () => {
+    await rm(packs, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('installs compiled JavaScript only: no TypeScript sources and no tsx', async () => {
+    const installed = join(home, 'node_modules');
+    const names = await readdir(installed);
+    expect(names).not.toContain('tsx');
+    const cliFiles = await readdir(join(installed, 'core-migrate/dist'));
+    expect(cliFiles).toContain('cli.js');
+    expect(cliFiles.filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('answers --version from any folder', async () => {
+    const { stdout } = await run(bin, ['--version'], { cwd: home, env });
+    expect(stdout.trim()).toBe(await version('tui'));
+  });
+
+  it('plans an export from the folder that holds it', async () => {
+    // The fixture holds refused records on purpose: exit 1 ("some records were rejected") with the summary.
+    const failure = await run(bin, ['plan', 'users.ndjson', '--json'], { cwd: home, env }).then(
+      () => undefined,
+      (error: unknown) => error as { code: number; stdout: string; stderr: string },
+    );
+    expect(failure?.code, failure?.stderr).toBe(1);
+    const summary = JSON.parse(failure?.stdout.trim().split('\n').at(-1) ?? '') as { records: number; operations: number; rejected: number };
+    expect(summary).toMatchObject({ records: 7, operations: 7 });
+    expect(summary.rejected).toBeGreaterThan(0);
+  });
+
+  it('opens the terminal app in a pseudo-terminal and renders its first screen', async () => {
+    const socket = `core-migrate-install-${process.pid}`;
+    const tmux = (...args: string[]) => run('tmux', ['-L', socket, ...args], { cwd: home, env });
+    try {
+      await tmux('new-session', '-d', '-x', '80', '-y', '24', '-c', home, `${bin}; sleep 30`);
+      let screen = '';
+      for (let attempt = 0; attempt < 100 && !screen.includes('Where is the core?'); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        screen = (await tmux('capture-pane', '-p')).stdout;
+      }
+      expect(screen).toContain('Where is the core?');
+      expect(screen).not.toMatch(/Error|is not defined/);
+    } finally {
+      await tmux('kill-server').catch(() => undefined);
+    }
+  });
+});
