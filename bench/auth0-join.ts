@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { readSource } from 'core-client';
+import { readSource } from '../core-client/src/sources/read-source.js';
 
 const run = promisify(execFile);
 

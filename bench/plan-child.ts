@@ -1,4 +1,5 @@
-import { parseHashConfig, summarisePlan } from 'core-client';
+import { parseHashConfig } from '../core-client/src/hashes/hash-config.js';
+import { summarisePlan } from '../core-client/src/plan/index.js';
 
 // The synthetic export's hash parameters are the vendor's public test parameters (see test/fixtures).
 const hashConfig = parseHashConfig(

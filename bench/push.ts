@@ -6,17 +6,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool, request } from 'undici';
-import {
-  CoreClient,
-  CoreHeaders,
-  CorePaths,
-  REQUEST_CONTENT_TYPE,
-  Secret,
-  defaultConcurrencyLimits,
-  runPush,
-  type ImportOperation,
-  type PlannedRecord,
-} from 'core-client';
+import { CoreClient } from '../core-client/src/http/core-client.js';
+import { CoreHeaders, CorePaths, REQUEST_CONTENT_TYPE } from '../core-client/src/contract/names.js';
+import { Secret } from '../core-client/src/secret.js';
+import { defaultConcurrencyLimits } from '../core-client/src/push/aimd.js';
+import { runPush } from '../core-client/src/push/engine.js';
+import type { ImportOperation } from '../core-client/src/plan/operation.js';
+import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
 
 const API_KEY = 'bench-api-key-0123456789-abcdefghij';
 const SERVE_FLAG = '--serve-double';

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { Secret, isSecret } from 'core-client';
+import { Secret, isSecret } from '../../core-client/src/secret.js';
 
 describe('Secret', () => {
   const secret = new Secret('s3cr3t-api-key-value-123');

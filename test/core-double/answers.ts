@@ -1,4 +1,4 @@
-import { CoreErrorTexts, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from 'core-client';
+import { CoreErrorTexts, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from '../../core-client/src/contract/names.js';
 
 /** What the double sends back (before any fault replaces it). */
 export interface DoubleAnswer {

@@ -1,4 +1,4 @@
-import { CoreErrorTexts, CoreStatus, HELLO_BODY, VENDOR_SCRYPT } from 'core-client';
+import { CoreErrorTexts, CoreStatus, HELLO_BODY, VENDOR_SCRYPT } from '../../core-client/src/contract/names.js';
 import { type DoubleAnswer, fail, fieldInvalid, isJsonObject, jsonAnswer, requireBoolean, requireString, textAnswer } from './answers.js';
 import { isArgon2Hash, isBcryptHash, parseVendorScryptHash, verifyPassword } from './passwords.js';
 import type { Scope, UserStore } from './store.js';

@@ -1,5 +1,5 @@
 import { argon2Verify, bcryptVerify } from 'hash-wasm';
-import { VENDOR_SCRYPT_HASH_PREFIX } from 'core-client';
+import { VENDOR_SCRYPT_HASH_PREFIX } from '../../core-client/src/contract/names.js';
 import { makeVendorScryptHash } from '../support/vendor-scrypt-maker.js';
 
 /*

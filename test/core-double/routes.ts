@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { APP_PATH_SEGMENT_PREFIX, CoreErrorTexts, CoreHeaders, CorePaths, DEFAULT_APP_ID, DEFAULT_TENANT_ID } from 'core-client';
+import { APP_PATH_SEGMENT_PREFIX, CoreErrorTexts, CoreHeaders, CorePaths, DEFAULT_APP_ID, DEFAULT_TENANT_ID } from '../../core-client/src/contract/names.js';
 import { AnswerWith, type DoubleAnswer, fail, isJsonObject, textAnswer } from './answers.js';
 import * as handlers from './handlers.js';
 import type { HandlerContext } from './handlers.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CORE_PORT, SIGNER_KEY_ENV } from 'core-client';
+import { DEFAULT_CORE_PORT, SIGNER_KEY_ENV } from '../../core-client/src/contract/names.js';
 import { startCoreDouble } from './server.js';
 
 const USAGE = `usage: npm run core:sandbox -- [--port ${DEFAULT_CORE_PORT}] [--api-key-file F] [--signer-key-file F] [--tenant T ...]`;

@@ -1,6 +1,6 @@
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from 'core-client';
+import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from '../../core-client/src/contract/names.js';
 import type { DoubleAnswer } from './answers.js';
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
 import { answerCall } from './routes.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { VENDOR_SCRYPT } from 'core-client';
+import type { VENDOR_SCRYPT } from '../../core-client/src/contract/names.js';
 
 /** Which app and tenant a request is for (from its path). */
 export interface Scope {

@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCoreDouble } from '../core-double/index.js';
-import { Secret } from 'core-client';
+import { Secret } from '../../core-client/src/secret.js';
 import { runInteractive } from '../../tui/src/commands/interactive.js';
 import { scryptParameters, writeDemoSample } from './demo-sample.js';
 import { processIO } from '../../tui/src/io.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PushSummary } from 'core-client';
+import type { PushSummary } from '../../core-client/src/push/summary.js';
 import { startCoreDouble, type CoreDouble } from '../core-double/index.js';
 import { App } from '../../tui/src/app.js';
 import { writeDemoSample, type DemoSample } from '../sandbox/demo-sample.js';

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { resolve } from 'node:path';
 import { useApp, useInput } from 'ink';
-import { Secret, detectFormat, type PushSummary } from 'core-client';
+import { Secret } from 'core-client/secret';
+import { detectFormat } from 'core-client/sources/detect-format';
+import type { PushSummary } from 'core-client/push/summary';
 import { ThemeProvider } from './components/theme.js';
 import { checkKnownPassword, findPasswordEmails } from './hooks/password-check.js';
 import { hashConfigFromForm, planRequestFrom } from './hooks/plan-request.js';

@@ -1,4 +1,6 @@
-import { CoreClient, Secret, runPreflight, type PreflightReport } from 'core-client';
+import { CoreClient } from '../../../core-client/src/http/core-client.js';
+import { Secret } from '../../../core-client/src/secret.js';
+import { runPreflight, type PreflightReport } from '../../../core-client/src/connection/preflight.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 

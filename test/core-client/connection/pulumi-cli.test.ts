@@ -1,7 +1,8 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConnectionError, listPulumiStacks, readStackConnection } from 'core-client';
+import { ConnectionError } from '../../../core-client/src/connection/errors.js';
+import { listPulumiStacks, readStackConnection } from '../../../core-client/src/connection/pulumi-cli.js';
 import { describe, expect, it } from 'vitest';
 import { fakePulumi, pathWithoutPulumi, stackOutputJson } from './support/fake-pulumi.js';
 

@@ -1,7 +1,8 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConnectionError, resolveConnection, type Connection } from 'core-client';
+import { ConnectionError } from '../../../core-client/src/connection/errors.js';
+import { resolveConnection, type Connection } from '../../../core-client/src/connection/resolve-connection.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakePulumi, pathWithoutPulumi, stackOutputJson, type FakePulumi } from './support/fake-pulumi.js';
 

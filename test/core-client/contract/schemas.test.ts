@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   ApiVersionAnswerSchema,
-  CorePaths,
   CoreUserSchema,
   PasswordHashImportAnswerSchema,
-  PasswordHashImportBodySchema,
-  SIGNER_KEY_MISSING_PATTERN,
   SignInAnswerSchema,
   SignInUpAnswerSchema,
-  SignInUpBodySchema,
-  VENDOR_SCRYPT,
-} from 'core-client';
+} from '../../../core-client/src/contract/responses.js';
+import { CorePaths, SIGNER_KEY_MISSING_PATTERN, VENDOR_SCRYPT } from '../../../core-client/src/contract/names.js';
+import { PasswordHashImportBodySchema, SignInUpBodySchema } from '../../../core-client/src/contract/requests.js';
 
 const recentUser = {
   id: 'u-1',

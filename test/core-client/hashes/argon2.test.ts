@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareHash } from 'core-client';
+import { prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
 
 const SALT = 'c29tZXNhbHQ';
 const DIGEST = 'nf65EOgLrQMR/uIPnA4rEsF5h7TKyQwu9U1bMCHGi/4';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareHash } from 'core-client';
+import { prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
 
 const SALT_AND_HASH = 'usesomesillystringfore2uDLvp1Ii2e./U9C8sBjqp8I90dH6hi';
 

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { HashConfigError, Secret, parseHashConfig, type HashConfig } from 'core-client';
+import { HashConfigError, parseHashConfig, type HashConfig } from '../../../core-client/src/hashes/hash-config.js';
+import { Secret } from '../../../core-client/src/secret.js';
 
 const SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
 

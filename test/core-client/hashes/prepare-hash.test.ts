@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PrefixRuleError, builtInWrapperNames, hashFamilies, prefixRuleFromOption, prepareHash, type PrefixRule } from 'core-client';
+import { PrefixRuleError, builtInWrapperNames, prefixRuleFromOption, type PrefixRule } from '../../../core-client/src/hashes/prefix-rules.js';
+import { hashFamilies } from '../../../core-client/src/hashes/families.js';
+import { prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
 
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const BCRYPT_2B = '$2b$04$cVWp4XaNU8a4v1uMRum2SO026BWLIoQMD/TXg5uZV.0P.uO8m3YEm';

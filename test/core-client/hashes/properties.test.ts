@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HashRejectionCodeSchema, Secret, prepareHash, type HashConfig, type PrepareHashInput } from 'core-client';
+import { HashRejectionCodeSchema } from '../../../core-client/src/hashes/families.js';
+import { Secret } from '../../../core-client/src/secret.js';
+import { prepareHash, type PrepareHashInput } from '../../../core-client/src/hashes/prepare-hash.js';
+import type { HashConfig } from '../../../core-client/src/hashes/hash-config.js';
 
 const BCRYPT_ALPHABET = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const config: HashConfig = { memCost: 14, rounds: 8, saltSeparator: 'Bw==', signerKey: new Secret(Buffer.alloc(64, 1).toString('base64')) };

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Secret, parseHashConfig, prepareHash, verifyPassword, type HashConfig } from 'core-client';
+import { Secret } from '../../../core-client/src/secret.js';
+import { parseHashConfig, type HashConfig } from '../../../core-client/src/hashes/hash-config.js';
+import { prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
+import { verifyPassword } from '../../../core-client/src/hashes/verify-password.js';
 import { loadVectors } from './vectors.js';
 
 // Changed at the front: bcrypt ignores what follows the 72nd byte.

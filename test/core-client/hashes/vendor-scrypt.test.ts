@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MISSING_HASH_CONFIG_REASON, Secret, prepareHash, verifyPassword, type HashConfig } from 'core-client';
+import { MISSING_HASH_CONFIG_REASON, prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
+import { Secret } from '../../../core-client/src/secret.js';
+import { verifyPassword } from '../../../core-client/src/hashes/verify-password.js';
+import type { HashConfig } from '../../../core-client/src/hashes/hash-config.js';
 import { makeVendorScryptHash } from '../../support/vendor-scrypt-maker.js';
 
 const signerKey = Buffer.alloc(64, 7);

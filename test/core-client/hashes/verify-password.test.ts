@@ -1,6 +1,8 @@
 import { argon2d, argon2id, bcrypt } from 'hash-wasm';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_CHECK_LIMITS, Secret, prepareHash, verifyPassword } from 'core-client';
+import { LOCAL_CHECK_LIMITS, verifyPassword } from '../../../core-client/src/hashes/verify-password.js';
+import { Secret } from '../../../core-client/src/secret.js';
+import { prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
 
 const PASSWORD = 'Tr0ub4dor&3';
 const salt = Buffer.from('0123456789abcdef');

@@ -3,17 +3,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   AuthRejected,
   ContractViolation,
-  CoreClient,
-  type CoreClientOptions,
-  CoreClientConfigError,
   RecordRejected,
-  type RetryPolicy,
-  Secret,
   SignerKeyMissing,
   TenantNotFound,
   Transient,
   isCoreError,
-} from 'core-client';
+} from '../../../core-client/src/http/errors.js';
+import { CoreClient, type CoreClientOptions } from '../../../core-client/src/http/core-client.js';
+import { CoreClientConfigError } from '../../../core-client/src/http/target.js';
+import type { RetryPolicy } from '../../../core-client/src/http/retry.js';
+import { Secret } from '../../../core-client/src/secret.js';
 import { type CoreDouble, startCoreDouble } from '../../core-double/index.js';
 import { VENDOR_SCRYPT_VECTOR, argon2HashOf, bcryptHashOf, vendorScryptHashString } from '../../core-double/known-hashes.js';
 import { startJunkServer } from './junk-server.js';

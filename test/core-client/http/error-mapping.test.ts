@@ -10,8 +10,8 @@ import {
   Transient,
   Unexpected,
   isCoreError,
-  parseRetryAfterMs,
-} from 'core-client';
+} from '../../../core-client/src/http/errors.js';
+import { parseRetryAfterMs } from '../../../core-client/src/http/retry-after.js';
 import { errorFromResponse, errorFromTransport, type ExchangeContext } from '../../../core-client/src/http/error-mapping.js';
 
 const SECRET = 'sk-0123456789abcdefghij';

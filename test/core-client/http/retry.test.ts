@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AuthRejected, RecordRejected, type RetryPolicy, Transient, backoffDelayMs, defaultRetryPolicy, withRetry } from 'core-client';
+import { AuthRejected, RecordRejected, Transient } from '../../../core-client/src/http/errors.js';
+import { type RetryPolicy, backoffDelayMs, defaultRetryPolicy, withRetry } from '../../../core-client/src/http/retry.js';
 import { seededRandom } from '../../support/seeded-random.js';
 
 const policy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1_000, maxTotalMs: 10_000 };

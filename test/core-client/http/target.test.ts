@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CoreClientConfigError, RESERVED_TENANT_IDS, describeTarget, resolveCoreTarget } from 'core-client';
+import { CoreClientConfigError, RESERVED_TENANT_IDS, describeTarget, resolveCoreTarget } from '../../../core-client/src/http/target.js';
 
 const base = 'http://127.0.0.1:3567';
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaultProviderMap, parseHashConfig, planRecord, type HashConfig, type SourceRecord } from 'core-client';
+import { defaultProviderMap } from '../../../core-client/src/plan/providers.js';
+import { parseHashConfig, type HashConfig } from '../../../core-client/src/hashes/hash-config.js';
+import { planRecord } from '../../../core-client/src/plan/plan-record.js';
+import type { SourceRecord } from '../../../core-client/src/sources/source-user.js';
 
 const bcrypt = '$2b$04$ULkXn/xdNAh/YTDVvHd.uuB6OATQ14xNWHf7Yn0hwUsnzb5F/yhue';
 const argon2 = '$argon2id$v=19$m=64,t=1,p=1$8rjE+RNjMxVBUVGQ0brL/w$GEX9oaStoBIniUK7d+4uYZSvM2nnIrKiqw2b1F1gYrM';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AimdController, concurrencyLimitsFor } from 'core-client';
+import { AimdController, concurrencyLimitsFor } from '../../../core-client/src/push/aimd.js';
 
 describe('AimdController', () => {
   it('grows by one per answer until the first push-back (slow start), up to the ceiling', () => {

@@ -1,6 +1,13 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { CredentialsFileError, Secret, checkCredentialsLocally, credentialsProof, parseCredentials, signInCredentials } from 'core-client';
+import {
+  CredentialsFileError,
+  checkCredentialsLocally,
+  credentialsProof,
+  parseCredentials,
+  signInCredentials,
+} from '../../../core-client/src/push/credentials.js';
+import { Secret } from '../../../core-client/src/secret.js';
 import { bcryptOperation, recordsOf, thirdPartyOperation } from './plan-fixtures.js';
 
 describe('known credentials', () => {

@@ -1,7 +1,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreClient, Secret, runPush, type PlanItem, type PushEvent, type PushSummary, type RunPushOptions } from 'core-client';
+import { CoreClient } from '../../../core-client/src/http/core-client.js';
+import { Secret } from '../../../core-client/src/secret.js';
+import { runPush, type RunPushOptions } from '../../../core-client/src/push/engine.js';
+import type { PlanItem } from '../../../core-client/src/plan/operation.js';
+import type { PushEvent } from '../../../core-client/src/push/events.js';
+import type { PushSummary } from '../../../core-client/src/push/summary.js';
 import { startCoreDouble, type CoreDouble, type CoreDoubleOptions } from '../../core-double/index.js';
 import { fastRetry, recordsOf } from './plan-fixtures.js';
 

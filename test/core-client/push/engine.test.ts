@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PushControl, type ImportOperation, type PlanItem } from 'core-client';
+import { PushControl } from '../../../core-client/src/push/control.js';
+import type { ImportOperation, PlanItem } from '../../../core-client/src/plan/operation.js';
 import { API_KEY, sentIdentities, startPushBench, storeSnapshot, type PushBench } from './engine-support.js';
 import { bcryptOperation, mixedItems, planRejection, scryptOperation, thirdPartyOperation } from './plan-fixtures.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sourceFingerprint } from 'core-client';
+import { sourceFingerprint } from '../../../core-client/src/push/fingerprint.js';
 
 describe('sourceFingerprint', () => {
   let dir: string;

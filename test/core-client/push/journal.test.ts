@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, JournalError } from 'core-client';
+import { Journal, JournalError } from '../../../core-client/src/push/journal.js';
 import { bcryptOperation, thirdPartyOperation } from './plan-fixtures.js';
 
 const target = 'http://127.0.0.1:3567 (tenant public)';

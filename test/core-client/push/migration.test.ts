@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CoreClient, Secret, runMigration, type CredentialCheck } from 'core-client';
+import { CoreClient } from '../../../core-client/src/http/core-client.js';
+import { Secret } from '../../../core-client/src/secret.js';
+import { runMigration } from '../../../core-client/src/push/migration.js';
+import type { CredentialCheck } from '../../../core-client/src/push/credentials.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 
 const API_KEY = 'migration-test-key-0123456789';

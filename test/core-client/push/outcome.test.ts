@@ -7,10 +7,8 @@ import {
   TenantNotFound,
   Transient,
   Unexpected,
-  endOfError,
-  endOfImport,
-  endOfSignInUp,
-} from 'core-client';
+} from '../../../core-client/src/http/errors.js';
+import { endOfError, endOfImport, endOfSignInUp } from '../../../core-client/src/push/outcome.js';
 
 describe('how an operation ends', () => {
   it('imported and created are done; an existing user is done with a note that says what the core changed', () => {

@@ -1,4 +1,5 @@
-import type { PasswordImportOperation, PlanItem, PlannedRecord, ThirdPartyOperation } from 'core-client';
+import type { PasswordImportOperation, PlanItem, ThirdPartyOperation } from '../../../core-client/src/plan/operation.js';
+import type { PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
 
 /** Small in-test plans, so the engine is tested without reading files. Hashes only need the right prefix here. */
 export const FILE = 'users.ndjson';

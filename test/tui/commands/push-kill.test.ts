@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Journal, JournalError, planSource, sourceFingerprint } from 'core-client';
+import { Journal, JournalError } from '../../../core-client/src/push/journal.js';
+import { planSource } from '../../../core-client/src/plan/plan-source.js';
+import { sourceFingerprint } from '../../../core-client/src/push/fingerprint.js';
 import { startCoreDouble, type CoreDouble, type RecordedRequest } from '../../core-double/index.js';
 import { API_KEY, operationRequests, runCli, storeSnapshot, writeExport } from './push-support.js';
 

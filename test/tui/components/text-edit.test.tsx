@@ -1,7 +1,7 @@
 import type { Key } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { Secret } from 'core-client';
+import { Secret } from '../../../core-client/src/secret.js';
 import { clipToLines, wrappedLineCount } from '../../../tui/src/components/clipped.js';
 import { fitCandidates } from '../../../tui/src/components/candidate-line.js';
 import { visiblePart } from '../../../tui/src/components/cursor.js';

@@ -1,4 +1,5 @@
-import type { PlanSummary, PushSummary } from 'core-client';
+import type { PlanSummary } from '../../../core-client/src/plan/summary.js';
+import type { PushSummary } from '../../../core-client/src/push/summary.js';
 
 /** A plan as the tally would summarise a small mixed export. */
 export function planSummary(overrides: Partial<PlanSummary> = {}): PlanSummary {

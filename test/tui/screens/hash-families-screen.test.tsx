@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { Secret } from 'core-client';
+import { Secret } from '../../../core-client/src/secret.js';
 import { HashFamiliesScreen } from '../../../tui/src/screens/hash-families-screen.js';
 import type { WalkAction, WalkState } from '../../../tui/src/screens/walk-state.js';
 import { keys, press, waitForFrame } from '../keys.js';

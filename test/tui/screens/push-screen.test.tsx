@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { emptyCounts } from 'core-client';
+import { emptyCounts } from '../../../core-client/src/push/summary.js';
 import { foldPushEvent, formatDuration, initialPushView } from '../../../tui/src/hooks/push-progress.js';
 import { PushScreen } from '../../../tui/src/screens/push-screen.js';
 import { keys, press } from '../keys.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Secret } from 'core-client';
+import { Secret } from '../../../core-client/src/secret.js';
 import { initialWalkState, nextFocus, walkReducer, type WalkAction, type WalkState } from '../../../tui/src/screens/walk-state.js';
 
 function run(state: WalkState, ...actions: WalkAction[]): WalkState {

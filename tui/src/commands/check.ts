@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
-import { ConnectionError, CoreClient, CoreClientConfigError, runPreflight, type Connection, type PreflightReport, type PreflightStepName } from 'core-client';
+import { ConnectionError } from 'core-client/connection/errors';
+import { CoreClient } from 'core-client/http/core-client';
+import { CoreClientConfigError } from 'core-client/http/target';
+import { runPreflight, type PreflightReport, type PreflightStepName } from 'core-client/connection/preflight';
+import type { Connection } from 'core-client/connection/resolve-connection';
 import { ExitCode } from '../exit-codes.js';
 import { addConnectionOptions, connectionFromOptions, describeConnectionSources, type ConnectionFlags } from './connection-options.js';
 import { commandCatalogue } from './catalogue.js';

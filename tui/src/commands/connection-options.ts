@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { ConnectionError, resolveConnection, type Connection, type ConnectionInput } from 'core-client';
+import { ConnectionError } from 'core-client/connection/errors';
+import { resolveConnection, type Connection, type ConnectionInput } from 'core-client/connection/resolve-connection';
 import type { CommandIO } from '../io.js';
 
 /** The connection flags as commander hands them over; `apiKey` only exists to refuse it with a reason. */

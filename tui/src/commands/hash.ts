@@ -3,20 +3,13 @@ import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Command } from 'commander';
-import {
-  HashConfigError,
-  PrefixRuleError,
-  Secret,
-  hashFamilyLabel,
-  parseHashConfig,
-  prefixRuleFromOption,
-  prepareHash,
-  signerKeyReminder,
-  verifyPassword,
-  type HashConfig,
-  type PrefixRule,
-  type PrepareHashResult,
-} from 'core-client';
+import { HashConfigError, parseHashConfig, type HashConfig } from 'core-client/hashes/hash-config';
+import { PrefixRuleError, prefixRuleFromOption, type PrefixRule } from 'core-client/hashes/prefix-rules';
+import { Secret } from 'core-client/secret';
+import { hashFamilyLabel, type PrepareHashResult } from 'core-client/hashes/families';
+import { prepareHash } from 'core-client/hashes/prepare-hash';
+import { signerKeyReminder } from 'core-client/hashes/signer-key-reminder';
+import { verifyPassword } from 'core-client/hashes/verify-password';
 import { ExitCode } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import { commandCatalogue } from './catalogue.js';

@@ -1,4 +1,4 @@
-import type { PlanSummary } from 'core-client';
+import type { PlanSummary } from 'core-client/plan/summary';
 
 const number = new Intl.NumberFormat('en-US');
 const count = (value: number): string => number.format(value);

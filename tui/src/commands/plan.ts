@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
-import { PlanTally, planSource, ReportWriter, reportLineOfRejection, SourceError } from 'core-client';
+import { PlanTally } from 'core-client/plan/summary';
+import { planSource } from 'core-client/plan/plan-source';
+import { ReportWriter, reportLineOfRejection } from 'core-client/plan/rejection-report';
+import { SourceError } from 'core-client/sources/source-error';
 import { ExitCode } from '../exit-codes.js';
 import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';

@@ -1,4 +1,6 @@
-import { formatCountsSum, outcomeLabels, pushOutcomes, type CredentialCheck, type PushEvent, type PushSummary } from 'core-client';
+import { formatCountsSum, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
+import type { CredentialCheck } from 'core-client/push/credentials';
+import type { PushEvent } from 'core-client/push/events';
 
 type ProgressEvent = Extract<PushEvent, { type: 'progress' }>;
 

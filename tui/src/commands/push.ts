@@ -1,20 +1,16 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import {
-  CoreClient,
-  JournalError,
-  concurrencyLimitsFor,
-  defaultConcurrencyLimits,
-  isSourceError,
-  readCredentials,
-  runPreflight,
-  runMigration,
-  summarisePlan,
-  type KnownCredential,
-  type PlanOptions,
-  type PushEvent,
-  type PushSummary,
-} from 'core-client';
+import { CoreClient } from 'core-client/http/core-client';
+import { JournalError } from 'core-client/push/journal';
+import { concurrencyLimitsFor, defaultConcurrencyLimits } from 'core-client/push/aimd';
+import { isSourceError } from 'core-client/sources/source-error';
+import { readCredentials, type KnownCredential } from 'core-client/push/credentials';
+import { runPreflight } from 'core-client/connection/preflight';
+import { runMigration } from 'core-client/push/migration';
+import { summarisePlan } from 'core-client/plan';
+import type { PlanOptions } from 'core-client/plan/plan-source';
+import type { PushEvent } from 'core-client/push/events';
+import type { PushSummary } from 'core-client/push/summary';
 import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import { addConnectionOptions, connectionFromOptions, type ConnectionFlags } from './connection-options.js';

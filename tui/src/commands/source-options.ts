@@ -1,15 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import {
-  buildProviderMap,
-  parseFieldMapping,
-  parseHashConfig,
-  prefixRuleFromOption,
-  ProviderMapError,
-  sourceFormats,
-  type FieldMapping,
-  type PlanOptions,
-} from 'core-client';
+import { buildProviderMap, ProviderMapError } from 'core-client/plan/providers';
+import { parseFieldMapping, type FieldMapping } from 'core-client/sources/generic/field-mapping';
+import { parseHashConfig } from 'core-client/hashes/hash-config';
+import { prefixRuleFromOption } from 'core-client/hashes/prefix-rules';
+import { sourceFormats } from 'core-client/sources/source-format';
+import type { PlanOptions } from 'core-client/plan/plan-source';
 
 /** The flags that say how to read and plan an export; `plan` and `push` share them so they plan alike. */
 export interface SourceFlags {

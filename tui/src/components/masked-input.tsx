@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import type { Secret } from 'core-client';
+import type { Secret } from 'core-client/secret';
 import { Cursor } from './cursor.js';
 import { Tone } from './theme.js';
 

@@ -1,4 +1,7 @@
-import { normaliseEmail, planSource, verifyPassword, type Secret } from 'core-client';
+import { normaliseEmail } from 'core-client/plan/email';
+import { planSource } from 'core-client/plan/plan-source';
+import { verifyPassword } from 'core-client/hashes/verify-password';
+import type { Secret } from 'core-client/secret';
 import type { CheckResult } from '../screens/walk-state.js';
 import type { PlanRequest } from './plan-request.js';
 

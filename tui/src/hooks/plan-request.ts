@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
-import { parseHashConfig, prefixRuleFromOption, type HashConfig, type PlanOptions, type PrefixRule } from 'core-client';
+import { parseHashConfig, type HashConfig } from 'core-client/hashes/hash-config';
+import { prefixRuleFromOption, type PrefixRule } from 'core-client/hashes/prefix-rules';
+import type { PlanOptions } from 'core-client/plan/plan-source';
 import type { HashForm, WalkState } from '../screens/walk-state.js';
 
 export interface PlanRequest {

@@ -1,4 +1,7 @@
-import { CoreClient, resolveConnection, runPreflight, type ConnectionError } from 'core-client';
+import { CoreClient } from 'core-client/http/core-client';
+import { resolveConnection } from 'core-client/connection/resolve-connection';
+import { runPreflight } from 'core-client/connection/preflight';
+import type { ConnectionError } from 'core-client/connection/errors';
 import type { ConnectForm, PreflightView, ResolvedCore } from '../screens/walk-state.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { PushCounts, PushEvent } from 'core-client';
+import type { PushCounts } from 'core-client/push/summary';
+import type { PushEvent } from 'core-client/push/events';
 
 /** What the push screen shows, folded from the engine's events (which come a few times a second at most). */
 export interface PushProgressView {

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { PlanTally, planSource } from 'core-client';
+import { PlanTally } from 'core-client/plan/summary';
+import { planSource } from 'core-client/plan/plan-source';
 import type { WalkAction } from '../screens/walk-state.js';
 import type { PlanRequest } from './plan-request.js';
 

@@ -1,5 +1,9 @@
 import { useCallback, useRef } from 'react';
-import { PushControl, concurrencyLimitsFor, readCredentials, runMigration, type PushEvent } from 'core-client';
+import { PushControl } from 'core-client/push/control';
+import { concurrencyLimitsFor } from 'core-client/push/aimd';
+import { readCredentials } from 'core-client/push/credentials';
+import { runMigration } from 'core-client/push/migration';
+import type { PushEvent } from 'core-client/push/events';
 import type { ResolvedCore, WalkAction } from '../screens/walk-state.js';
 import type { PlanRequest } from './plan-request.js';
 import { clientFor } from './preflight.js';

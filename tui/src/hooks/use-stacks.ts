@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { listPulumiStacks } from 'core-client';
+import { listPulumiStacks } from 'core-client/connection/pulumi-cli';
 
 export type StacksState = { state: 'loading' } | { state: 'listed'; names: string[] } | { state: 'unavailable'; reason: string };
 

@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import { Secret } from 'core-client';
+import { Secret } from 'core-client/secret';
 import { ChoiceField, cycle } from '../components/choice.js';
 import { FieldRow, TextField } from '../components/field.js';
 import { cursorKeysHint, type KeyHint } from '../components/key-hints.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { PlanSummary } from 'core-client';
+import type { PlanSummary } from 'core-client/plan/summary';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
 import { PlanCount } from './plan-count.js';

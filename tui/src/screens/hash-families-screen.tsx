@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
-import { Secret, prefixRuleFromOption } from 'core-client';
+import { Secret } from 'core-client/secret';
+import { prefixRuleFromOption } from 'core-client/hashes/prefix-rules';
 import { CandidateLine } from '../components/candidate-line.js';
 import { Clipped, clipToLines, wrappedLineCount } from '../components/clipped.js';
 import { FieldRow, TextField } from '../components/field.js';

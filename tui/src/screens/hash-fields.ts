@@ -1,4 +1,5 @@
-import { Secret, parseHashConfig } from 'core-client';
+import { Secret } from 'core-client/secret';
+import { parseHashConfig } from 'core-client/hashes/hash-config';
 import { cursorKeysHint, type KeyHint } from '../components/key-hints.js';
 import type { HashForm } from './walk-state.js';
 

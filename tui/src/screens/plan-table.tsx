@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import type { PlanSummary } from 'core-client';
+import type { PlanSummary } from 'core-client/plan/summary';
 import { Table, type TableRow } from '../components/table.js';
 
 const shownRejectionCodes = 5;

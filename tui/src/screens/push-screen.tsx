@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import type { PushCounts } from 'core-client';
+import type { PushCounts } from 'core-client/push/summary';
 import { ProgressBar } from '../components/progress-bar.js';
 import { ScreenFrame } from '../components/screen-frame.js';
 import { Table } from '../components/table.js';

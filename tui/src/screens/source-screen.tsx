@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, Text, useInput } from 'ink';
-import { sourceFormats } from 'core-client';
+import { sourceFormats } from 'core-client/sources/source-format';
 import { ChoiceField, cycle } from '../components/choice.js';
 import { CandidateLine } from '../components/candidate-line.js';
 import { TextField } from '../components/field.js';

@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import type { PushSummary } from 'core-client';
+import type { PushSummary } from 'core-client/push/summary';
 import { wrappedLineCount } from '../components/clipped.js';
 import { ScreenFrame } from '../components/screen-frame.js';
 import { Table, type TableRow } from '../components/table.js';

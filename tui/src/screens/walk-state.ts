@@ -1,5 +1,9 @@
-import { Secret } from 'core-client';
-import type { PlanSummary, PushSummary, PreflightReport, SourceFormat, ConnectionError } from 'core-client';
+import { Secret } from 'core-client/secret';
+import type { PlanSummary } from 'core-client/plan/summary';
+import type { PushSummary } from 'core-client/push/summary';
+import type { PreflightReport } from 'core-client/connection/preflight';
+import type { SourceFormat } from 'core-client/sources/source-format';
+import type { ConnectionError } from 'core-client/connection/errors';
 import type { PushProgressView } from '../hooks/push-progress.js';
 
 /**
