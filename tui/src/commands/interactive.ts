@@ -64,6 +64,8 @@ export async function runInteractive(io: CommandIO, options: InteractiveOptions 
       stderr: io.stderr as NodeJS.WriteStream,
       exitOnCtrlC: false,
       patchConsole: false,
+      // Both streams are terminals (checked above): live frames even where CI is set, which Ink reads as "final frame only".
+      interactive: true,
     },
   );
   await instance.waitUntilExit();
