@@ -1,5 +1,6 @@
 export { ConnectionError, isConnectionError, type ConnectionErrorKind } from './errors.js';
-export { StackOutputsSchema, listPulumiStacks, readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
+export { listPulumiStacks, readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
+export { StackOutputsSchema, stackCoreUrls, type StackDatabase, type StackOutputs } from './stack-outputs.js';
 export {
   ConnectionEnv,
   resolveConnection,

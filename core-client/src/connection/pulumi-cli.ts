@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { z } from 'zod';
 import { Secret } from '../secret.js';
 import { ConnectionError } from './errors.js';
+import { StackOutputsSchema, stackCoreUrls, type StackDatabase } from './stack-outputs.js';
 
 export interface PulumiCliOptions {
   /** The executable to run; default `pulumi`, looked up on the PATH of `env`. */
@@ -17,19 +18,13 @@ const DEFAULT_BINARY = 'pulumi';
 const PULUMI_TIMEOUT_MS = 120_000;
 const MAX_QUOTED_STDERR = 400;
 
-/** What the infra program exports (infra/index.ts); only coreUrl and apiKey are needed to connect. */
-export const StackOutputsSchema = z.looseObject({
-  coreUrl: z.string().min(1),
-  apiKey: z.string().min(1),
-  signerKeyConfigured: z.boolean().optional(),
-  database: z.string().optional(),
-});
-
 export interface StackConnection {
   coreUrl: string;
+  /** One per core replica, coreUrl first. */
+  coreUrls: string[];
   apiKey: Secret;
-  signerKeyConfigured?: boolean;
-  database?: string;
+  signerKeyConfigured: boolean;
+  database: StackDatabase;
 }
 
 const StackListSchema = z.array(z.looseObject({ name: z.string() }));
@@ -102,19 +97,21 @@ export async function readStackConnection(stack: string, options: PulumiCliOptio
   if (stdout instanceof ConnectionError) return stdout;
   const parsed = StackOutputsSchema.safeParse(parseJson(stdout));
   if (!parsed.success) {
-    const missing = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'outputs')))].join(' and ');
+    const missing = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? 'outputs')))];
+    const named = missing.length === 1 ? `${missing[0]} output` : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)} outputs`;
     return new ConnectionError(
       'stackOutputsMissing',
-      `Stack "${stack}" has no usable ${missing} output: run \`pulumi up --stack ${stack}\` with this project's infra program ` +
+      `Stack "${stack}" has no usable ${named}: run \`pulumi up --stack ${stack}\` with this project's infra program ` +
         'first, or pass --core and CORE_API_KEY / --api-key-file instead of --stack.',
     );
   }
   const outputs = parsed.data;
   return {
     coreUrl: outputs.coreUrl,
+    coreUrls: stackCoreUrls(outputs),
     apiKey: new Secret(outputs.apiKey),
-    ...(outputs.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: outputs.signerKeyConfigured }),
-    ...(outputs.database === undefined ? {} : { database: outputs.database }),
+    signerKeyConfigured: outputs.signerKeyConfigured,
+    database: outputs.database,
   };
 }
 

@@ -25,6 +25,8 @@ export type ConnectionSource = 'flags' | 'environment' | 'stack';
 
 export interface Connection {
   coreUrl: string;
+  /** Every core to spread a push over: the stack's coreUrls when the core came from the stack, else [coreUrl]. */
+  coreUrls: string[];
   apiKey: Secret;
   tenantId?: string;
   appId?: string;
@@ -130,6 +132,7 @@ export async function resolveConnection(
 
   return {
     coreUrl: core.url,
+    coreUrls: core.source === 'stack' && stack !== undefined ? stack.coreUrls : [core.url],
     apiKey: apiKey.key,
     ...(tenantId === undefined ? {} : { tenantId }),
     ...(appId === undefined ? {} : { appId }),

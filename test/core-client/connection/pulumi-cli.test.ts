@@ -31,7 +31,33 @@ describe('readStackConnection', () => {
     expect(result.apiKey.reveal()).toBe(API_KEY);
     expect(result.signerKeyConfigured).toBe(true);
     expect(result.database).toBe('postgresql');
+    expect(result.coreUrls).toEqual(['http://127.0.0.1:3567']);
     expect(JSON.stringify(result)).not.toContain(API_KEY);
+  });
+
+  it('reads every core of a stack with replicas from coreUrls, the first being coreUrl', async () => {
+    const coreUrls = ['http://127.0.0.1:3567', 'http://127.0.0.1:3568', 'http://127.0.0.1:3569'];
+    const pulumi = await fakePulumi({
+      stdout: stackOutputJson({ apiKey: API_KEY, coreUrl: coreUrls[0], coreUrls, database: 'postgresql', signerKeyConfigured: false }),
+    });
+    const result = await readStackConnection('dev', { env: { PATH: pulumi.path } });
+    if (result instanceof ConnectionError) throw result;
+    expect(result.coreUrls).toEqual(coreUrls);
+  });
+
+  it('refuses coreUrls that do not start with coreUrl, naming the output', async () => {
+    const pulumi = await fakePulumi({
+      stdout: stackOutputJson({
+        apiKey: API_KEY,
+        coreUrl: 'http://127.0.0.1:3567',
+        coreUrls: ['http://127.0.0.1:3568'],
+        database: 'postgresql',
+        signerKeyConfigured: false,
+      }),
+    });
+    const error = (await readStackConnection('dev', { env: { PATH: pulumi.path } })) as ConnectionError;
+    expect(error.kind).toBe('stackOutputsMissing');
+    expect(error.message).toContain('no usable coreUrls output');
   });
 
   it('says to install the CLI, or to use --core and CORE_API_KEY, when pulumi is not on PATH', async () => {
@@ -52,7 +78,7 @@ describe('readStackConnection', () => {
     const error = result as ConnectionError;
     expect(error.kind).toBe('stackOutputsMissing');
     expect(error.message).toBe(
-      'Stack "dev" has no usable coreUrl and apiKey output: run `pulumi up --stack dev` with this project\'s infra program first, ' +
+      'Stack "dev" has no usable coreUrl, apiKey, signerKeyConfigured and database outputs: run `pulumi up --stack dev` with this project\'s infra program first, ' +
         'or pass --core and CORE_API_KEY / --api-key-file instead of --stack.',
     );
   });
@@ -61,7 +87,7 @@ describe('readStackConnection', () => {
     const pulumi = await fakePulumi({ stdout: stackOutputJson({ coreUrl: 'http://127.0.0.1:3567', somethingElse: 'value-xyz' }) });
     const error = (await readStackConnection('dev', { env: { PATH: pulumi.path } })) as ConnectionError;
     expect(error.kind).toBe('stackOutputsMissing');
-    expect(error.message).toContain('no usable apiKey output');
+    expect(error.message).toContain('no usable apiKey, signerKeyConfigured and database outputs');
     expect(error.message).not.toContain('value-xyz');
   });
 

@@ -37,7 +37,17 @@ describe('resolveConnection precedence', () => {
       sources: { coreUrl: 'stack', apiKey: 'stack' },
       signerKeyConfigured: false,
     });
+    expect(connection.coreUrls).toEqual(['http://127.0.0.1:3567']);
     expect(connection.apiKey.reveal()).toBe(STACK_KEY);
+  });
+
+  it("takes every core from the stack's coreUrls, and only the given core when --core beats the stack", async () => {
+    const coreUrls = ['http://127.0.0.1:3567', 'http://127.0.0.1:3568'];
+    const replicas = await fakePulumi({
+      stdout: stackOutputJson({ apiKey: STACK_KEY, coreUrl: coreUrls[0], coreUrls, database: 'postgresql', signerKeyConfigured: false }),
+    });
+    expect((await resolved({ stack: 'dev' }, { PATH: replicas.path })).coreUrls).toEqual(coreUrls);
+    expect((await resolved({ stack: 'dev', core: 'http://127.0.0.1:5000' }, { PATH: replicas.path })).coreUrls).toEqual(['http://127.0.0.1:5000']);
   });
 
   it('lets the environment beat the stack, value by value', async () => {
