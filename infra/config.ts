@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatImageReference, parseImageReference } from './image-reference.js';
 
 /** The stack config namespace: `pulumi config set` without a prefix writes here, because it is the project name. */
 export const CONFIG_NAMESPACE = 'core-migrate';
@@ -6,80 +7,167 @@ export const CONFIG_NAMESPACE = 'core-migrate';
 export const CORE_PORT = 3567;
 export const DEFAULT_BIND_ADDRESS = '127.0.0.1';
 export const DEFAULT_POSTGRES_IMAGE = 'postgres:16-alpine';
+/**
+ * Each core keeps its own pool of PostgreSQL connections (10 by default on cores of this kind), and PostgreSQL
+ * accepts 100 connections unless told otherwise: 8 cores stay below that with room for an operator's psql.
+ */
+export const MAX_REPLICAS = 8;
 
 // The core refuses to start with a key shorter than 20 characters or with any other character.
 const API_KEY_PATTERN = /^[A-Za-z0-9=-]{20,}$/;
 const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const IMAGE_PATTERN = /^\S+$/;
+const REGISTRY_ADDRESS_PATTERN = /^[A-Za-z0-9.-]+(?::\d+)?$/;
 
 /** How to fix a key, as the exact command an operator types (secrets always with --secret). */
-function setCommand(key: string, placeholder: string, secret = false): string {
+export function setCommand(key: string, placeholder: string, secret = false): string {
   return `pulumi config set${secret ? ' --secret' : ''} ${CONFIG_NAMESPACE}:${key} ${placeholder}`;
 }
 
 const apiKeyFix = `run \`${setCommand('apiKey', '<key>', true)}\` with at least 20 characters of A-Z a-z 0-9 = - (for example the output of \`openssl rand -hex 24\`)`;
 
+/** A whole number as `pulumi config` stores it (text), within bounds; one sentence for every way it can be wrong. */
+function wholeNumber(min: number, max: number, error: string) {
+  return z.string().regex(/^\d+$/, { error }).transform(Number).pipe(z.number().int().min(min, { error }).max(max, { error }));
+}
+
+/** An image reference, tagged or pinned by digest; the sentence says which part is wrong. */
+function imageReference(key: 'image' | 'postgresImage', example: string) {
+  return z.string().superRefine((value, context) => {
+    const parsed = parseImageReference(value);
+    if (parsed === 'notAReference') {
+      context.addIssue({
+        code: 'custom',
+        message: `${CONFIG_NAMESPACE}:${key} is not an image reference: run \`${setCommand(key, example)}\` (registry/repository:tag), or pin it: \`${setCommand(key, `${example}@sha256:<digest>`)}\`.`,
+      });
+    } else if (parsed === 'badDigest') {
+      context.addIssue({
+        code: 'custom',
+        message: `${CONFIG_NAMESPACE}:${key} has a digest that is not sha256: and 64 lowercase hex digits: copy it whole from the Digest: line of \`docker buildx imagetools inspect <image>\`.`,
+      });
+    }
+  });
+}
+
 /**
  * Every value arrives as the string `pulumi config` stored (or undefined), so each field parses text.
- * Messages name the key and the fix but never the value: two of these keys are secrets.
+ * Messages name the key and the fix but never the value: apiKey, signerKey and registryPassword are secrets.
  */
-export const StackConfigSchema = z.object({
-  apiKey: z.string({ error: `${CONFIG_NAMESPACE}:apiKey is not set: ${apiKeyFix}.` }).regex(API_KEY_PATTERN, {
-    error: `${CONFIG_NAMESPACE}:apiKey is not a key the core accepts (the core refuses to start with it): ${apiKeyFix}.`,
-  }),
-  signerKey: z
-    .string()
-    .regex(BASE64_PATTERN, {
-      error: `${CONFIG_NAMESPACE}:signerKey must be base64 (the provider's base64_signer_key, copied as is): run \`${setCommand('signerKey', '<base64_signer_key>', true)}\`, or \`pulumi config rm ${CONFIG_NAMESPACE}:signerKey\` if no scrypt-variant users will be imported.`,
-    })
-    .optional(),
-  image: z
-    .string({
-      error: `${CONFIG_NAMESPACE}:image is not set: run \`${setCommand('image', '<registry/repository:tag>')}\` with the core's container image.`,
-    })
-    .regex(IMAGE_PATTERN, {
-      error: `${CONFIG_NAMESPACE}:image must be one image reference without spaces: run \`${setCommand('image', '<registry/repository:tag>')}\`.`,
+export const StackConfigSchema = z
+  .object({
+    apiKey: z.string({ error: `${CONFIG_NAMESPACE}:apiKey is not set: ${apiKeyFix}.` }).regex(API_KEY_PATTERN, {
+      error: `${CONFIG_NAMESPACE}:apiKey is not a key the core accepts (the core refuses to start with it): ${apiKeyFix}.`,
     }),
-  hostPort: z
-    .string()
-    .regex(/^\d+$/, { error: portError() })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: portError() }).max(65535, { error: portError() }))
-    .default(CORE_PORT),
-  bindAddress: z
-    .union([z.ipv4(), z.ipv6()], {
-      error: `${CONFIG_NAMESPACE}:bindAddress must be an IP address of the Docker host: run \`${setCommand('bindAddress', DEFAULT_BIND_ADDRESS)}\` (only this machine) or another address you chose on purpose.`,
-    })
-    .default(DEFAULT_BIND_ADDRESS),
-  database: z
-    .enum(['memory', 'postgresql'], {
-      error: `${CONFIG_NAMESPACE}:database must be postgresql or memory: run \`${setCommand('database', 'postgresql')}\` (memory is for rehearsals only; its users are lost on restart).`,
-    })
-    .default('postgresql'),
-  postgresImage: z
-    .string()
-    .regex(IMAGE_PATTERN, {
-      error: `${CONFIG_NAMESPACE}:postgresImage must be one image reference without spaces: run \`${setCommand('postgresImage', DEFAULT_POSTGRES_IMAGE)}\`.`,
-    })
-    .default(DEFAULT_POSTGRES_IMAGE),
-  coreUrl: z
-    .url({
-      protocol: /^https?$/,
-      error: `${CONFIG_NAMESPACE}:coreUrl must be an http(s) URL: run \`${setCommand('coreUrl', 'http://<host>:<port>')}\` with the address clients use to reach the core, or \`pulumi config rm ${CONFIG_NAMESPACE}:coreUrl\`.`,
-    })
-    .optional(),
-});
-
-function portError(): string {
-  return `${CONFIG_NAMESPACE}:hostPort must be a port number from 1 to 65535: run \`${setCommand('hostPort', String(CORE_PORT))}\`.`;
-}
+    signerKey: z
+      .string()
+      .regex(BASE64_PATTERN, {
+        error: `${CONFIG_NAMESPACE}:signerKey must be base64 (the provider's base64_signer_key, copied as is): run \`${setCommand('signerKey', '<base64_signer_key>', true)}\`, or \`pulumi config rm ${CONFIG_NAMESPACE}:signerKey\` if no scrypt-variant users will be imported.`,
+      })
+      .optional(),
+    image: z
+      .string({
+        error: `${CONFIG_NAMESPACE}:image is not set: run \`${setCommand('image', '<registry/repository:tag>')}\` with the core's container image.`,
+      })
+      .pipe(imageReference('image', 'registry.example/auth-core:9.3')),
+    hostPort: wholeNumber(
+      1,
+      65535,
+      `${CONFIG_NAMESPACE}:hostPort must be a port number from 1 to 65535: run \`${setCommand('hostPort', String(CORE_PORT))}\`.`,
+    ).default(CORE_PORT),
+    bindAddress: z
+      .union([z.ipv4(), z.ipv6()], {
+        error: `${CONFIG_NAMESPACE}:bindAddress must be an IP address of the Docker host: run \`${setCommand('bindAddress', DEFAULT_BIND_ADDRESS)}\` (only this machine) or another address you chose on purpose.`,
+      })
+      .default(DEFAULT_BIND_ADDRESS),
+    database: z
+      .enum(['memory', 'postgresql'], {
+        error: `${CONFIG_NAMESPACE}:database must be postgresql or memory: run \`${setCommand('database', 'postgresql')}\` (memory is for rehearsals only; its users are lost on restart).`,
+      })
+      .default('postgresql'),
+    postgresImage: imageReference('postgresImage', 'postgres:16-alpine').default(DEFAULT_POSTGRES_IMAGE),
+    coreUrl: z
+      .url({
+        protocol: /^https?$/,
+        error: `${CONFIG_NAMESPACE}:coreUrl must be an http(s) URL: run \`${setCommand('coreUrl', 'http://<host>:<port>')}\` with the address clients use to reach the core, or \`pulumi config rm ${CONFIG_NAMESPACE}:coreUrl\`.`,
+      })
+      .optional(),
+    replicas: wholeNumber(
+      1,
+      MAX_REPLICAS,
+      `${CONFIG_NAMESPACE}:replicas must be a whole number from 1 to ${MAX_REPLICAS} (each core holds its own PostgreSQL connections): run \`${setCommand('replicas', '1')}\`.`,
+    ).default(1),
+    protectDatabase: z
+      .enum(['true', 'false'], {
+        error: `${CONFIG_NAMESPACE}:protectDatabase must be true or false: run \`${setCommand('protectDatabase', 'true')}\` (false only on the way to deleting the database on purpose).`,
+      })
+      .transform((value) => value === 'true')
+      .default(true),
+    registryAddress: z
+      .string()
+      .regex(REGISTRY_ADDRESS_PATTERN, {
+        error: `${CONFIG_NAMESPACE}:registryAddress must be a registry host, optionally with its port (e.g. registry.example:5000): run \`${setCommand('registryAddress', '<host>')}\`.`,
+      })
+      .optional(),
+    registryUsername: z.string().optional(),
+    registryPassword: z.string().optional(),
+  })
+  .superRefine(
+    (config, context) => {
+      for (const message of crossKeyProblems(config)) context.addIssue({ code: 'custom', message });
+    },
+    // Keys are compared only once each is valid on its own: a broken key is reported once, by its own sentence.
+    { when: (payload) => payload.issues.length === 0 },
+  );
 
 export type StackConfig = z.infer<typeof StackConfigSchema>;
 export type StackConfigKey = keyof StackConfig;
 export type Database = StackConfig['database'];
 export const STACK_CONFIG_KEYS = Object.keys(StackConfigSchema.shape) as StackConfigKey[];
 
-/** Reads one raw stack config value; `pulumiConfigSource` is the real one, tests pass a plain object. */
+/** Read with getSecret, so they reach the program as Pulumi secrets and never as plain variables. */
+export const SECRET_KEYS = ['apiKey', 'signerKey', 'registryPassword'] as const satisfies readonly StackConfigKey[];
+export type SecretKey = (typeof SECRET_KEYS)[number];
+export type PlainStackConfig = Omit<StackConfig, SecretKey>;
+export type PlainKey = keyof PlainStackConfig;
+export const PLAIN_KEYS = STACK_CONFIG_KEYS.filter((key): key is PlainKey => !(SECRET_KEYS as readonly string[]).includes(key));
+
+export function isSecretKey(key: StackConfigKey): key is SecretKey {
+  return (SECRET_KEYS as readonly string[]).includes(key);
+}
+
+/** Why `replicas` cannot be used as configured, or undefined; the component asks the same question. */
+export function replicasProblem(config: Pick<StackConfig, 'replicas' | 'database' | 'hostPort'>): string | undefined {
+  if (config.replicas > 1 && config.database === 'memory') {
+    return `${CONFIG_NAMESPACE}:replicas is ${config.replicas} but database is memory: each core would keep its own users in memory, so a push spread over them would scatter the users. Run \`${setCommand('database', 'postgresql')}\` to share one database, or \`${setCommand('replicas', '1')}\`.`;
+  }
+  const lastPort = config.hostPort + config.replicas - 1;
+  if (lastPort > 65535) {
+    return `${CONFIG_NAMESPACE}:replicas is ${config.replicas} from hostPort ${config.hostPort}, which would publish ports up to ${lastPort}: run \`${setCommand('hostPort', String(65536 - config.replicas))}\` or lower.`;
+  }
+  return undefined;
+}
+
+function crossKeyProblems(config: StackConfig): string[] {
+  const problems: string[] = [];
+  const replicas = replicasProblem(config);
+  if (replicas !== undefined) problems.push(replicas);
+  if (config.coreUrl !== undefined && config.replicas > 1 && new URL(config.coreUrl).port === '') {
+    problems.push(
+      `${CONFIG_NAMESPACE}:coreUrl must name its port when replicas is more than 1, because the other cores are reached on the ports after it: run \`${setCommand('coreUrl', `http://<host>:${config.hostPort}`)}\`.`,
+    );
+  }
+  const registry = { registryAddress: config.registryAddress, registryUsername: config.registryUsername, registryPassword: config.registryPassword };
+  const missing = Object.entries(registry)
+    .filter(([, value]) => value === undefined)
+    .map(([key]) => key);
+  if (missing.length > 0 && missing.length < 3) {
+    problems.push(
+      `${CONFIG_NAMESPACE}:${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not set, but the other registry settings are: a private registry needs all three (\`${setCommand('registryAddress', '<host>')}\`, \`${setCommand('registryUsername', '<user>')}\`, \`${setCommand('registryPassword', '<password>', true)}\`), or remove them all with \`pulumi config rm\`.`,
+    );
+  }
+  return problems;
+}
+
+/** Reads one raw stack config value; `loadStackConfig` is the real one, tests pass a plain object. */
 export interface StackConfigSource {
   get(key: StackConfigKey): string | undefined;
 }
@@ -110,7 +198,7 @@ export function readStackConfig(source: StackConfigSource): StackConfig | StackC
 }
 
 /** What an operator should know about a valid config before the update goes ahead. */
-export function configWarnings(config: StackConfig): string[] {
+export function configWarnings(config: PlainStackConfig): string[] {
   const warnings: string[] = [];
   if (config.database === 'memory') {
     warnings.push(
@@ -119,29 +207,29 @@ export function configWarnings(config: StackConfig): string[] {
   }
   if (!isLoopback(config.bindAddress)) {
     warnings.push(
-      `${CONFIG_NAMESPACE}:bindAddress is ${config.bindAddress}: the core's port ${config.hostPort} is reachable beyond this host, guarded only by the api-key. Keep it only if that is what you want; \`${setCommand('bindAddress', DEFAULT_BIND_ADDRESS)}\` keeps it local.`,
+      `${CONFIG_NAMESPACE}:bindAddress is ${config.bindAddress}: the core's ports from ${config.hostPort} are reachable beyond this host, guarded only by the api-key. Keep it only if that is what you want; \`${setCommand('bindAddress', DEFAULT_BIND_ADDRESS)}\` keeps them local.`,
     );
+  }
+  const unpinned = unpinnedImageWarning('image', config.image);
+  if (unpinned !== undefined) warnings.push(unpinned);
+  if (config.database === 'postgresql') {
+    const postgres = unpinnedImageWarning('postgresImage', config.postgresImage);
+    if (postgres !== undefined) warnings.push(postgres);
   }
   return warnings;
 }
 
-function isLoopback(address: string): boolean {
-  return address.startsWith('127.') || address === '::1';
+/** A tag can be moved to another image: say so, and how to find the digest that pins today's. */
+function unpinnedImageWarning(key: 'image' | 'postgresImage', image: string): string | undefined {
+  const reference = parseImageReference(image);
+  if (typeof reference === 'string' || reference.digest !== undefined) return undefined;
+  const shown = formatImageReference(reference);
+  return (
+    `${CONFIG_NAMESPACE}:${key} ${shown} is not pinned by digest: its registry can point the tag at another image, which the next replaced container would run with no change to this stack. ` +
+    `Find the digest with \`docker buildx imagetools inspect ${shown}\` (the Digest: line) and pin it: \`${setCommand(key, `${shown}@sha256:<digest>`)}\`.`
+  );
 }
 
-/**
- * The URL clients use: the configured one, or the published port on the bind address.
- * A wildcard bind address is reachable on loopback, which is the only place the default can point to.
- */
-export function defaultCoreUrl(config: Pick<StackConfig, 'bindAddress' | 'hostPort' | 'coreUrl'>): string {
-  if (config.coreUrl !== undefined) return config.coreUrl.replace(/\/+$/, '');
-  const host =
-    config.bindAddress === '0.0.0.0'
-      ? '127.0.0.1'
-      : config.bindAddress === '::'
-        ? '[::1]'
-        : config.bindAddress.includes(':')
-          ? `[${config.bindAddress}]`
-          : config.bindAddress;
-  return `http://${host}:${config.hostPort}`;
+export function isLoopback(address: string): boolean {
+  return address.startsWith('127.') || address === '::1';
 }

@@ -1,36 +1,37 @@
 import * as pulumi from '@pulumi/pulumi';
-import { AuthCore } from './auth-core.js';
-import { CONFIG_NAMESPACE, StackConfigError, configWarnings, defaultCoreUrl, readStackConfig } from './config.js';
+import { AuthCore, dockerEngineSettings } from './auth-core.js';
+import { CONFIG_NAMESPACE, StackConfigError, configWarnings } from './config.js';
+import { loadStackConfig } from './load-config.js';
 
-const stackConfig = new pulumi.Config(CONFIG_NAMESPACE);
-// A typed key (e.g. the integer hostPort) may arrive as a JSON number; the validator reads text.
-const config = readStackConfig({
-  get: (key) => {
-    const value: unknown = stackConfig.get(key);
-    return value === undefined ? undefined : String(value);
-  },
-});
+// Awaited before any resource is declared: a config that cannot work stops here with its sentences.
+const config = await loadStackConfig(new pulumi.Config(CONFIG_NAMESPACE));
 if (config instanceof StackConfigError) {
-  // RunError prints the sentences without a stack trace, before any resource is declared.
+  // RunError prints the sentences without a stack trace.
   throw new pulumi.RunError(config.message);
 }
 for (const warning of configWarnings(config)) void pulumi.log.warn(warning);
 
-const apiKeySecret = pulumi.secret(config.apiKey);
-
 const core = new AuthCore('auth-core', {
   image: config.image,
-  apiKey: apiKeySecret,
-  signerKey: config.signerKey === undefined ? undefined : pulumi.secret(config.signerKey),
+  apiKey: config.apiKey,
+  signerKey: config.signerKey,
   hostPort: config.hostPort,
   bindAddress: config.bindAddress,
   database: config.database,
   postgresImage: config.postgresImage,
+  replicas: config.replicas,
+  coreUrl: config.coreUrl,
+  protectDatabase: config.protectDatabase,
+  registry:
+    config.registryAddress === undefined || config.registryUsername === undefined || config.registryPassword === undefined
+      ? undefined
+      : { address: config.registryAddress, username: config.registryUsername, password: config.registryPassword },
+  dockerEngine: dockerEngineSettings(new pulumi.Config('docker')),
 });
 
-// These names are read by core-client's connection step (`pulumi stack output --json --show-secrets`).
-export const coreUrl = defaultCoreUrl(config);
-export const apiKey = apiKeySecret;
-export const signerKeyConfigured = config.signerKey !== undefined;
-export const database = config.database;
-export const coreContainerName = core.coreContainer.name;
+// The outputs core-client's connection step reads (`pulumi stack output --json --show-secrets`), typed by its schema.
+export const { coreUrl, coreUrls, apiKey, signerKeyConfigured, database } = core.outputs;
+// For the operator: `docker logs <name>`, and the volume to remove by hand once it is really to go.
+export const coreContainerNames = pulumi.all(core.coreContainers.map((container) => container.name));
+export const coreContainerName = coreContainerNames.apply((names) => names[0]);
+export const databaseVolume = core.databaseVolume?.name;

@@ -2,34 +2,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CORE_HEALTH_PROBE } from '../../infra/core-settings.js';
 import { MOCK_IMAGE_ID_PREFIX, MOCK_PASSWORD, byType, installMocks, onlyOne, valueOf, type RegisteredResource } from './support/pulumi-mocks.js';
-
-const API_KEY = 'test-api-key-0123456789-abcdef';
-const SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
-const CORE_IMAGE = 'registry.example/auth-core:9.3';
-
-const CONTAINER = 'docker:index/container:Container';
-const REMOTE_IMAGE = 'docker:index/remoteImage:RemoteImage';
-const NETWORK = 'docker:index/network:Network';
-const VOLUME = 'docker:index/volume:Volume';
-const RANDOM_PASSWORD = 'random:index/randomPassword:RandomPassword';
-
-type ProgramModule = typeof import('../../infra/index.js');
-
-/** Runs infra/index.ts in a fresh module graph against mocks, with `pulumi config` values as the CLI would pass them. */
-async function runProgram(
-  values: Record<string, string>,
-  secretKeys: string[] = ['apiKey', 'signerKey'],
-): Promise<{ program: ProgramModule; resources: RegisteredResource[] }> {
-  const config = Object.fromEntries(Object.entries(values).map(([key, value]) => [`core-migrate:${key}`, value]));
-  const { resources, settled } = await installMocks(
-    config,
-    secretKeys.map((key) => `core-migrate:${key}`),
-  );
-  const program = await import('../../infra/index.js');
-  await valueOf(program.coreContainerName);
-  await settled();
-  return { program, resources };
-}
+import { API_KEY, CONTAINER, CORE_IMAGE, NETWORK, RANDOM_PASSWORD, REMOTE_IMAGE, SIGNER_KEY, VOLUME, runProgram } from './support/run-program.js';
 
 function coreContainer(resources: RegisteredResource[]): RegisteredResource {
   return onlyOne(resources, 'auth-core-core');
@@ -120,7 +93,10 @@ describe('the program with database=postgresql (the default)', () => {
     }
     expect(await pulumi.isSecret(program.apiKey)).toBe(true);
     expect(await valueOf(program.apiKey)).toBe(API_KEY);
+  });
 
+  it('gives the component secret outputs even when its caller passes plain values', async () => {
+    const { settled } = await installMocks({}, []);
     const { AuthCore } = await import('../../infra/auth-core.js');
     const component = new AuthCore('probe', {
       image: CORE_IMAGE,
@@ -133,14 +109,17 @@ describe('the program with database=postgresql (the default)', () => {
     const password = component.postgresPassword;
     if (password === undefined) throw new Error('expected a database password for postgresql');
     expect(await pulumi.isSecret(password)).toBe(true);
-    expect(await pulumi.isSecret(component.coreContainer.envs)).toBe(true);
+    expect(await pulumi.isSecret(component.outputs.apiKey)).toBe(true);
+    for (const container of component.coreContainers) expect(await pulumi.isSecret(container.envs)).toBe(true);
+    await settled();
   });
 
   it('exports the outputs core-migrate check --stack reads', async () => {
     const { program } = await runProgram({ apiKey: API_KEY, image: CORE_IMAGE });
-    expect(program.coreUrl).toBe('http://127.0.0.1:3567');
-    expect(program.signerKeyConfigured).toBe(false);
-    expect(program.database).toBe('postgresql');
+    expect(await valueOf(program.coreUrl)).toBe('http://127.0.0.1:3567');
+    expect(await valueOf(program.coreUrls)).toEqual(['http://127.0.0.1:3567']);
+    expect(await valueOf(program.signerKeyConfigured)).toBe(false);
+    expect(await valueOf(program.database)).toBe('postgresql');
   });
 });
 
@@ -162,9 +141,10 @@ describe('the program with database=memory', () => {
     expect(core.inputs['envs']).toEqual([`API_KEYS=${API_KEY}`, 'DISABLE_TELEMETRY=true']);
     expect(core.inputs['ports']).toEqual([{ internal: 3567, external: 13567, ip: '0.0.0.0', protocol: 'tcp' }]);
     expect(core.secretInputs).toContain('envs');
-    expect(program.coreUrl).toBe('http://127.0.0.1:13567');
-    expect(program.database).toBe('memory');
-    expect(program.signerKeyConfigured).toBe(false);
+    expect(await valueOf(program.coreUrl)).toBe('http://127.0.0.1:13567');
+    expect(await valueOf(program.database)).toBe('memory');
+    expect(await valueOf(program.signerKeyConfigured)).toBe(false);
+    expect(program.databaseVolume).toBeUndefined();
   });
 });
 

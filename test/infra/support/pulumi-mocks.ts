@@ -8,6 +8,16 @@ export interface RegisteredResource {
   /** Input properties that were serialised as Pulumi secrets (so they are encrypted in state). */
   secretInputs: string[];
   additionalSecretOutputs: string[];
+  /** The resource options the engine acts on, as the request carries them. */
+  options: {
+    deleteBeforeReplace: boolean;
+    protect: boolean | undefined;
+    retainOnDelete: boolean | undefined;
+    /** `urn::id` of an explicit provider; empty for the default one. */
+    provider: string;
+    /** URNs this resource waits for (dependsOn and the resources its inputs come from). */
+    dependencies: string[];
+  };
 }
 
 /** The parts of the engine's RegisterResourceRequest that these tests read. */
@@ -16,6 +26,11 @@ interface RegisterResourceRequest {
   getName(): string;
   getAdditionalsecretoutputsList(): string[];
   getObject(): { toJavaScript(): Record<string, unknown> } | undefined;
+  getDeletebeforereplace(): boolean;
+  getProtect(): boolean | undefined;
+  getRetainondelete(): boolean | undefined;
+  getProvider(): string;
+  getDependenciesList(): string[];
 }
 
 interface MockMonitorLike {
@@ -43,8 +58,9 @@ function mockedState(type: string, name: string, inputs: Record<string, unknown>
 
 /**
  * Installs Pulumi mocks and records every registration. The mocks API does not show resource options,
- * so the mock monitor's registerResource is wrapped to read additionalSecretOutputs and secret inputs
- * from the request itself, exactly what the engine would store.
+ * so the mock monitor's registerResource is wrapped to read the options (additionalSecretOutputs,
+ * deleteBeforeReplace, protect, retainOnDelete, provider, dependencies) and secret inputs from the request
+ * itself, exactly what the engine would act on and store.
  */
 export async function installMocks(
   config: Record<string, string>,
@@ -84,6 +100,13 @@ export async function installMocks(
         .filter(([, value]) => pulumi.runtime.isRpcSecret(value))
         .map(([key]) => key),
       additionalSecretOutputs: request.getAdditionalsecretoutputsList(),
+      options: {
+        deleteBeforeReplace: request.getDeletebeforereplace(),
+        protect: request.getProtect(),
+        retainOnDelete: request.getRetainondelete(),
+        provider: request.getProvider(),
+        dependencies: request.getDependenciesList(),
+      },
     });
     try {
       await registerResource(request, callback);
