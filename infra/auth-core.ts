@@ -69,10 +69,11 @@ export class AuthCore extends pulumi.ComponentResource {
   readonly outputs: AuthCoreOutputs;
 
   constructor(name: string, args: AuthCoreArgs, opts?: pulumi.ComponentResourceOptions) {
-    super('core-migrate:infra:AuthCore', name, {}, opts);
     const replicas = args.replicas ?? 1;
+    // Checked before registering: a refused component leaves nothing half-declared behind.
     const problem = replicasProblem({ replicas, database: args.database, hostPort: args.hostPort });
     if (problem !== undefined) throw new pulumi.RunError(problem);
+    super('core-migrate:infra:AuthCore', name, {}, opts);
     const child = { parent: this };
     const imageProvider = args.registry === undefined ? undefined : this.createRegistryProvider(name, args.registry, args.dockerEngine ?? {});
     const imageOptions = { ...child, ...(imageProvider === undefined ? {} : { provider: imageProvider }) };
