@@ -35,6 +35,13 @@ describe('secret config', () => {
     expect(byType(resources, CONTAINER).find((container) => container.name === 'auth-core-core')?.inputs['envs']).toContain(`API_KEYS=${API_KEY}`);
   });
 
+  it('is validated during a preview too, where the program declares the same resources', async () => {
+    const update = await runProgram({ apiKey: API_KEY, image: CORE_IMAGE, replicas: '2' });
+    vi.resetModules();
+    const preview = await runProgram({ apiKey: API_KEY, image: CORE_IMAGE, replicas: '2' }, undefined, true);
+    expect(preview.resources.map((resource) => resource.name).sort()).toEqual(update.resources.map((resource) => resource.name).sort());
+  });
+
   it('stops the program before any resource when a secret is unusable, without quoting it', async () => {
     const { resources } = await installMocks(
       { 'core-migrate:apiKey': API_KEY, 'core-migrate:image': CORE_IMAGE, 'core-migrate:signerKey': 'not base64 at all!' },

@@ -65,6 +65,8 @@ function mockedState(type: string, name: string, inputs: Record<string, unknown>
 export async function installMocks(
   config: Record<string, string>,
   secretKeys: string[],
+  /** `pulumi preview`: the engine's dry run, where the program must not wait on values only an update knows. */
+  preview = false,
 ): Promise<{
   resources: RegisteredResource[];
   settled: () => Promise<void>;
@@ -79,7 +81,7 @@ export async function installMocks(
     },
     'core-migrate',
     'test',
-    false,
+    preview,
   );
   pulumi.runtime.setAllConfig(config, secretKeys);
 

@@ -27,10 +27,14 @@ export interface ProgramRun {
  * Runs infra/index.ts in a fresh module graph against mocks, with `pulumi config` values as the CLI would pass them
  * (keys without a namespace belong to core-migrate). The caller resets the module registry (vi.resetModules).
  */
-export async function runProgram(values: Record<string, string>, secretKeys: string[] = ['apiKey', 'signerKey', 'registryPassword']): Promise<ProgramRun> {
+export async function runProgram(
+  values: Record<string, string>,
+  secretKeys: string[] = ['apiKey', 'signerKey', 'registryPassword'],
+  preview = false,
+): Promise<ProgramRun> {
   const qualify = (key: string): string => (key.includes(':') ? key : `core-migrate:${key}`);
   const config = Object.fromEntries(Object.entries(values).map(([key, value]) => [qualify(key), value]));
-  const { resources, settled } = await installMocks(config, secretKeys.map(qualify));
+  const { resources, settled } = await installMocks(config, secretKeys.map(qualify), preview);
   const warnings: string[] = [];
   const warn = vi.spyOn(pulumi.log, 'warn').mockImplementation(async (message) => {
     warnings.push(message);
