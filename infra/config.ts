@@ -150,10 +150,17 @@ function crossKeyProblems(config: StackConfig): string[] {
   const problems: string[] = [];
   const replicas = replicasProblem(config);
   if (replicas !== undefined) problems.push(replicas);
-  if (config.coreUrl !== undefined && config.replicas > 1 && new URL(config.coreUrl).port === '') {
-    problems.push(
-      `${CONFIG_NAMESPACE}:coreUrl must name its port when replicas is more than 1, because the other cores are reached on the ports after it: run \`${setCommand('coreUrl', `http://<host>:${config.hostPort}`)}\`.`,
-    );
+  const coreUrlPort = config.coreUrl === undefined ? undefined : new URL(config.coreUrl).port;
+  if (coreUrlPort !== undefined && config.replicas > 1) {
+    if (coreUrlPort === '') {
+      problems.push(
+        `${CONFIG_NAMESPACE}:coreUrl must name its port when replicas is more than 1, because the other cores are reached on the ports after it: run \`${setCommand('coreUrl', `http://<host>:${config.hostPort}`)}\`.`,
+      );
+    } else if (Number(coreUrlPort) + config.replicas - 1 > 65535) {
+      problems.push(
+        `${CONFIG_NAMESPACE}:coreUrl's port ${coreUrlPort} leaves no room for ${config.replicas} cores on the ports after it: give coreUrl a port of at most ${65536 - config.replicas}.`,
+      );
+    }
   }
   const registry = { registryAddress: config.registryAddress, registryUsername: config.registryUsername, registryPassword: config.registryPassword };
   const missing = Object.entries(registry)

@@ -168,6 +168,9 @@ describe('replicas', () => {
       expect.stringMatching(/^core-migrate:coreUrl must name its port when replicas is more than 1/),
     ]);
     expect(read({ ...minimal, replicas: '2', coreUrl: 'http://build-host:3567' })).not.toBeInstanceOf(StackConfigError);
+    expect(problemsOf({ ...minimal, replicas: '2', coreUrl: 'http://build-host:65535' })).toEqual([
+      "core-migrate:coreUrl's port 65535 leaves no room for 2 cores on the ports after it: give coreUrl a port of at most 65534.",
+    ]);
   });
 });
 
