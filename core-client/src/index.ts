@@ -1,4 +1,6 @@
 export { Secret, isSecret } from './secret.js';
+export { printable, printableLines, printableJson, hasUnprintable } from './printable.js';
+export * from './files/index.js';
 export { RecordLocationSchema, formatLocation, type RecordLocation } from './location.js';
 export * from './contract/index.js';
 export * from './http/index.js';

@@ -7,6 +7,8 @@ import { userJson } from './store.js';
 export interface HandlerContext {
   scope: Scope;
   body: Record<string, unknown>;
+  /** The query of a GET (`?email=`). */
+  query: URLSearchParams;
   store: UserStore;
   signerKey: string | undefined;
   userShape: 'recent' | 'legacy';
@@ -71,3 +73,11 @@ export async function signIn(context: HandlerContext): Promise<DoubleAnswer> {
 export const hello = (): DoubleAnswer => ({ ...textAnswer(200, HELLO_BODY) });
 
 export const apiVersion = (): DoubleAnswer => jsonAnswer({ versions: API_VERSIONS });
+
+/** GET /recipe/user?email= — beyond the contract (core-behaviour.md, "Finding and removing users"): password users only. */
+export function userByEmail(context: HandlerContext): DoubleAnswer {
+  const email = context.query.get('email');
+  if (email === null) return fail(400, "Field name 'email' is missing in GET request");
+  const user = context.store.findEmailPasswordUser(context.scope, normaliseEmail(email));
+  return jsonAnswer(user === undefined ? { status: CoreStatus.unknownEmail } : { status: CoreStatus.ok, user: userJson(user, context.userShape) });
+}

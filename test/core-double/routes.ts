@@ -39,6 +39,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
   [CorePaths.signIn]: { method: 'POST', handler: handlers.signIn, needsKey: true, scoped: true },
   [CorePaths.hello]: { method: 'GET', handler: handlers.hello, needsKey: false, scoped: false },
   [CorePaths.apiVersion]: { method: 'GET', handler: handlers.apiVersion, needsKey: true, scoped: false },
+  [CorePaths.user]: { method: 'GET', handler: handlers.userByEmail, needsKey: true, scoped: true },
 };
 
 /** First path segments that are the core's own, never a tenant id. */
@@ -92,7 +93,8 @@ function parseObjectBody(rawBody: string): Record<string, unknown> {
 
 export async function answerCall(call: IncomingCall, settings: RouterSettings): Promise<DoubleAnswer> {
   try {
-    const pathname = new URL(call.path, 'http://double.invalid').pathname;
+    const url = new URL(call.path, 'http://double.invalid');
+    const pathname = url.pathname;
     const { pathPrefix } = settings;
     if (pathPrefix !== '' && pathname !== pathPrefix && !pathname.startsWith(`${pathPrefix}/`)) {
       return textAnswer(404, CoreErrorTexts.notFound);
@@ -115,7 +117,7 @@ export async function answerCall(call: IncomingCall, settings: RouterSettings): 
       }
       body = parseObjectBody(call.rawBody);
     }
-    return await route.handler({ scope, body, store: settings.store, signerKey: settings.signerKey, userShape: settings.userShape });
+    return await route.handler({ scope, body, query: url.searchParams, store: settings.store, signerKey: settings.signerKey, userShape: settings.userShape });
   } catch (error) {
     if (error instanceof AnswerWith) return error.answer;
     return textAnswer(500, error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -49,6 +49,8 @@ async function main(): Promise<number> {
     ...(apiKey ? { apiKeys: [apiKey] } : {}),
     ...(signerKey ? { signerKey } : {}),
     tenants: values.tenant ?? [],
+    // Nobody reads a sandbox's requests back: keep counters only, so memory stays flat over millions of requests.
+    keepRequests: 0,
   });
   process.stdout.write(
     `Sandbox core listening on ${double.url} (api-key ${apiKey ? 'required' : 'not required'}, ` +

@@ -22,6 +22,11 @@ export interface CoreDoubleOptions {
   userShape?: 'recent' | 'legacy';
   /** Serve under this path, as a core behind a reverse proxy at e.g. `/core` (other paths get 404). */
   pathPrefix?: string;
+  /**
+   * How many of the latest requests `requests()` keeps (default 100,000; 0 keeps none). A long-running sandbox core
+   * must not grow with every request (1.1 M requests kept whole took 1.4 GiB); `requestCount()` counts them all.
+   */
+  keepRequests?: number;
 }
 
 export interface RecordedRequest {
@@ -43,7 +48,10 @@ export interface CoreDouble {
   users(): StoredUser[];
   emailPasswordUsers(): StoredEmailPasswordUser[];
   thirdPartyUsers(): StoredThirdPartyUser[];
+  /** The latest requests, oldest first (at most `keepRequests`). */
   requests(): RecordedRequest[];
+  /** Every request since start or the last reset, also those no longer kept. */
+  requestCount(): number;
   /** Forgets users, recorded requests and faults; restarts request numbering. */
   reset(): void;
   faults: {
@@ -54,6 +62,36 @@ export interface CoreDouble {
     slowBodyNext(count: number, ms: number): void;
     clearFaults(): void;
   };
+}
+
+const DEFAULT_KEEP_REQUESTS = 100_000;
+
+/** The latest `capacity` requests in a fixed array: memory stays flat however long the double runs. */
+class RequestRing {
+  readonly capacity: number;
+  #slots: RecordedRequest[] = [];
+  #next = 0;
+
+  constructor(capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 0) throw new Error(`keepRequests must be a whole number from 0, not ${capacity}.`);
+    this.capacity = capacity;
+  }
+
+  push(entry: RecordedRequest): void {
+    if (this.#slots.length < this.capacity) this.#slots.push(entry);
+    else this.#slots[this.#next] = entry;
+    this.#next = (this.#next + 1) % this.capacity;
+  }
+
+  toArray(): RecordedRequest[] {
+    if (this.#slots.length < this.capacity) return [...this.#slots];
+    return [...this.#slots.slice(this.#next), ...this.#slots.slice(0, this.#next)];
+  }
+
+  clear(): void {
+    this.#slots = [];
+    this.#next = 0;
+  }
 }
 
 function parseJson(text: string): unknown {
@@ -92,7 +130,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     userShape: options.userShape ?? 'recent',
     pathPrefix: (options.pathPrefix ?? '').replace(/\/+$/, ''),
   };
-  let recorded: RecordedRequest[] = [];
+  const recorded = new RequestRing(options.keepRequests ?? DEFAULT_KEEP_REQUESTS);
   let requestCount = 0;
   const pendingTimers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
@@ -111,7 +149,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     requestCount += 1;
     const number = requestCount;
     const call = { method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, rawBody };
-    recorded.push({ number, ...call, headers: { ...call.headers }, body: parseJson(rawBody) });
+    if (recorded.capacity > 0) recorded.push({ number, ...call, headers: { ...call.headers }, body: parseJson(rawBody) });
 
     const fault = plan.takeFault(number);
     if (fault !== undefined && isDrop(fault)) {
@@ -166,11 +204,12 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     users: () => store.all(),
     emailPasswordUsers: () => store.all().filter((user): user is StoredEmailPasswordUser => user.kind === 'emailPassword'),
     thirdPartyUsers: () => store.all().filter((user): user is StoredThirdPartyUser => user.kind === 'thirdParty'),
-    requests: () => recorded.map((entry) => ({ ...entry, headers: { ...entry.headers } })),
+    requests: () => recorded.toArray().map((entry) => ({ ...entry, headers: { ...entry.headers } })),
+    requestCount: () => requestCount,
     reset() {
       store.clear();
       plan.clearFaults();
-      recorded = [];
+      recorded.clear();
       requestCount = 0;
     },
     faults: {

@@ -23,6 +23,9 @@ export function exitCodeOfPush(summary: PushSummary): ExitCode {
       return ExitCode.coreUnreachableOrKeyRefused;
     case 'signerKeyMissing':
     case 'credentialsMismatch':
+    case 'sourceChanged':
+    case 'journalNotOnCore':
+    case 'outputFailed':
       return ExitCode.usageOrConfiguration;
     default:
       break;

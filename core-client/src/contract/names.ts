@@ -9,6 +9,8 @@ export const CorePaths = {
   signIn: '/recipe/signin',
   hello: '/hello',
   apiVersion: '/apiversion',
+  /** Beyond the contract (core-behaviour.md, "Finding and removing users"): `GET ?email=` finds a password user. */
+  user: '/recipe/user',
 } as const;
 export type CorePath = (typeof CorePaths)[keyof typeof CorePaths];
 
@@ -50,6 +52,7 @@ export const CoreStatus = {
   ok: 'OK',
   wrongCredentials: 'WRONG_CREDENTIALS_ERROR',
   emailChangeNotAllowed: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR',
+  unknownEmail: 'UNKNOWN_EMAIL_ERROR',
 } as const;
 
 /** Texts of the core's error bodies that a client recognises (core-behaviour.md). */

@@ -57,6 +57,13 @@ export const SignInAnswerSchema = z.discriminatedUnion('status', [
 ]);
 export type SignInAnswer = z.infer<typeof SignInAnswerSchema>;
 
+/** `GET /recipe/user?email=` (beyond the contract): the password user with that email, or none. */
+export const UserByEmailAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok), user: CoreUserSchema }),
+  z.looseObject({ status: z.literal(CoreStatus.unknownEmail) }),
+]);
+export type UserByEmailAnswer = z.infer<typeof UserByEmailAnswerSchema>;
+
 export const ApiVersionAnswerSchema = z.looseObject({
   versions: z.array(z.string()),
 });

@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import { CoreErrorTexts, CoreHeaders, CorePaths, CoreStatus, HELLO_BODY, REQUEST_CONTENT_TYPE } from '../contract/names.js';
@@ -9,6 +10,7 @@ import {
   AnswerStatusSchema,
   NonOkStatusAnswerSchema,
   SignInUpOkAnswerSchema,
+  UserByEmailAnswerSchema,
 } from '../contract/responses.js';
 import { Secret } from '../secret.js';
 import { contractViolation, errorFromResponse, errorFromTransport, type ExchangeContext } from './error-mapping.js';
@@ -43,6 +45,7 @@ export interface CallOptions {
 export type ImportPasswordHashResult = { outcome: 'imported' | 'alreadyExisted'; userId: string };
 export type SignInUpResult = { outcome: 'created' | 'existing'; userId: string } | { outcome: 'nonOkStatus'; status: string; reason?: string };
 export type SignInResult = { outcome: 'signedIn' | 'wrongCredentials' | 'notAvailable' };
+export type PasswordUserLookup = 'found' | 'notFound' | 'notAvailable';
 export type TenantProbeResult = { exists: true; note?: string } | { exists: false; error: CoreError };
 
 interface Exchange {
@@ -187,6 +190,28 @@ export class CoreClient {
       if (error instanceof NotFound) return { outcome: 'notAvailable' };
       throw error;
     }
+  }
+
+  /**
+   * Whether the core has a password user with this email (`GET /recipe/user?email=`, beyond the contract; read-only).
+   * A core without the call answers 404: `notAvailable`.
+   */
+  async findPasswordUser(email: string, options: CallOptions = {}): Promise<PasswordUserLookup> {
+    const exchange: Exchange = { method: 'GET', path: `${this.#recipePath(CorePaths.user)}?${new URLSearchParams({ email }).toString()}` };
+    try {
+      return await this.#call(exchange, options, (answer) => (this.#json(answer, UserByEmailAnswerSchema).status === CoreStatus.ok ? 'found' : 'notFound'));
+    } catch (error) {
+      if (error instanceof NotFound) return 'notAvailable';
+      throw error;
+    }
+  }
+
+  /**
+   * A key for the journal's digests, derived from the api-key (HKDF-SHA-256 with the journal's salt): whoever holds
+   * only the journal cannot test a guessed email against it. The key itself is never exposed.
+   */
+  digestKey(salt: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.#apiKey.reveal(), salt, 'core-migrate journal digests v2', 32));
   }
 
   /** The tenant and app this client's operations go to. */

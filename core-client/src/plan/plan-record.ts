@@ -9,6 +9,8 @@ export interface RecordPlanningRules {
   hashConfig?: HashConfig;
   prefixRules?: PrefixRule[];
   providerMap: Readonly<Record<string, string>>;
+  /** The export's path as the reader names it in locations; records of any other file (Auth0's hash file) are keyed apart. */
+  sourceFile?: string;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface RecordPlanningRules {
  * any other record (duplicates are the stream's job).
  */
 export function planRecord(record: SourceRecord, rules: RecordPlanningRules): PlanItem[] {
-  const key = recordKey(record.location);
+  const key = recordKey(record.location, rules.sourceFile);
   if (record.kind === 'malformed') {
     return [rejection(record, key, 'malformedRecord', record.reason)];
   }

@@ -25,7 +25,7 @@ export interface PlannedRecord {
  * "last-wins" needs to know the last occurrence before emitting anything, so it reads the source twice.
  */
 export async function* planSource(path: string, planOptions: PlanOptions = {}): AsyncGenerator<PlannedRecord> {
-  const options = { ...planOptions, providerMap: planOptions.providerMap ?? defaultProviderMap };
+  const options = { ...planOptions, providerMap: planOptions.providerMap ?? defaultProviderMap, sourceFile: path };
   const policy = options.duplicates ?? 'first-wins';
   const files = new SourceFiles();
   const seen = new SeenKeys();

@@ -1,10 +1,13 @@
-import { basename } from 'node:path';
 import type { RecordLocation } from '../location.js';
 
-/** A short, stable name of a record's place in its source: `users.json:I42`, `export.csv:L7`. */
-export function recordKey(location: RecordLocation): string {
+/**
+ * A short, stable name of a record's place in its source: `L7`, `I42`, and `+L7` for a record of the companion file
+ * (an Auth0 password-hash file). Never the file's name: a renamed export keeps its journal (the journal's header
+ * names the content by its fingerprint instead).
+ */
+export function recordKey(location: RecordLocation, sourceFile?: string): string {
   const where = location.line !== undefined ? `L${location.line}` : `I${location.index ?? 0}`;
-  return `${basename(location.file)}:${where}`;
+  return sourceFile !== undefined && location.file !== sourceFile ? `+${where}` : where;
 }
 
 export function recordPosition(location: RecordLocation): number {

@@ -6,16 +6,19 @@ import { type RetryOptions, type RetryPolicy, defaultRetryPolicy, withRetry } fr
 import { formatLocation } from '../location.js';
 import type { ImportOperation, PlanItem } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
+import { OutputPathError, outputErrorSentence } from '../files/output-paths.js';
 import { ReportWriter, reportLineOfRejection } from '../plan/rejection-report.js';
 import { AimdController, type ConcurrencyLimits, defaultConcurrencyLimits } from './aimd.js';
 import { ChangeNotifier, type PushControl } from './control.js';
 import type { PushEvent, PushEventListener } from './events.js';
 import { Journal, JournalError } from './journal.js';
+import { JournalCoreCheck } from './journal-core-check.js';
+import { endAfterEarlierAttempt, mayHaveReachedCore } from './lost-answer.js';
 import { endOfError, endOfImport, endOfSignInUp, type OperationEnd } from './outcome.js';
 import { addOutcome, emptyCounts, type PushCounts, type PushOutcome, type PushSummary, type StopReason } from './summary.js';
 
 /** What the engine needs of a core client; `CoreClient` is one. */
-export type PushClient = Pick<CoreClient, 'importPasswordHash' | 'signInUp' | 'describe'>;
+export type PushClient = Pick<CoreClient, 'importPasswordHash' | 'signInUp' | 'describe' | 'digestKey' | 'findPasswordUser'>;
 
 export interface RunPushOptions {
   /** The plan, streamed: the engine pulls the next record only when it can send, so memory stays flat. */
@@ -28,6 +31,13 @@ export interface RunPushOptions {
   /** Without a journal a re-run cannot resume (everything would be sent again). */
   journalPath?: string | undefined;
   reportPath?: string;
+  /** Named in the report's run header. */
+  sourceName?: string;
+  /**
+   * A sentence when the export (or a companion file) changed since the plan read it, else undefined: asked every
+   * second and at the end; a change stops the push (reason `sourceChanged`).
+   */
+  sourceCheck?: () => Promise<string | undefined>;
   concurrency?: ConcurrencyLimits;
   retryPolicy?: RetryPolicy;
   /** Plan and count only: read the journal, write nothing anywhere but the report. */
@@ -53,6 +63,9 @@ export const defaultPushRetryPolicy: RetryPolicy = Object.freeze({ ...defaultRet
 /** A core that fails this many operations in a row, each after every retry, is treated as gone. */
 export const CONSECUTIVE_FAILURES_BEFORE_STOP = 10;
 
+/** How often the export is checked for changes during a push (a stat, nothing read). */
+const SOURCE_CHECK_INTERVAL_MS = 1_000;
+
 /**
  * Pushes a plan to the core and resolves to the summary (never rejects for a record: each one ends counted).
  * Rejects only when the journal cannot be used (`JournalError`), the source breaks mid-way (its own error), or the
@@ -66,10 +79,24 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
       : await Journal.open(options.journalPath, {
           sourceFingerprint: options.sourceFingerprint,
           target: journalTarget,
+          digestKey: (salt) => options.client.digestKey(salt),
           readOnly: options.dryRun === true,
+          onNote: (message) => options.onEvent?.({ type: 'note', message }),
         });
   if (journal instanceof JournalError) throw journal;
-  const report = options.reportPath === undefined ? undefined : new ReportWriter(options.reportPath);
+  let report: ReportWriter | undefined;
+  try {
+    report =
+      options.reportPath === undefined
+        ? undefined
+        : new ReportWriter(
+            { role: 'the report', path: options.reportPath },
+            { command: 'push', dryRun: options.dryRun === true, source: options.sourceName ?? '' },
+          );
+  } catch (error) {
+    journal?.close();
+    throw error;
+  }
   return new PushRun(options, journal, report).run();
 }
 
@@ -103,11 +130,13 @@ class PushRun {
   #consecutiveFailures = 0;
   #sentAndAnswered = 0;
   #firstSendAt: number | undefined;
+  readonly #coreCheck: JournalCoreCheck | undefined;
 
   constructor(options: RunPushOptions, journal: Journal | undefined, report: ReportWriter | undefined) {
     this.#options = options;
     this.#journal = journal;
     this.#report = report;
+    this.#coreCheck = journal !== undefined && journal.entries > 0 ? new JournalCoreCheck(options.client, journal.path) : undefined;
     this.#aimd = new AimdController(options.concurrency ?? defaultConcurrencyLimits);
     this.#policy = options.retryPolicy ?? defaultPushRetryPolicy;
     // Every request and retry wait listens to these; as many listeners as operations in flight is expected.
@@ -139,24 +168,39 @@ class PushRun {
     });
     const progress = setInterval(() => this.#emitProgress(), this.#options.progressIntervalMs ?? 250);
     progress.unref();
+    const sourceWatch = setInterval(() => void this.#checkSource(), SOURCE_CHECK_INTERVAL_MS);
+    sourceWatch.unref();
     let sourceError: unknown;
     try {
       await this.#consume();
     } catch (error) {
-      sourceError = error;
-      this.#requestStop({ reason: 'interrupted', message: 'The source could not be read to the end.', hard: false });
+      if (error instanceof OutputPathError) this.#outputFailed(error);
+      else {
+        sourceError = error;
+        this.#requestStop({ reason: 'interrupted', message: 'The source could not be read to the end.', hard: false });
+      }
     } finally {
       await this.#drain();
       clearInterval(progress);
+      clearInterval(sourceWatch);
       signal?.removeEventListener('abort', onInterrupt);
       abandonSignal?.removeEventListener('abort', onAbandon);
       unsubscribe?.();
-      this.#journal?.close();
-      await this.#report?.close();
+      this.#closeOutputs();
+      await this.#report?.close().catch((error: unknown) => this.#outputFailed(error));
     }
     if (this.#fatal !== undefined) throw this.#fatal;
-    if (sourceError !== undefined) throw sourceError;
+    if (sourceError !== undefined && !(await this.#checkSource())) throw sourceError;
+    if (this.#stop === undefined) await this.#checkSource();
     const { total } = this.#options;
+    if (this.#stop === undefined && total !== undefined && total !== this.#counts.total) {
+      // The file looks the same, yet the push read another number of operations than the plan counted.
+      this.#requestStop({
+        reason: 'sourceChanged',
+        message: `The plan counted ${total} operations but the push read ${this.#counts.total}: the export changed after it was planned. Check it, then push again (the journal skips what is done).`,
+        hard: false,
+      });
+    }
     if (this.#stop !== undefined && total !== undefined && total > this.#counts.total) {
       addOutcome(this.#counts, 'notAttempted', total - this.#counts.total);
     }
@@ -164,6 +208,37 @@ class PushRun {
     const summary = this.#summary();
     this.#emit({ type: 'finished', summary });
     return summary;
+  }
+
+  /** True when the source changed (and the run is stopping for it). */
+  async #checkSource(): Promise<boolean> {
+    if (this.#stop?.reason === 'sourceChanged') return true;
+    const change = await this.#options.sourceCheck?.().catch((error: unknown) => `The export could not be checked: ${(error as Error).message}`);
+    if (change === undefined) return false;
+    this.#requestStop({
+      reason: 'sourceChanged',
+      message: `${change} What was read after the change may not be what was planned, so the push stopped. Push again once the export is final (the journal skips what is done).`,
+      hard: false,
+    });
+    return true;
+  }
+
+  #closeOutputs(): void {
+    try {
+      this.#journal?.close();
+    } catch (error) {
+      this.#outputFailed(error);
+    }
+  }
+
+  /** The journal or the report cannot be written: nothing more may be sent; the run ends with the sentence. */
+  #outputFailed(error: unknown): void {
+    const sentence =
+      error instanceof OutputPathError || error instanceof JournalError
+        ? error.message
+        : `${outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the journal', path: this.#journal?.path ?? '' })} Nothing more was sent; what is journalled stays journalled.`;
+    this.#fatal ??= new JournalError(sentence);
+    this.#requestStop({ reason: 'outputFailed', message: sentence, hard: true });
   }
 
   async #consume(): Promise<void> {
@@ -190,6 +265,7 @@ class PushRun {
     const journalled = this.#journal?.lookup(item);
     if (journalled !== undefined) {
       if (journalled.outcome !== 'rejectedByCore') {
+        if (item.kind === 'passwordImport' && this.#coreCheck?.wants() === true) return this.#skipIfOnCore(item);
         addOutcome(this.#counts, 'skipped');
         return undefined;
       }
@@ -211,6 +287,18 @@ class PushRun {
       if (free) this.#launch(item);
       else addOutcome(this.#counts, 'notAttempted');
     });
+  }
+
+  /** Skips a journalled user only once the core confirms it has it; a missing one stops the push (see JournalCoreCheck). */
+  async #skipIfOnCore(item: ImportOperation & { kind: 'passwordImport' }): Promise<void> {
+    const result = await (this.#coreCheck as JournalCoreCheck).check(item, this.#stopping.signal);
+    if (result.kind === 'missing') {
+      addOutcome(this.#counts, 'notAttempted');
+      this.#requestStop({ reason: 'journalNotOnCore', message: result.message, hard: false });
+      return;
+    }
+    if (result.kind === 'unchecked' && result.note !== undefined) this.#emit({ type: 'note', message: result.note });
+    addOutcome(this.#counts, 'skipped');
   }
 
   /**
@@ -279,8 +367,19 @@ class PushRun {
   async #execute(item: ImportOperation): Promise<void> {
     let attempts = 0;
     this.#firstSendAt ??= performance.now();
+    // Sent before: by an earlier run (its `sent` line has no answer after it) or by an earlier attempt of this one.
+    let sentBefore = this.#journal?.wasSent(item) === true;
     try {
-      const end = await withRetry(
+      await this.#journal?.markSent(item);
+    } catch (error) {
+      this.#outputFailed(error);
+      addOutcome(this.#counts, 'notAttempted');
+      this.#inFlight -= 1;
+      this.#changes.notify();
+      return;
+    }
+    try {
+      const answered = await withRetry(
         async (attempt): Promise<OperationEnd> => {
           attempts = attempt;
           const sentAtEpoch = this.#aimd.epoch;
@@ -291,6 +390,7 @@ class PushRun {
           } catch (error) {
             // Every push-back reaches AIMD, the last one of an operation included.
             if (error instanceof Transient) this.#pushBack(error, sentAtEpoch);
+            if (mayHaveReachedCore(error)) sentBefore = true;
             throw error;
           }
         },
@@ -298,6 +398,7 @@ class PushRun {
         this.#retryOptions,
       );
       this.#aimd.onSuccess();
+      const end = sentBefore ? endAfterEarlierAttempt(answered) : answered;
       await this.#finish(item, end);
     } catch (error) {
       if (isCoreError(error) && !(error instanceof Transient)) this.#aimd.onSuccess();
@@ -355,13 +456,8 @@ class PushRun {
           return;
       }
     } catch (error) {
-      // The journal could not be written (disk full, file removed): nothing more may be sent.
-      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      this.#fatal ??= new JournalError(
-        `The journal ${this.#journal?.path ?? ''} could not be written (${code}), so nothing more was sent. ` +
-          'Fix the cause (e.g. free disk space) and run the same command again to resume.',
-      );
-      this.#requestStop({ reason: 'interrupted', message: `The journal could not be written: ${(error as Error).message}`, hard: true });
+      // The journal or the report could not be written (disk full, file removed): nothing more may be sent.
+      this.#outputFailed(error);
     }
   }
 

@@ -17,6 +17,8 @@ export type PushEvent =
       inFlight: number;
     }
   | { type: 'probe'; message: string }
+  /** Something the operator should read that does not stop the push (a stale lock taken over, a check not possible). */
+  | { type: 'note'; message: string }
   | { type: 'pushBack'; status: number | undefined; retryAfterMs: number | undefined; concurrency: number }
   | { type: 'signerKeyMissing'; message: string }
   | { type: 'authRejected'; message: string }

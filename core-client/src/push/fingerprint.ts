@@ -10,7 +10,16 @@ const SAMPLE_BYTES = 1024 * 1024;
  * the size and the first and last MiB. That catches another export, a re-export and a truncated copy. It does not
  * catch a same-size edit in the middle of a big file; the journal's per-operation digest does (see journal.ts).
  */
-export async function sourceFingerprint(path: string): Promise<string> {
+export async function sourceFingerprint(path: string, companions: readonly string[] = []): Promise<string> {
+  const main = await fileFingerprint(path);
+  if (companions.length === 0) return main;
+  // An Auth0 export is two files: a rewritten password-hash file is another source as much as another user export.
+  const hash = createHash('sha256').update(main);
+  for (const companion of companions) hash.update(`\n${await fileFingerprint(companion)}`);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+async function fileFingerprint(path: string): Promise<string> {
   const file = await open(path, 'r');
   try {
     const { size } = await file.stat();

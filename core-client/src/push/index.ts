@@ -41,4 +41,4 @@ export {
   type LocalCheck,
   type SignInCheck,
 } from './credentials.js';
-export { runMigration, type RunMigrationOptions } from './migration.js';
+export { runMigration, migrationInputs, migrationSourceFiles, type RunMigrationOptions } from './migration.js';

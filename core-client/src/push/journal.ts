@@ -1,26 +1,32 @@
 import { hash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { openOutputFile, OutputPathError } from '../files/output-paths.js';
 import type { ImportOperation } from '../plan/operation.js';
 import { SeenKeys } from '../plan/seen-keys.js';
+import { JournalLock } from './journal-lock.js';
 
 /**
  * The journal: an append-only NDJSON file holding each operation's FINAL outcome, so a re-run skips what is done.
  *
- * Line 1 is a header naming the source file (its fingerprint) and the core it was pushed to; then one line per
- * answered operation: `{"k":operationKey,"d":digest,"o":outcome}` (and `r`, the core's sentence, for a refusal).
+ * Line 1 is a versioned header naming the source file (its fingerprint) and the core it was pushed to; then one line
+ * per answered operation: `{"k":operationKey,"d":digest,"o":outcome}` (and `r`, the core's sentence, for a refusal),
+ * and a `"o":"sent"` line written before an operation's first request leaves, so a later run knows that a user the
+ * core "already had" may be one this migration created (its answer lost). Later versions may add header fields and
+ * line kinds; a reader keeps what it knows.
  * Lines are gathered for one event-loop turn (or 256 lines) and written with one synchronous write: an operation is
  * journalled once its line is written. A process killed before that loses the lines of its last turn; those
  * operations were answered but not journalled, so a resume sends them again, which is safe because both operations
  * are idempotent at the core (an import replaces the hash, sign-in-up updates the user). A torn last line (killed
  * mid-write) is cut off on the next open.
  *
- * The digest is a truncated SHA-256 of a random per-journal nonce and the operation's body. It lets a resume
- * tell a record that was fixed since (same location, other body: sent again) from the one that was done (skipped),
- * which the location-based key alone cannot. 64 bits of a keyed digest of a body that holds a salted hash reveal
- * nothing usable; the journal holds no hash, password, salt, email or key.
+ * The digest is a truncated SHA-256 of the operation's body under a key derived (HKDF) from the api-key and a
+ * random per-journal salt. It lets a resume tell a record that was fixed since (same location, other body: sent
+ * again) from the one that was done (skipped), which the location-based key alone cannot. The key is not in the
+ * journal, so a copy of the journal alone cannot confirm a guessed email (a third-party body holds no secret, so an
+ * unkeyed digest would); only someone holding the api-key can. The journal holds no hash, password, salt, email or key.
  */
 
 export const journalledOutcomes = ['imported', 'alreadyExisted', 'created', 'existing', 'rejectedByCore'] as const;
@@ -28,22 +34,31 @@ export const JournalledOutcomeSchema = z.enum(journalledOutcomes);
 export type JournalledOutcome = z.infer<typeof JournalledOutcomeSchema>;
 
 const JOURNAL_MARK = 'core-migrate push journal';
-const JOURNAL_VERSION = 1;
+export const JOURNAL_VERSION = 2;
+
+/** What every version's header has, to tell an older journal from a foreign file. */
+const JournalMarkSchema = z.object({ journal: z.literal(JOURNAL_MARK), version: z.number().int() });
 
 export const JournalHeaderSchema = z.object({
   journal: z.literal(JOURNAL_MARK),
   version: z.literal(JOURNAL_VERSION),
   source: z.string(),
   target: z.string(),
-  digestNonce: z.string().min(16),
+  /** The HKDF salt of the digest key (the key itself comes from the api-key and is never written). */
+  digestSalt: z.string().min(16),
+  /** A digest of a fixed text under the digest key: tells "another api-key" from "every record changed". */
+  digestCheck: z.string(),
   createdAt: z.string(),
 });
 export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
 
+/** Written before an operation's first request: it may have reached the core even if no answer is journalled. */
+export const SENT_MARK = 'sent';
+
 export const JournalEntrySchema = z.object({
   k: z.string(),
   d: z.string(),
-  o: JournalledOutcomeSchema,
+  o: z.union([JournalledOutcomeSchema, z.literal(SENT_MARK)]),
   r: z.string().optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
@@ -66,9 +81,15 @@ export interface OpenJournalOptions {
   sourceFingerprint: string;
   /** Where the operations go, as `CoreClient.describe()` says it (never a key). */
   target: string;
-  /** Read what is there but never create or write the file (dry runs). */
+  /** The digest key for a salt: `CoreClient.digestKey`, derived from the api-key, so the journal alone tests nothing. */
+  digestKey: (salt: string) => Buffer;
+  /** Read what is there but never create, lock or write the file (dry runs). */
   readOnly?: boolean;
+  /** Called with a sentence when a stale lock of a process that is gone was taken over. */
+  onNote?: (message: string) => void;
 }
+
+const DIGEST_CHECK_TEXT = 'core-migrate journal digest check';
 
 /** Lines gathered at most before a write, whatever the event loop does. */
 const MAX_PENDING_LINES = 256;
@@ -78,8 +99,9 @@ const outcomeIndex = new Map(journalledOutcomes.map((outcome, index) => [outcome
 
 export class Journal {
   readonly path: string;
-  readonly #nonce: string;
+  readonly #key: string;
   #fd: number | undefined;
+  #lock: JournalLock | undefined;
   /**
    * Done operations as 64-bit digests of (operationKey, body digest) in an open-addressing table, never as strings:
    * about 26 bytes each (a Map of strings measured 149 bytes per entry, 143 MiB per million operations).
@@ -87,47 +109,73 @@ export class Journal {
   readonly #done = new SeenKeys();
   /** Core refusals are rare; their sentences are kept apart, keyed like `#done`. */
   readonly #refusals = new Map<string, string>();
+  /** Operations a `sent` line names: their first request may have reached the core. */
+  readonly #sent = new SeenKeys();
   #appended = 0;
   #tornLineDropped = false;
   #pending: string[] = [];
   #writeScheduled = false;
   #writeError: unknown;
+  #sentWritten: Promise<void> | undefined;
+  readonly #digests = new WeakMap<ImportOperation, string>();
 
-  private constructor(path: string, nonce: string, fd: number | undefined) {
+  private constructor(path: string, key: string, fd: number | undefined) {
     this.path = path;
-    this.#nonce = nonce;
+    this.#key = key;
     this.#fd = fd;
   }
 
-  /** Opens (or creates) a journal; refuses one written for another source file or another core. */
+  /**
+   * Opens (or creates) a journal and locks it; refuses one written for another source file, another core or another
+   * api-key, one another push holds, and anything that is not a regular file (a FIFO would hang, /dev/null swallow).
+   */
   static async open(path: string, options: OpenJournalOptions): Promise<Journal | JournalError> {
-    const existingSize = await stat(path).then(
-      (info) => info.size,
-      () => undefined,
-    );
-    if (existingSize === undefined || existingSize === 0) return Journal.#create(path, options);
+    const existing = await lstat(path).catch(() => undefined);
+    if (existing !== undefined && !existing.isFile()) {
+      return new JournalError(
+        `The journal ${path} is not a regular file (${existing.isSymbolicLink() ? 'a symbolic link' : 'a device, FIFO or folder'}): ` +
+          'a journal must be a file to resume from. Pass a file path with --journal.',
+      );
+    }
+    let lock: JournalLock | undefined;
+    if (options.readOnly !== true) {
+      const locked = JournalLock.acquire(path);
+      if (!locked.ok) return new JournalError(locked.message);
+      lock = locked.lock;
+      if (locked.tookOverFrom !== undefined) {
+        options.onNote?.(
+          `The journal's lock was left by process ${locked.tookOverFrom.pid} (started ${locked.tookOverFrom.startedAt}), which is gone; this push took it over.`,
+        );
+      }
+    }
     try {
-      return await Journal.#load(path, existingSize, options);
+      const journal = existing === undefined || existing.size === 0 ? Journal.#create(path, options) : await Journal.#load(path, existing.size, options);
+      journal.#lock = lock;
+      return journal;
     } catch (error) {
+      lock?.release();
       if (error instanceof JournalError) return error;
+      if (error instanceof OutputPathError) return new JournalError(error.message);
       return new JournalError(`The journal ${path} could not be read: ${(error as Error).message}.`);
     }
   }
 
   static #create(path: string, options: OpenJournalOptions): Journal {
-    const nonce = randomBytes(24).toString('base64');
-    if (options.readOnly === true) return new Journal(path, nonce, undefined);
+    const salt = randomBytes(24).toString('base64');
+    const key = digestKeyText(options, salt);
+    if (options.readOnly === true) return new Journal(path, key, undefined);
     const header: JournalHeader = {
       journal: JOURNAL_MARK,
       version: JOURNAL_VERSION,
       source: options.sourceFingerprint,
       target: options.target,
-      digestNonce: nonce,
+      digestSalt: salt,
+      digestCheck: keyedDigest(key, DIGEST_CHECK_TEXT),
       createdAt: new Date().toISOString(),
     };
-    const fd = openSync(path, 'a');
+    const fd = openOutputFile({ role: 'the journal', path }, { append: false });
     writeSync(fd, `${JSON.stringify(header)}\n`);
-    return new Journal(path, nonce, fd);
+    return new Journal(path, key, fd);
   }
 
   static async #load(path: string, size: number, options: OpenJournalOptions): Promise<Journal> {
@@ -154,21 +202,36 @@ export class Journal {
     }
     if (journal === undefined) {
       // Killed while writing the header: nothing was journalled, so starting afresh loses nothing.
-      if (options.readOnly !== true) ftruncateFile(path, 0);
       return Journal.#create(path, options);
     }
+    if (options.readOnly === true) {
+      journal.#tornLineDropped = completeLength < size;
+      return journal;
+    }
+    const fd = openOutputFile({ role: 'the journal', path }, { append: true });
     if (completeLength < size) {
       journal.#tornLineDropped = true;
-      if (options.readOnly !== true) ftruncateFile(path, completeLength);
+      ftruncateSync(fd, completeLength);
     }
-    if (options.readOnly !== true) journal.#fd = openSync(path, 'a');
+    journal.#fd = fd;
     return journal;
   }
 
   static #fromHeader(path: string, line: string, options: OpenJournalOptions): Journal {
-    const parsed = JournalHeaderSchema.safeParse(safeJson(line));
-    if (!parsed.success) {
+    const json = safeJson(line);
+    const mark = JournalMarkSchema.safeParse(json);
+    if (!mark.success) {
       throw new JournalError(`The file ${path} is not a core-migrate push journal (its first line is not a journal header); choose another --journal file.`);
+    }
+    if (mark.data.version !== JOURNAL_VERSION) {
+      throw new JournalError(
+        `The journal ${path} was written by another version of core-migrate (journal version ${mark.data.version}, this one reads ${JOURNAL_VERSION}). ` +
+          'Pass a new --journal file: operations already done are sent again, which is safe (imports are idempotent).',
+      );
+    }
+    const parsed = JournalHeaderSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new JournalError(`The journal ${path} has a damaged header; move it aside and pass a new --journal file (re-sending is safe).`);
     }
     const header = parsed.data;
     if (header.source !== options.sourceFingerprint) {
@@ -184,11 +247,22 @@ export class Journal {
           'Pass a new --journal file for this core, or connect to the core the journal was written for.',
       );
     }
-    return new Journal(path, header.digestNonce, undefined);
+    const key = digestKeyText(options, header.digestSalt);
+    if (keyedDigest(key, DIGEST_CHECK_TEXT) !== header.digestCheck) {
+      throw new JournalError(
+        `The journal ${path} was written with another api-key, so it cannot tell which operations are done. ` +
+          'Use the api-key it was written with, or pass a new --journal file (re-sending is safe, imports are idempotent).',
+      );
+    }
+    return new Journal(path, key, undefined);
   }
 
   #remember(entry: JournalEntry): void {
     const doneKey = `${entry.k}\n${entry.d}`;
+    if (entry.o === SENT_MARK) {
+      this.#sent.recordLatest(doneKey, { position: 0, source: 0 });
+      return;
+    }
     this.#done.recordLatest(doneKey, { position: outcomeIndex.get(entry.o) ?? 0, source: 0 });
     if (entry.o === 'rejectedByCore') this.#refusals.set(doneKey, entry.r ?? 'refused by the core');
     else this.#refusals.delete(doneKey);
@@ -196,9 +270,43 @@ export class Journal {
 
   /** The keyed digest of an operation's body: a changed record gets another digest and is sent again. */
   digest(operation: ImportOperation): string {
-    // A nonce-prefixed one-shot SHA-256 rather than an HMAC: the same property here (the nonce is fixed-length and
-    // the digest only compared, never extended), at a fraction of the cost per operation.
-    return hash('sha256', `${this.#nonce}\n${operation.operationKey}\n${JSON.stringify(operation.body)}`, 'base64url').slice(0, 11);
+    // Asked up to three times per operation (lookup, sent line, outcome line): computed once.
+    let digest = this.#digests.get(operation);
+    if (digest === undefined) {
+      digest = keyedDigest(this.#key, `${operation.operationKey}\n${JSON.stringify(operation.body)}`);
+      this.#digests.set(operation, digest);
+    }
+    return digest;
+  }
+
+  /** Whether an earlier run wrote a `sent` line for this very operation (its answer may have been lost). */
+  wasSent(operation: ImportOperation): boolean {
+    if (this.#sent.size === 0) return false;
+    return this.#sent.positionOf(`${operation.operationKey}\n${this.digest(operation)}`) !== undefined;
+  }
+
+  /**
+   * Notes that the operation's first request is about to leave. The line is written (one write for every operation
+   * launched in the same turn) before the promise resolves, so before the request: a kill after the send cannot
+   * lose the fact that it was sent.
+   */
+  markSent(operation: ImportOperation): Promise<void> | undefined {
+    if (this.#writeError !== undefined) return Promise.reject(this.#writeError);
+    if (this.#fd === undefined) return undefined;
+    this.#pending.push(`${JSON.stringify({ k: operation.operationKey, d: this.digest(operation), o: SENT_MARK })}\n`);
+    this.#sentWritten ??= new Promise<void>((resolve, reject) => {
+      queueMicrotask(() => {
+        this.#sentWritten = undefined;
+        try {
+          this.#writePending();
+          resolve();
+        } catch (error) {
+          this.#writeError = error;
+          reject(error);
+        }
+      });
+    });
+    return this.#sentWritten;
   }
 
   /** The journalled result of this very operation (same key, same body), if any. */
@@ -239,10 +347,14 @@ export class Journal {
   }
 
   #writePending(): void {
-    if (this.#fd === undefined || this.#pending.length === 0) return;
+    if (this.#fd !== undefined) this.#writePendingTo(this.#fd);
+  }
+
+  #writePendingTo(fd: number): void {
+    if (this.#pending.length === 0) return;
     const text = this.#pending.join('');
     this.#pending = [];
-    writeSync(this.#fd, text);
+    writeSync(fd, text);
   }
 
   /** Operations (distinct key and body) this journal holds as done or refused. */
@@ -270,12 +382,36 @@ export class Journal {
     if (this.#fd !== undefined) fsyncSync(this.#fd);
   }
 
+  /** Flushes, closes and unlocks; throws (after unlocking) when the last lines could not be written. */
   close(): void {
-    if (this.#fd === undefined) return;
-    this.flush();
-    closeSync(this.#fd);
-    this.#fd = undefined;
+    try {
+      if (this.#fd === undefined) return;
+      const fd = this.#fd;
+      this.#fd = undefined;
+      try {
+        this.#writePendingTo(fd);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } finally {
+      this.#lock?.release();
+      this.#lock = undefined;
+    }
   }
+}
+
+/** The digest key as text: derived from the api-key (HKDF inside `digestKey`) and the journal's salt. */
+function digestKeyText(options: OpenJournalOptions, salt: string): string {
+  return options.digestKey(salt).toString('base64');
+}
+
+/**
+ * A key-prefixed one-shot SHA-256 rather than an HMAC: the same property here (the key is fixed-length and the
+ * digest only compared, never extended), at a fraction of the cost per operation. 64 bits are kept.
+ */
+function keyedDigest(key: string, text: string): string {
+  return hash('sha256', `${key}\n${text}`, 'base64url').slice(0, 11);
 }
 
 function safeJson(line: string): unknown {
@@ -307,14 +443,5 @@ async function lengthOfCompleteLines(path: string, size: number): Promise<number
     return 0;
   } finally {
     await file.close();
-  }
-}
-
-function ftruncateFile(path: string, length: number): void {
-  const fd = openSync(path, 'r+');
-  try {
-    ftruncateSync(fd, length);
-  } finally {
-    closeSync(fd);
   }
 }

@@ -1,27 +1,57 @@
 import type { CoreClient } from '../http/core-client.js';
+import { describeFileChange, snapshotFiles, type FileSnapshot } from '../files/file-snapshot.js';
+import { checkOutputPaths, type NamedFile } from '../files/output-paths.js';
 import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import { checkCredentialsLocally, credentialsProof, signInCredentials, type CredentialCheck, type KnownCredential } from './credentials.js';
 import { runPush, type RunPushOptions } from './engine.js';
 import { sourceFingerprint } from './fingerprint.js';
 import { emptyCounts, type PushSummary } from './summary.js';
 
-export interface RunMigrationOptions extends Omit<RunPushOptions, 'records' | 'sourceFingerprint' | 'client'> {
+export interface RunMigrationOptions extends Omit<RunPushOptions, 'records' | 'sourceFingerprint' | 'client' | 'sourceCheck' | 'sourceName'> {
   sourcePath: string;
   planOptions: PlanOptions;
-  client: Pick<CoreClient, 'importPasswordHash' | 'signInUp' | 'describe' | 'signIn'>;
+  client: Pick<CoreClient, 'importPasswordHash' | 'signInUp' | 'describe' | 'signIn' | 'digestKey' | 'findPasswordUser'>;
   /** Known accounts: checked locally against their planned hashes before anything is sent, signed in after. */
   credentials?: KnownCredential[];
   /** Called with the checks after the local check, and again after the sign-ins. */
   onCredentialChecks?: (checks: CredentialCheck[], stage: 'local' | 'signIn') => void;
+  /** Further files the run read (hash-config, mapping, credentials): no output may be one of them. */
+  inputFiles?: NamedFile[];
+  /**
+   * The export as it was when the plan counted it (`snapshotFiles(migrationSourceFiles(...))` before planning): a
+   * change since then stops the push. Default: a snapshot taken when the migration starts.
+   */
+  sourceSnapshot?: FileSnapshot[];
+}
+
+/** The files a migration reads records from: the export, and the Auth0 password-hash file beside it. */
+export function migrationSourceFiles(sourcePath: string, planOptions: PlanOptions): string[] {
+  return planOptions.auth0PasswordFile === undefined ? [sourcePath] : [sourcePath, planOptions.auth0PasswordFile];
+}
+
+/** Every file a migration reads, named, for `checkOutputPaths`. */
+export function migrationInputs(options: Pick<RunMigrationOptions, 'sourcePath' | 'planOptions' | 'inputFiles'>): NamedFile[] {
+  const inputs: NamedFile[] = [{ role: 'the export', path: options.sourcePath }];
+  if (options.planOptions.auth0PasswordFile !== undefined) inputs.push({ role: 'the Auth0 password-hash file', path: options.planOptions.auth0PasswordFile });
+  return [...inputs, ...(options.inputFiles ?? [])];
 }
 
 /**
- * One migration run, the same for the terminal app and the headless command: prove the known accounts locally,
- * push the plan, then sign the known accounts in. A known password that does not match its planned hash means the
- * hash parameters (above all the signer key) are wrong for every user of that family, so nothing is sent.
+ * One migration run, the same for the terminal app and the headless command: refuse outputs that would overwrite an
+ * input, prove the known accounts locally, push the plan, then sign the known accounts in. A known password that
+ * does not match its planned hash means the hash parameters (above all the signer key) are wrong for every user of
+ * that family, so nothing is sent.
  */
 export async function runMigration(options: RunMigrationOptions): Promise<PushSummary> {
-  const { sourcePath, planOptions, credentials, onCredentialChecks, ...pushOptions } = options;
+  const { sourcePath, planOptions, credentials, onCredentialChecks, inputFiles, sourceSnapshot, ...pushOptions } = options;
+  const outputs: NamedFile[] = [];
+  if (options.reportPath !== undefined) outputs.push({ role: 'the report', path: options.reportPath });
+  if (options.journalPath !== undefined && options.dryRun !== true) outputs.push({ role: 'the journal', path: options.journalPath });
+  const refused = await checkOutputPaths(migrationInputs({ sourcePath, planOptions, ...(inputFiles === undefined ? {} : { inputFiles }) }), outputs);
+  if (refused !== undefined) throw refused;
+
+  const sourceFiles = migrationSourceFiles(sourcePath, planOptions);
+  const snapshot = sourceSnapshot ?? (await snapshotFiles(sourceFiles));
   let checks: CredentialCheck[] | undefined;
   if (credentials !== undefined) {
     const signerKey = planOptions.hashConfig?.signerKey;
@@ -34,7 +64,9 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
   const summary = await runPush({
     ...pushOptions,
     records: planSource(sourcePath, planOptions),
-    sourceFingerprint: await sourceFingerprint(sourcePath),
+    sourceFingerprint: await sourceFingerprint(sourcePath, sourceFiles.slice(1)),
+    sourceName: sourcePath,
+    sourceCheck: () => describeFileChange(snapshot),
   });
   if (checks === undefined || credentials === undefined) return summary;
   if (!summary.dryRun && summary.stoppedEarly === undefined) {

@@ -20,7 +20,7 @@ export const PushCountsSchema = z.object({
   failed: count,
   /** Done in an earlier run, according to the journal: not sent again. */
   skipped: count,
-  /** Not sent: a dry run, or the push stopped before reaching them (a resume sends them). */
+  /** Not sent: a dry run, or the push stopped before reaching them (a resume sends them); every planned operation is counted. */
   notAttempted: count,
   total: count,
 });
@@ -34,6 +34,12 @@ export const stopReasons = [
   'coreRefused',
   'coreUnreachable',
   'credentialsMismatch',
+  /** The export (or the Auth0 hash file) changed while the push read it: the plan's count no longer holds. */
+  'sourceChanged',
+  /** Users the journal records as done are not on this core: another core answers at the journal's address. */
+  'journalNotOnCore',
+  /** The journal or the report could not be written (disk full, file removed): nothing more may be sent. */
+  'outputFailed',
 ] as const;
 export type StopReason = (typeof stopReasons)[number];
 

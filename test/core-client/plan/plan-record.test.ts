@@ -24,7 +24,7 @@ describe('planRecord', () => {
     expect(rest).toEqual([]);
     expect(item).toMatchObject({
       kind: 'passwordImport',
-      operationKey: 'users.json:I7#pw',
+      operationKey: 'I7#pw',
       email: 'ada@example.com',
       family: 'bcrypt',
       body: { email: 'ada@example.com', passwordHash: `$2a$${bcrypt.slice(4)}` },
@@ -92,12 +92,12 @@ describe('planRecord', () => {
     expect(items).toEqual([
       expect.objectContaining({
         kind: 'thirdPartySignInUp',
-        operationKey: 'users.json:I7#tp0',
+        operationKey: 'I7#tp0',
         body: { thirdPartyId: 'google', thirdPartyUserId: '1234', email: { id: 'grace@gmail.com', isVerified: true } },
       }),
       expect.objectContaining({
         kind: 'thirdPartySignInUp',
-        operationKey: 'users.json:I7#tp1',
+        operationKey: 'I7#tp1',
         body: { thirdPartyId: 'github', thirdPartyUserId: '99', email: { id: 'grace@example.com', isVerified: true } },
       }),
     ]);
@@ -130,7 +130,7 @@ describe('planRecord', () => {
   it("turns a malformed record into a rejection carrying the reader's reason", () => {
     const items = planRecord({ kind: 'malformed', location: { file: 'x.csv', line: 4 }, reason: 'column 2: stray quote' }, rules);
     expect(items).toEqual([
-      expect.objectContaining({ kind: 'rejection', code: 'malformedRecord', reason: 'column 2: stray quote', operationKey: 'x.csv:L4#malformedRecord' }),
+      expect.objectContaining({ kind: 'rejection', code: 'malformedRecord', reason: 'column 2: stray quote', operationKey: 'L4#malformedRecord' }),
     ]);
   });
 

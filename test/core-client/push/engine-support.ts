@@ -20,6 +20,7 @@ export interface PushBench {
   journalPath: string;
   reportPath: string;
   push(items: PlanItem[], options?: Partial<RunPushOptions>): Promise<{ summary: PushSummary; events: PushEvent[] }>;
+  /** The report's lines, run headers left out. */
   reportLines(): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
@@ -56,7 +57,8 @@ export async function startPushBench(options: CoreDoubleOptions = {}, apiKey = A
       return text
         .split('\n')
         .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line['stage'] !== 'run');
     },
     async close() {
       await client.close();

@@ -1,4 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash, hash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { mkdtemp, readFile, rm, writeFile, appendFile, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,9 +10,15 @@ import { bcryptOperation, thirdPartyOperation } from './plan-fixtures.js';
 
 const target = 'http://127.0.0.1:3567 (tenant public)';
 const sourceFingerprint = 'sha256:aaaa';
+/** Stands in for `CoreClient.digestKey` (HKDF of the api-key): a key per api-key and salt. */
+const keyOf =
+  (apiKey: string) =>
+  (salt: string): Buffer =>
+    createHash('sha256').update(`${apiKey}\n${salt}`).digest();
+const digestKey = keyOf('api-key-one-0123456789');
 
 async function openOk(path: string, options: Partial<Parameters<typeof Journal.open>[1]> = {}): Promise<Journal> {
-  const journal = await Journal.open(path, { sourceFingerprint, target, ...options });
+  const journal = await Journal.open(path, { sourceFingerprint, target, digestKey, ...options });
   if (journal instanceof JournalError) throw journal;
   return journal;
 }
@@ -91,28 +100,28 @@ describe('Journal', () => {
 
   it('refuses a journal written for another source file, with a sentence', async () => {
     (await openOk(path)).close();
-    const refused = await Journal.open(path, { sourceFingerprint: 'sha256:bbbb', target });
+    const refused = await Journal.open(path, { sourceFingerprint: 'sha256:bbbb', target, digestKey });
     expect(refused).toBeInstanceOf(JournalError);
     expect((refused as JournalError).message).toMatch(/different source file.*new --journal/s);
   });
 
   it('refuses a journal written for another core or tenant', async () => {
     (await openOk(path)).close();
-    const refused = await Journal.open(path, { sourceFingerprint, target: 'http://127.0.0.1:3567 (tenant other)' });
+    const refused = await Journal.open(path, { sourceFingerprint, target: 'http://127.0.0.1:3567 (tenant other)', digestKey });
     expect(refused).toBeInstanceOf(JournalError);
     expect((refused as JournalError).message).toContain('tenant other');
   });
 
   it('refuses a file that is not a journal, and one damaged in the middle', async () => {
     await writeFile(path, 'email,password\n');
-    expect(await Journal.open(path, { sourceFingerprint, target })).toBeInstanceOf(JournalError);
+    expect(await Journal.open(path, { sourceFingerprint, target, digestKey })).toBeInstanceOf(JournalError);
 
     await rm(path);
     const journal = await openOk(path);
     journal.record(bcryptOperation(1), { outcome: 'imported' });
     journal.close();
     await appendFile(path, 'garbage\n{"k":"x","d":"y","o":"imported"}\n');
-    const damaged = await Journal.open(path, { sourceFingerprint, target });
+    const damaged = await Journal.open(path, { sourceFingerprint, target, digestKey });
     expect(damaged).toBeInstanceOf(JournalError);
     expect((damaged as JournalError).message).toMatch(/line 3/);
   });
@@ -122,5 +131,88 @@ describe('Journal', () => {
     journal.record(bcryptOperation(1), { outcome: 'imported' });
     journal.close();
     await expect(readFile(path)).rejects.toThrow();
+  });
+
+  it('is locked: a second opener is refused with a sentence naming the owner, and may open it once it is closed', async () => {
+    const first = await openOk(path);
+    const second = await Journal.open(path, { sourceFingerprint, target, digestKey });
+    expect(second).toBeInstanceOf(JournalError);
+    expect((second as JournalError).message).toMatch(new RegExp(`in use by another push \\(process ${process.pid} on `));
+    // A dry run only reads: it takes no lock.
+    (await openOk(path, { readOnly: true })).close();
+    first.close();
+    (await openOk(path)).close();
+  });
+
+  it('takes over a stale lock left by a process that is gone, and says so', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(dead.stdout);
+    await writeFile(`${path}.lock`, JSON.stringify({ pid: deadPid, host: hostname(), startedAt: '2026-01-01T00:00:00.000Z' }));
+    const notes: string[] = [];
+    const journal = await openOk(path, { onNote: (message) => notes.push(message) });
+    expect(notes).toEqual([`The journal's lock was left by process ${deadPid} (started 2026-01-01T00:00:00.000Z), which is gone; this push took it over.`]);
+    expect(JSON.parse(await readFile(`${path}.lock`, 'utf8'))).toMatchObject({ pid: process.pid });
+    journal.close();
+    await expect(readFile(`${path}.lock`)).rejects.toThrow();
+  });
+
+  it('an empty lock file is one being taken right now; once a few seconds old it is a leftover and taken over', async () => {
+    await writeFile(`${path}.lock`, '');
+    expect(((await Journal.open(path, { sourceFingerprint, target, digestKey })) as JournalError).message).toMatch(
+      /being locked by another push at this very moment/,
+    );
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    await utimes(`${path}.lock`, aMinuteAgo, aMinuteAgo);
+    (await openOk(path)).close();
+  });
+
+  it('keys digests by the api-key: another key is refused, and the salt in the file alone does not give the digests', async () => {
+    const journal = await openOk(path);
+    const operation = thirdPartyOperation(2);
+    journal.record(operation, { outcome: 'created' });
+    journal.close();
+    const refused = await Journal.open(path, { sourceFingerprint, target, digestKey: keyOf('api-key-two-0123456789') });
+    expect((refused as JournalError).message).toMatch(/written with another api-key/);
+
+    // What a reader of the journal alone can compute (salt and body, as the journal of version 1 keyed it) is not
+    // what the journal holds: a guessed email cannot be confirmed without the api-key.
+    const [headerLine, entryLine] = (await readFile(path, 'utf8')).trim().split('\n');
+    const header = JSON.parse(headerLine ?? '') as { digestSalt: string; version: number };
+    const entry = JSON.parse(entryLine ?? '') as { d: string };
+    expect(header.version).toBe(2);
+    const withoutKey = hash('sha256', `${header.digestSalt}\n${operation.operationKey}\n${JSON.stringify(operation.body)}`, 'base64url').slice(0, 11);
+    expect(entry.d).not.toBe(withoutKey);
+    expect(JSON.stringify(header)).not.toContain(digestKey(header.digestSalt).toString('base64'));
+  });
+
+  it('refuses a journal of version 1 with a sentence', async () => {
+    await writeFile(
+      path,
+      `${JSON.stringify({ journal: 'core-migrate push journal', version: 1, source: sourceFingerprint, target, digestNonce: 'n'.repeat(32), createdAt: 'x' })}\n`,
+    );
+    const refused = await Journal.open(path, { sourceFingerprint, target, digestKey });
+    expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 1.*new --journal/);
+  });
+
+  it('refuses a FIFO (which would hang) and /dev/null (which would swallow it) at once, with a sentence', async () => {
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    expect(((await Journal.open(join(dir, 'fifo'), { sourceFingerprint, target, digestKey })) as JournalError).message).toMatch(/is not a regular file/);
+    expect(((await Journal.open('/dev/null', { sourceFingerprint, target, digestKey })) as JournalError).message).toMatch(/is not a regular file/);
+  });
+
+  it('remembers that an operation was sent without an answer, apart from what is done', async () => {
+    const journal = await openOk(path);
+    await journal.markSent(bcryptOperation(1));
+    // The sent line is on disk before the promise resolves (before the request leaves), not at the next turn.
+    expect(await readFile(path, 'utf8')).toContain('"o":"sent"');
+    await journal.markSent(bcryptOperation(2));
+    journal.record(bcryptOperation(2), { outcome: 'imported' });
+    journal.close();
+    const again = await openOk(path);
+    expect(again.wasSent(bcryptOperation(1))).toBe(true);
+    expect(again.lookup(bcryptOperation(1))).toBeUndefined();
+    expect(again.lookup(bcryptOperation(2))).toEqual({ outcome: 'imported' });
+    expect(again.wasSent(bcryptOperation(3))).toBe(false);
+    again.close();
   });
 });

@@ -56,6 +56,8 @@ describe('core-migrate plan', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, string>);
+    // The run's header first: a report keeps every run's lines.
+    expect(lines.shift()).toMatchObject({ stage: 'run', command: 'plan' });
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatchObject({ stage: 'plan', location: expect.any(String), reason: expect.any(String) });
     expect(await readFile(report, 'utf8')).not.toMatch(/\$2[aby]\$/);

@@ -43,8 +43,9 @@ describe('core-migrate push', () => {
     expect(core.thirdPartyUsers()).toHaveLength(10);
 
     const report = (await readFile(join(dir, 'users.ndjson.push-report.ndjson'), 'utf8')).trim().split('\n');
-    expect(report).toHaveLength(1);
-    expect(JSON.parse(report[0] ?? '')).toMatchObject({ stage: 'plan', email: 'broken@example.com', code: 'unusableHash' });
+    expect(report).toHaveLength(2);
+    expect(JSON.parse(report[0] ?? '')).toMatchObject({ stage: 'run', command: 'push', dryRun: false });
+    expect(JSON.parse(report[1] ?? '')).toMatchObject({ stage: 'plan', email: 'broken@example.com', code: 'unusableHash' });
   });
 
   it('shows progress as one updating line on a TTY, and as plain lines otherwise', async () => {

@@ -7,6 +7,9 @@ import type { Connection } from 'core-client/connection/resolve-connection';
 import { ExitCode } from '../exit-codes.js';
 import { addConnectionOptions, connectionFromOptions, describeConnectionSources, type ConnectionFlags } from './connection-options.js';
 import { commandCatalogue } from './catalogue.js';
+import { plainHttpWarning } from 'core-client/files/exposure-warnings';
+import { printableJson, printableLines } from 'core-client/printable';
+import { exposedSecretWarnings } from './file-safety.js';
 import type { RegisterCommand } from './index.js';
 
 interface CheckFlags extends ConnectionFlags {
@@ -42,10 +45,13 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
   addConnectionOptions(command).action(async (flags: CheckFlags) => {
     const connection = await connectionFromOptions(flags, io);
     if (connection instanceof ConnectionError) {
-      io.stderr.write(`core-migrate check: ${connection.message}\n`);
+      io.stderr.write(printableLines(`core-migrate check: ${connection.message}\n`));
       setExitCode(ExitCode.usageOrConfiguration);
       return;
     }
+    const warnings = await exposedSecretWarnings([{ path: flags.apiKeyFile, holds: 'the api-key' }], io.cwd);
+    const clearText = plainHttpWarning(connection.coreUrl);
+    for (const warning of clearText === undefined ? warnings : [...warnings, clearText]) io.stderr.write(`${printableLines(warning)}\n`);
     let client: CoreClient;
     try {
       client = new CoreClient({
@@ -56,7 +62,7 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
       });
     } catch (error) {
       if (!(error instanceof CoreClientConfigError)) throw error;
-      io.stderr.write(`core-migrate check: ${error.message}\n`);
+      io.stderr.write(printableLines(`core-migrate check: ${error.message}\n`));
       setExitCode(ExitCode.usageOrConfiguration);
       return;
     }
@@ -74,12 +80,12 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
         sources: connection.sources,
         ...(connection.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: connection.signerKeyConfigured }),
       };
-      io.stdout.write(`${JSON.stringify({ ...report, connection: settings })}\n`);
+      io.stdout.write(`${printableJson({ ...report, connection: settings })}\n`);
     } else {
-      io.stdout.write(formatPreflightReport(report, connection, flags.stack));
+      io.stdout.write(printableLines(formatPreflightReport(report, connection, flags.stack)));
     }
     if (!report.ok) {
-      if (flags.json !== true) io.stderr.write(`core-migrate check: ${report.failure?.sentence ?? 'the pre-flight failed.'}\n`);
+      if (flags.json !== true) io.stderr.write(printableLines(`core-migrate check: ${report.failure?.sentence ?? 'the pre-flight failed.'}\n`));
       setExitCode(ExitCode.coreUnreachableOrKeyRefused);
       return;
     }

@@ -1,20 +1,25 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { checkOutputPaths, OutputPathError, type NamedFile } from 'core-client/files/output-paths';
+import { plainHttpWarning } from 'core-client/files/exposure-warnings';
+import { snapshotFiles, type FileSnapshot } from 'core-client/files/file-snapshot';
 import { CoreClient } from 'core-client/http/core-client';
 import { JournalError } from 'core-client/push/journal';
 import { concurrencyLimitsFor, defaultConcurrencyLimits } from 'core-client/push/aimd';
 import { isSourceError } from 'core-client/sources/source-error';
 import { readCredentials, type KnownCredential } from 'core-client/push/credentials';
 import { runPreflight } from 'core-client/connection/preflight';
-import { runMigration } from 'core-client/push/migration';
+import { migrationInputs, migrationSourceFiles, runMigration } from 'core-client/push/migration';
 import { summarisePlan } from 'core-client/plan';
 import type { PlanOptions } from 'core-client/plan/plan-source';
 import type { PushEvent } from 'core-client/push/events';
 import type { PushSummary } from 'core-client/push/summary';
+import { printableJson, printableLines } from 'core-client/printable';
 import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
-import { addConnectionOptions, connectionFromOptions, type ConnectionFlags } from './connection-options.js';
 import { commandCatalogue } from './catalogue.js';
+import { addConnectionOptions, connectionFromOptions, type ConnectionFlags } from './connection-options.js';
+import { exposedSecretWarnings, sourceFlagInputs } from './file-safety.js';
 import type { RegisterCommand } from './index.js';
 import { formatCredentialChecks, formatProgress, formatSummary, shellQuote } from './push-format.js';
 import { addSourceOptions, planOptionsFromFlags, type SourceFlags } from './source-options.js';
@@ -43,35 +48,112 @@ export const registerPushCommand: RegisterCommand = (program: Command, { io, set
       '--concurrency <n>',
       `requests in flight at most (default: adaptive, starting at ${defaultConcurrencyLimits.initial}, up to ${defaultConcurrencyLimits.max})`,
     )
-    .option('--journal <file>', 'the journal that makes a re-run resume (default: beside the report)')
-    .option('--report <file>', 'every record not imported, and why, one JSON object per line (default: <file>.push-report.ndjson here)')
+    .option('--journal <file>', 'the journal that makes a re-run resume (default: beside the report); one push at a time (it is locked)')
+    .option(
+      '--report <file>',
+      'every record not imported, and why, one JSON object per line, appended after a line naming the run (default: <file>.push-report.ndjson here)',
+    )
     .option('--dry-run', 'plan and pre-flight only: nothing is written to the core')
     .option('--verify-credentials <file>', 'lines of "email password" of known accounts: checked locally before, signed in after')
     .option('--json', 'end with one JSON object holding the summary counts');
   addConnectionOptions(addSourceOptions(command)).action(async (file: string, flags: PushFlags, self: Command) => {
+    const output = new GuardedOutput(io);
     try {
-      setExitCode(await push(file, flags, io, commandLineOf(self, file)));
+      setExitCode(await push(file, flags, io, output, commandLineOf(self, file)));
     } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      io.stderr.write(`core-migrate push: ${error.message}\n`);
+      if (!(error instanceof UsageError || error instanceof OutputPathError)) throw error;
+      io.stderr.write(printableLines(`core-migrate push: ${error.message}\n`));
       setExitCode(ExitCode.usageOrConfiguration);
+    } finally {
+      output.release();
     }
   });
 };
 
-async function push(file: string, flags: PushFlags, io: CommandIO, rawArgs: readonly string[]): Promise<number> {
-  const say = (text: string): void => void io.stdout.write(`${text}\n`);
+/**
+ * Standard output that may be closed under the push (`push ... | head`): the EPIPE is caught, stops the push as a
+ * Ctrl-C would (what was sent is journalled), and nothing more is written to it. Every line goes through
+ * `printableLines`, so no value from an export reaches the terminal raw.
+ */
+class GuardedOutput {
+  readonly #io: CommandIO;
+  #closed = false;
+  #onClosed: (() => void) | undefined;
+  readonly #onError = (error: NodeJS.ErrnoException): void => {
+    if (this.#closed) return;
+    this.#closed = true;
+    const code = error.code ?? 'error';
+    this.#io.stderr.write(
+      `core-migrate push: the standard output was closed (${code}); nothing more is printed and the push stops as on Ctrl-C ` +
+        '(operations in flight finish and are journalled). Run the same command again to resume.\n',
+    );
+    this.#onClosed?.();
+  };
+
+  constructor(io: CommandIO) {
+    this.#io = io;
+    io.stdout.on('error', this.#onError);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Called once when standard output goes away (at most one listener: the running push). */
+  onClosed(listener: (() => void) | undefined): void {
+    this.#onClosed = listener;
+  }
+
+  write(text: string): void {
+    if (this.#closed || this.#io.stdout.destroyed) return;
+    this.#io.stdout.write(printableLines(text));
+  }
+
+  /** Cursor controls of the progress line, which must not be escaped. */
+  writeRaw(text: string): void {
+    if (this.#closed || this.#io.stdout.destroyed) return;
+    this.#io.stdout.write(text);
+  }
+
+  release(): void {
+    this.#onClosed = undefined;
+    // Left attached: a write still queued when the reader went away must not crash the process after the push.
+    if (!this.#closed) this.#io.stdout.removeListener('error', this.#onError);
+  }
+}
+
+async function push(file: string, flags: PushFlags, io: CommandIO, output: GuardedOutput, rawArgs: readonly string[]): Promise<number> {
+  const say = (text: string): void => output.write(`${text}\n`);
+  const warn = (text: string): void => void io.stderr.write(`${printableLines(text)}\n`);
   const sourcePath = resolve(io.cwd, file);
   const planOptions = await planOptionsFromFlags(flags);
   if (planOptions instanceof Error) throw new UsageError(planOptions.message);
+  // Named as the operator gave it, from the command's folder: it is snapshotted and fingerprinted, not only read.
+  if (planOptions.auth0PasswordFile !== undefined) planOptions.auth0PasswordFile = resolve(io.cwd, planOptions.auth0PasswordFile);
   const limits = concurrencyFrom(flags.concurrency);
   const reportPath = resolve(io.cwd, flags.report ?? `${basename(file)}.push-report.ndjson`);
   const journalPath = resolve(io.cwd, flags.journal ?? join(dirname(reportPath), `${basename(file)}.push-journal.ndjson`));
+  const inputFiles: NamedFile[] = sourceFlagInputs(flags, io.cwd).filter((input) => input.role !== 'the Auth0 password-hash file');
+  if (flags.verifyCredentials !== undefined) inputFiles.push({ role: 'the credentials file', path: resolve(io.cwd, flags.verifyCredentials) });
+  if (flags.apiKeyFile !== undefined) inputFiles.push({ role: 'the api-key file', path: resolve(io.cwd, flags.apiKeyFile) });
+  // Before anything is opened, read or sent: an output that names an input would destroy it.
+  const outputs: NamedFile[] = [{ role: 'the report', path: reportPath }];
+  if (flags.dryRun !== true) outputs.push({ role: 'the journal', path: journalPath });
+  const refused = await checkOutputPaths(migrationInputs({ sourcePath, planOptions, inputFiles }), outputs);
+  if (refused !== undefined) throw refused;
+  const exposed = [
+    { path: flags.apiKeyFile, holds: 'the api-key' },
+    { path: flags.hashConfig, holds: 'the signer key' },
+    { path: flags.verifyCredentials, holds: 'passwords of known accounts' },
+  ];
+  for (const warning of await exposedSecretWarnings(exposed, io.cwd)) warn(warning);
   const credentials = flags.verifyCredentials === undefined ? undefined : await readCredentials(resolve(io.cwd, flags.verifyCredentials));
   if (credentials instanceof Error) throw new UsageError(credentials.message);
 
   const connection = await connectionFromOptions(flags, io);
   if (connection instanceof Error) throw new UsageError(connection.message);
+  const clearText = plainHttpWarning(connection.coreUrl);
+  if (clearText !== undefined) warn(clearText);
   const client = new CoreClient({
     baseUrl: connection.coreUrl,
     apiKey: connection.apiKey,
@@ -87,13 +169,14 @@ async function push(file: string, flags: PushFlags, io: CommandIO, rawArgs: read
     }
     say(`Core: ${preflight.target} is reachable and accepts the key.`);
 
+    const sourceSnapshot = await snapshotOf(migrationSourceFiles(sourcePath, planOptions));
     const planned = await planSummary(sourcePath, planOptions);
     say(`Plan: ${planned.operations} operations from ${planned.records} records (${planned.rejected} rejected by the plan).`);
     if (planned.vendorScrypt > 0 && connection.signerKeyConfigured === false) {
       say('Warning: the stack says the core has no signer key; the first vendor_scrypt user will prove it, and the push stop.');
     }
 
-    const final = await pushWithInterrupts(io, {
+    const final = await pushWithInterrupts(io, output, {
       sourcePath,
       planOptions,
       total: planned.operations,
@@ -102,16 +185,30 @@ async function push(file: string, flags: PushFlags, io: CommandIO, rawArgs: read
       reportPath,
       limits,
       dryRun: flags.dryRun === true,
+      inputFiles,
+      sourceSnapshot,
       ...(credentials === undefined ? {} : { credentials }),
     });
     if (final === undefined) return ExitCode.usageOrConfiguration;
-    io.stdout.write(formatSummary(final));
-    const resumable = final.stoppedEarly !== undefined && final.stoppedEarly.reason !== 'credentialsMismatch';
+    output.write(formatSummary(final));
+    const resumable = final.stoppedEarly !== undefined && !notResumable.has(final.stoppedEarly.reason);
     if (resumable && final.notAttempted > 0) say(resumeHint(rawArgs, flags.journal === undefined ? journalPath : undefined));
-    if (flags.json === true) say(JSON.stringify(final));
+    if (flags.json === true) output.write(`${printableJson(final)}\n`);
     return exitCodeOfPush(final);
   } finally {
     await client.close();
+  }
+}
+
+/** Stops after which running the same command again would stop again the same way. */
+const notResumable = new Set(['credentialsMismatch', 'journalNotOnCore', 'sourceChanged', 'outputFailed']);
+
+async function snapshotOf(paths: string[]): Promise<FileSnapshot[]> {
+  try {
+    return await snapshotFiles(paths);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`${paths.join(' or ')}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? 'error'})`}.`);
   }
 }
 
@@ -149,6 +246,8 @@ interface PushRequest {
   reportPath: string;
   limits: typeof defaultConcurrencyLimits;
   dryRun: boolean;
+  inputFiles: NamedFile[];
+  sourceSnapshot: FileSnapshot[];
   credentials?: KnownCredential[];
 }
 
@@ -157,7 +256,7 @@ interface PushRequest {
  * goes away, so a second Ctrl-C gets the default action and ends the process at once; every journal line written
  * until then was written synchronously, so the journal still holds.
  */
-async function pushWithInterrupts(io: CommandIO, request: PushRequest): Promise<PushSummary | undefined> {
+async function pushWithInterrupts(io: CommandIO, output: GuardedOutput, request: PushRequest): Promise<PushSummary | undefined> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     process.removeListener('SIGINT', onSigint);
@@ -165,7 +264,9 @@ async function pushWithInterrupts(io: CommandIO, request: PushRequest): Promise<
     interrupt.abort();
   };
   process.on('SIGINT', onSigint);
-  const progress = progressPrinter(io);
+  output.onClosed(() => interrupt.abort());
+  if (output.closed) interrupt.abort();
+  const progress = progressPrinter(io, output);
   try {
     return await runMigration({
       sourcePath: request.sourcePath,
@@ -176,52 +277,59 @@ async function pushWithInterrupts(io: CommandIO, request: PushRequest): Promise<
       reportPath: request.reportPath,
       concurrency: request.limits,
       dryRun: request.dryRun,
+      inputFiles: request.inputFiles,
+      sourceSnapshot: request.sourceSnapshot,
       signal: interrupt.signal,
       onEvent: progress.onEvent,
       ...(request.credentials === undefined
         ? {}
-        : { credentials: request.credentials, onCredentialChecks: (checks, stage) => io.stdout.write(formatCredentialChecks(checks, stage)) }),
+        : { credentials: request.credentials, onCredentialChecks: (checks, stage) => output.write(formatCredentialChecks(checks, stage)) }),
     });
   } catch (error) {
-    if (error instanceof JournalError || isSourceError(error)) {
+    if (error instanceof JournalError || error instanceof OutputPathError || isSourceError(error)) {
       progress.end();
-      io.stderr.write(`core-migrate push: ${error.message}\n`);
+      io.stderr.write(printableLines(`core-migrate push: ${error.message}\n`));
       return undefined;
     }
     throw error;
   } finally {
     progress.end();
+    output.onClosed(undefined);
     process.removeListener('SIGINT', onSigint);
   }
 }
 
-function progressPrinter(io: CommandIO): { onEvent: (event: PushEvent) => void; end: () => void } {
+function progressPrinter(io: CommandIO, output: GuardedOutput): { onEvent: (event: PushEvent) => void; end: () => void } {
   const tty = io.stdout.isTTY === true;
   let lastPlainAt = Number.NEGATIVE_INFINITY;
   let lineOpen = false;
   const endLine = (): void => {
-    if (lineOpen) io.stdout.write('\n');
+    if (lineOpen) output.write('\n');
     lineOpen = false;
   };
   const onEvent = (event: PushEvent): void => {
     switch (event.type) {
       case 'progress': {
         if (tty) {
-          io.stdout.write(`\r${formatProgress(event).slice(0, Math.max(20, (io.stdout.columns ?? 120) - 1))}\u001b[K`);
+          output.writeRaw(`\r${printableLines(formatProgress(event)).slice(0, Math.max(20, (io.stdout.columns ?? 120) - 1))}\u001b[K`);
           lineOpen = true;
         } else if (performance.now() - lastPlainAt >= PLAIN_PROGRESS_EVERY_MS) {
           lastPlainAt = performance.now();
-          io.stdout.write(`${formatProgress(event)}\n`);
+          output.write(`${formatProgress(event)}\n`);
         }
         return;
       }
       case 'probe':
         endLine();
-        io.stdout.write(`${event.message}\n`);
+        output.write(`${event.message}\n`);
+        return;
+      case 'note':
+        endLine();
+        io.stderr.write(`${printableLines(event.message)}\n`);
         return;
       case 'stopping':
         endLine();
-        io.stdout.write(`Stopping (${event.reason}): ${event.message}\n`);
+        output.write(`Stopping (${event.reason}): ${event.message}\n`);
         return;
       case 'finished':
         endLine();

@@ -51,6 +51,8 @@ export function foldPushEvent(view: PushProgressView, event: PushEvent): PushPro
       };
     case 'probe':
       return { ...view, note: withoutPaths(event.message), noteIsProbe: true };
+    case 'note':
+      return { ...view, note: withoutPaths(event.message), noteIsProbe: false };
     case 'pushBack':
       return {
         ...view,

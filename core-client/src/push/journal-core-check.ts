@@ -1,0 +1,62 @@
+import type { CoreClient } from '../http/core-client.js';
+import { formatLocation } from '../location.js';
+import type { PasswordImportOperation } from '../plan/operation.js';
+
+/**
+ * A journal names its core by address only, and an address may reach another core (an in-memory core restarted
+ * empty, an `ssh -L` tunnel now leading elsewhere): a resume would then skip every user and import none. So some of
+ * the password users the journal records as done are looked up at the core (`GET /recipe/user?email=`, read-only):
+ * the first three, then the 10th, 100th, 1,000th... A missing one stops the push before it skips more.
+ * Third-party users cannot be looked up by a core of this kind; a journal of those alone goes unchecked.
+ */
+export type JournalCheck = { kind: 'confirmed' } | { kind: 'missing'; message: string } | { kind: 'unchecked'; note?: string };
+
+export class JournalCoreCheck {
+  readonly #client: Pick<CoreClient, 'findPasswordUser'>;
+  readonly #journalPath: string;
+  #seen = 0;
+  #available = true;
+
+  constructor(client: Pick<CoreClient, 'findPasswordUser'>, journalPath: string) {
+    this.#client = client;
+    this.#journalPath = journalPath;
+  }
+
+  /** Whether this journalled operation is one of the sample (counts every journalled password user it is shown). */
+  wants(): boolean {
+    if (!this.#available) return false;
+    this.#seen += 1;
+    return this.#seen <= 3 || isPowerOfTen(this.#seen);
+  }
+
+  async check(operation: PasswordImportOperation, signal: AbortSignal): Promise<JournalCheck> {
+    let found: Awaited<ReturnType<CoreClient['findPasswordUser']>>;
+    try {
+      found = await this.#client.findPasswordUser(operation.email, { signal });
+    } catch (error) {
+      if (signal.aborted) return { kind: 'unchecked' };
+      return { kind: 'unchecked', note: `Could not check at the core that ${operation.email} from the journal is there: ${(error as Error).message}` };
+    }
+    if (found === 'found') return { kind: 'confirmed' };
+    if (found === 'notAvailable') {
+      this.#available = false;
+      return {
+        kind: 'unchecked',
+        note: 'This core offers no user lookup (GET /recipe/user answered 404), so it cannot be checked that the users the journal records as done are on it.',
+      };
+    }
+    return {
+      kind: 'missing',
+      message:
+        `The journal ${this.#journalPath} records ${operation.email} (${formatLocation(operation.location)}) as imported, but the core has no such user: ` +
+        'the core at this address is not the one the journal was written against (restarted empty, or another host behind the same address). ' +
+        'Nothing was skipped on the journal’s word. Check --core; to import everything into this core, pass a new --journal file.',
+    };
+  }
+}
+
+function isPowerOfTen(value: number): boolean {
+  let rest = value;
+  while (rest >= 10 && rest % 10 === 0) rest /= 10;
+  return rest === 1;
+}

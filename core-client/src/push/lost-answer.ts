@@ -1,0 +1,28 @@
+import { Transient } from '../http/errors.js';
+import type { OperationEnd } from './outcome.js';
+
+export const createdByLostAttemptNote =
+  'the core already had this user when the answer came, but an earlier request of this migration for it was sent and its answer lost: ' +
+  'that request most likely created it (had the user existed before, its password hash was replaced)';
+export const thirdPartyCreatedByLostAttemptNote =
+  'the core already had this third-party user when the answer came, but an earlier request of this migration for it was sent and its ' +
+  'answer lost: that request most likely created it';
+
+/** Whether a failed attempt may have been carried out by the core (its answer lost), not refused before it. */
+export function mayHaveReachedCore(error: unknown): boolean {
+  // A 429 or 503 is the core declining the request; anything else (a reset, a timeout, a 500 or a gateway's 502/504)
+  // may come after the core did the work.
+  return error instanceof Transient && error.status !== 429 && error.status !== 503;
+}
+
+/**
+ * "Already existed" is what a retry hears when an earlier attempt of the same migration created the user and its
+ * answer was lost. Reported as such it would list a new user among those whose hash was REPLACED; it counts as
+ * created, with a note in the report that says why.
+ */
+export function endAfterEarlierAttempt(end: OperationEnd): OperationEnd {
+  if (end.kind !== 'done') return end;
+  if (end.outcome === 'alreadyExisted') return { kind: 'done', outcome: 'imported', journal: 'imported', note: createdByLostAttemptNote };
+  if (end.outcome === 'thirdPartyExisting') return { kind: 'done', outcome: 'thirdPartyCreated', journal: 'created', note: thirdPartyCreatedByLostAttemptNote };
+  return end;
+}

@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PlanItem } from '../../../core-client/src/plan/operation.js';
+import { startPushBench, type PushBench } from './engine-support.js';
+import { bcryptOperation, fastRetry, mixedItems, thirdPartyOperation } from './plan-fixtures.js';
+
+function writes(bench: PushBench): number {
+  return bench.core.requests().filter((request) => request.method !== 'GET').length;
+}
+
+describe('the push engine and its files', () => {
+  let bench: PushBench;
+  afterEach(async () => {
+    await bench.close();
+  });
+
+  it('stops (journalNotOnCore) instead of skipping everything when the core at the address is not the one the journal was written against', async () => {
+    bench = await startPushBench();
+    const items = mixedItems(40);
+    await bench.push(items);
+    // An in-memory core restarted empty at the same address (or a tunnel now leading to another host).
+    bench.core.reset();
+    const { summary } = await bench.push(items);
+    expect(summary.stoppedEarly?.reason).toBe('journalNotOnCore');
+    expect(summary.stoppedEarly?.message).toMatch(/records user1@example\.com .* as imported, but the core has no such user.*pass a new --journal/);
+    expect(summary).toMatchObject({ skipped: 0, total: items.length });
+    expect(summary.notAttempted).toBeGreaterThan(0);
+    expect(bench.core.requests().map((request) => `${request.method} ${request.path}`)).toEqual(['GET /recipe/user?email=user1%40example.com']);
+  });
+
+  it('resumes against the same core: a sample of journalled users is looked up, found, and the rest skipped unread', async () => {
+    bench = await startPushBench();
+    const items = Array.from({ length: 30 }, (_, index) => bcryptOperation(index + 1));
+    await bench.push(items);
+    bench.core.faults.clearFaults();
+    const before = bench.core.requests().length;
+    const { summary } = await bench.push(items);
+    expect(summary).toMatchObject({ skipped: 30, total: 30 });
+    expect(summary.stoppedEarly).toBeUndefined();
+    // The 1st, 2nd, 3rd and 10th journalled users: read-only lookups only.
+    const lookups = bench.core.requests().slice(before);
+    expect(lookups.map((request) => request.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
+    expect(writes(bench)).toBe(30);
+  });
+
+  it('a user created by an earlier run whose answer was lost is counted imported on resume, not "hash replaced"', async () => {
+    bench = await startPushBench();
+    const items: PlanItem[] = [bcryptOperation(1), thirdPartyOperation(2)];
+    // The core does both, but both answers stall past the client's timeout, and the run gives up on them.
+    bench.core.faults.slowBodyNext(2, 2_500);
+    const first = await bench.push(items, { retryPolicy: { ...fastRetry, maxAttempts: 1 } });
+    expect(first.summary).toMatchObject({ failed: 2 });
+    expect(bench.core.users()).toHaveLength(2);
+
+    const { summary } = await bench.push(items);
+    expect(summary).toMatchObject({ imported: 1, thirdPartyCreated: 1, alreadyExisted: 0, thirdPartyExisting: 0, total: 2 });
+    const notes = (await bench.reportLines()).filter((line) => line['stage'] === 'core' && line['code'] !== 'transient');
+    expect(notes.map((line) => line['code'])).toEqual(expect.arrayContaining(['imported', 'thirdPartyCreated']));
+    expect(notes.every((line) => /earlier request of this migration for it was sent and its answer lost/.test(String(line['reason'])))).toBe(true);
+  });
+
+  it('a user that truly existed before is still reported as "hash replaced"', async () => {
+    bench = await startPushBench();
+    await bench.push([bcryptOperation(1)], { journalPath: undefined });
+    const { summary } = await bench.push([bcryptOperation(1)]);
+    expect(summary).toMatchObject({ alreadyExisted: 1, imported: 0 });
+  });
+
+  it("keeps every run's report lines: a resume and a dry run append after a run header", async () => {
+    bench = await startPushBench();
+    await bench.push([bcryptOperation(1)], { journalPath: undefined });
+    await bench.push([bcryptOperation(1), bcryptOperation(2)]);
+    await bench.push([bcryptOperation(1), bcryptOperation(2)]);
+    await bench.push([bcryptOperation(1), bcryptOperation(2)], { dryRun: true });
+    const lines = (await readFile(bench.reportPath, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line['stage'] === 'run').map((line) => line['dryRun'])).toEqual([false, false, false, true]);
+    // The replaced hash of run 2 is still listed after runs 3 and 4.
+    expect(lines.filter((line) => line['code'] === 'alreadyExisted')).toHaveLength(1);
+  });
+
+  it('stops with sourceChanged when the source check reports a change, and counts every planned operation', async () => {
+    bench = await startPushBench();
+    const items = Array.from({ length: 50 }, (_, index) => bcryptOperation(index + 1));
+    let checks = 0;
+    const { summary } = await bench.push(items, {
+      concurrency: { initial: 1, min: 1, max: 1 },
+      sourceCheck: async () => (++checks >= 1 ? '/data/users.ndjson changed during the push (it was modified).' : undefined),
+    });
+    expect(summary.stoppedEarly?.reason).toBe('sourceChanged');
+    expect(summary.stoppedEarly?.message).toMatch(/changed during the push.*push stopped/);
+    expect(summary.total).toBe(50);
+  });
+
+  it('stops with sourceChanged when the records end before the count the plan gave, the rest counted not attempted', async () => {
+    bench = await startPushBench();
+    const items = Array.from({ length: 10 }, (_, index) => bcryptOperation(index + 1));
+    const { summary } = await bench.push(items, { total: 25 });
+    expect(summary.stoppedEarly).toMatchObject({ reason: 'sourceChanged' });
+    expect(summary.stoppedEarly?.message).toMatch(/The plan counted 25 operations but the push read 10/);
+    expect(summary).toMatchObject({ imported: 10, notAttempted: 15, total: 25 });
+  });
+});

@@ -1,0 +1,158 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
+import { API_KEY, operationRequests, runCli, storeSnapshot, writeExport } from './push-support.js';
+
+const BIN = fileURLToPath(new URL('../../../tui/bin/core-migrate.js', import.meta.url));
+
+/** A private mount namespace where a tmpfs can be mounted without touching the machine's mounts. */
+const canMount = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs /mnt'], { stdio: 'ignore' }).status === 0;
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function collect(child: ChildProcess): Promise<Exit> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+}
+
+function pushProcess(args: string[], cwd: string): ChildProcess {
+  return spawn(process.execPath, [BIN, 'push', ...args], { cwd, env: { ...process.env, CORE_API_KEY: API_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Runs the push in a mount namespace with `mountpoint` a tmpfs prepared by `setup` (sh), then `after` (sh). */
+function pushOnTmpfs(mountpoint: string, setup: string, args: string[], after: string, cwd: string): Promise<Exit> {
+  const script = `mount -t tmpfs -o size=12k tmpfs "$MNT" && ${setup} && { "$NODE" "$BIN" push "$@"; code=$?; ${after}; exit $code; }`;
+  const child = spawn('unshare', ['-rm', 'sh', '-c', script, 'sh', ...args], {
+    cwd,
+    env: { ...process.env, CORE_API_KEY: API_KEY, MNT: mountpoint, NODE: process.execPath, BIN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collect(child);
+}
+
+/** The journal's entries after its header; the last piece is dropped (empty after a newline, or torn mid-write). */
+function journalLines(text: string): { k: string; o: string }[] {
+  return text
+    .split('\n')
+    .slice(1, -1)
+    .map((line) => JSON.parse(line) as { k: string; o: string });
+}
+
+/** The operation key a request of `writeExport`'s users is for (`L7#pw`, `L8#tp0`). */
+function keyOfRequest(body: unknown): string {
+  const fields = body as { email?: string; thirdPartyUserId?: string };
+  return fields.thirdPartyUserId !== undefined ? `L${fields.thirdPartyUserId.slice(2)}#tp0` : `L${/^user(\d+)@/.exec(fields.email ?? '')?.[1] ?? '?'}#pw`;
+}
+
+describe('core-migrate push as real processes', () => {
+  let core: CoreDouble;
+  let dir: string;
+  let source: string;
+  beforeEach(async () => {
+    core = await startCoreDouble({ apiKeys: [API_KEY] });
+    dir = await mkdtemp(join(tmpdir(), 'push-processes-'));
+    source = join(dir, 'users.ndjson');
+  });
+  afterEach(async () => {
+    await core.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('two pushes on one journal: the second stops with a sentence (exit 2); no user is sent twice', async () => {
+    await writeExport(source, 200);
+    core.faults.setLatencyMs(5);
+    const args = [source, '--core', core.url, '--journal', 'push.journal', '--concurrency', '2'];
+    const first = pushProcess(args, dir);
+    const firstExit = collect(first);
+    while (operationRequests(core).length < 10) await new Promise((resolve) => setTimeout(resolve, 2));
+    // The first push is held mid-way (a slow core) until the second one has come and gone.
+    core.faults.setLatencyMs(500);
+    const second = await collect(pushProcess(args, dir));
+    core.faults.setLatencyMs(0);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(new RegExp(`^core-migrate push: The journal .*push\\.journal is in use by another push \\(process ${first.pid} on `));
+    expect((await firstExit).code).toBe(0);
+    const identities = operationRequests(core).map((request) => JSON.stringify(request.body));
+    expect(new Set(identities).size).toBe(identities.length);
+    expect(core.users()).toHaveLength(200);
+  });
+
+  it('stdout closed under the push (push | head): a sentence, exit 1, the journal intact, and a resume completes', async () => {
+    await writeExport(source, 300);
+    core.faults.setLatencyMs(5);
+    const child = pushProcess([source, '--core', core.url, '--journal', 'push.journal', '--concurrency', '2'], dir);
+    child.stdout?.once('data', () => child.stdout?.destroy());
+    const exit = await collect(child);
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toMatch(/the standard output was closed \(EPIPE\); nothing more is printed and the push stops as on Ctrl-C/);
+    expect(exit.stderr).not.toMatch(/\n\s+at /);
+    const journal = await readFile(join(dir, 'push.journal'), 'utf8');
+    expect(journal.endsWith('\n')).toBe(true);
+    for (const line of journal.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    expect(core.users().length).toBeLessThan(300);
+
+    const resumed = await runCli(['push', source, '--core', core.url, '--journal', 'push.journal', '--json'], dir);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(core.users()).toHaveLength(300);
+  });
+
+  it.skipIf(!canMount)('a journal on a full disk: one sentence, exit 2, the journal intact, and a resume re-sends nothing it holds', async () => {
+    await writeExport(source, 300);
+    const mnt = join(dir, 'small');
+    const kept = join(dir, 'kept.journal');
+    await mkdir(mnt);
+    const exit = await pushOnTmpfs(
+      mnt,
+      'true',
+      [source, '--core', core.url, '--journal', `${mnt}/push.journal`, '--report', `${mnt}/report.ndjson`],
+      `cp "$MNT/push.journal" "${kept}"`,
+      dir,
+    );
+    expect(exit.code, exit.stderr).toBe(2);
+    expect(exit.stderr).toMatch(
+      /^core-migrate push: The (journal|report) .* cannot be written: the disk \(or your quota\) is full\. Free space, then run the same command again\./,
+    );
+    expect(exit.stderr).not.toMatch(/\n\s+at /);
+
+    const answered = new Set(
+      journalLines(await readFile(kept, 'utf8'))
+        .filter((entry) => entry.o !== 'sent')
+        .map((entry) => entry.k),
+    );
+    expect(answered.size).toBeGreaterThan(0);
+    const sentBefore = operationRequests(core).length;
+    const resumed = await runCli(['push', source, '--core', core.url, '--journal', kept, '--report', 'report.ndjson', '--json'], dir);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    const resent = operationRequests(core)
+      .slice(sentBefore)
+      .map((request) => keyOfRequest(request.body));
+    // Every user journalled as answered before the disk filled is skipped, not sent again.
+    expect(resent.filter((key) => answered.has(key))).toEqual([]);
+    expect(resent.length).toBe(300 - answered.size);
+    expect(storeSnapshot(core)).toHaveLength(300);
+  });
+
+  it.skipIf(!canMount)('a journal on a read-only file system is refused before anything is sent (exit 2)', async () => {
+    await writeExport(source, 10);
+    const mnt = join(dir, 'readonly');
+    await mkdir(mnt);
+    const exit = await pushOnTmpfs(mnt, 'mount -o remount,ro "$MNT"', [source, '--core', core.url, '--journal', `${mnt}/push.journal`], 'true', dir);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toMatch(
+      /^core-migrate push: The journal .*push\.journal cannot be written: .*readonly is on a read-only file system\. Choose a path on a writable one\.\n$/,
+    );
+    expect(core.requests()).toHaveLength(0);
+  });
+});
