@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,5 +92,16 @@ describe('the resume command', () => {
     const saved = await readFile(hashParametersPath(journal), 'utf8');
     expect(saved).not.toContain(signerKey);
     expect(parseHashConfig(saved)).toMatchObject({ memCost: 14, rounds: 8, saltSeparator: 'Bw==' });
+  });
+
+  it('never writes the hash parameters through a symbolic link placed where they go', async () => {
+    const state = walk({ type: 'editHashes', patch: { memCost: '14', rounds: '8', saltSeparator: 'Bw==', signerKey: new Secret(signerKey) } });
+    const journal = join(folder, 'linked-journal.ndjson');
+    const target = join(folder, 'precious.txt');
+    await writeFile(target, 'keep me\n');
+    await symlink(target, hashParametersPath(journal));
+    const refused = await saveHashParameters(hashConfigFromForm(state.hashes), journal);
+    expect(refused?.message).toMatch(/symbolic link/);
+    expect(await readFile(target, 'utf8')).toBe('keep me\n');
   });
 });

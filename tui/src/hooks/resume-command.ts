@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { closeSync, writeSync } from 'node:fs';
+import { openOutputFile, OutputPathError } from 'core-client/files/output-paths';
 import type { WalkState } from '../screens/walk-state.js';
 import { shellQuote } from '../commands/push-format.js';
 import type { HashConfigState } from './plan-request.js';
@@ -13,11 +14,24 @@ export function hashParametersPath(journalPath: string): string {
  * so they are saved for the resume command. Only mem_cost, rounds and the salt separator: the signer key is
  * a secret, and an import does not need it (the core holds it).
  */
-export async function saveHashParameters(hashConfig: HashConfigState, journalPath: string): Promise<void> {
-  if (hashConfig.state !== 'parsed') return;
+export async function saveHashParameters(hashConfig: HashConfigState, journalPath: string): Promise<OutputPathError | undefined> {
+  if (hashConfig.state !== 'parsed') return undefined;
   const { memCost, rounds, saltSeparator } = hashConfig.config;
   const parameters = { mem_cost: memCost, rounds, base64_salt_separator: saltSeparator };
-  await writeFile(hashParametersPath(journalPath), `${JSON.stringify(parameters, null, 2)}\n`, { mode: 0o600 });
+  // Like every output: never through a symbolic link, only a regular file, created owner-only. A refusal is
+  // returned, not thrown: the push itself checks its own outputs and goes on.
+  try {
+    const fd = openOutputFile({ role: 'the saved hash parameters', path: hashParametersPath(journalPath) }, { append: false });
+    try {
+      writeSync(fd, `${JSON.stringify(parameters, null, 2)}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof OutputPathError) return error;
+    throw error;
+  }
 }
 
 /** The headless command that continues this push from its journal; the api-key stays in CORE_API_KEY or the stack. */
