@@ -10,9 +10,17 @@ export const thirdPartyCreatedByLostAttemptNote =
 
 /** Whether a failed attempt may have been carried out by the core (its answer lost), not refused before it. */
 export function mayHaveReachedCore(error: unknown): boolean {
-  // A 429 or 503 is the core declining the request; anything else (a reset, a timeout, a 500 or a gateway's 502/504)
-  // may come after the core did the work.
-  return error instanceof Transient && error.status !== 429 && error.status !== 503;
+  // A 429 or 503 is the core declining the request, and a refused or unrouted connection never carried it; anything
+  // else (a reset, a timeout, a 500 or a gateway's 502/504) may come after the core did the work.
+  if (!(error instanceof Transient) || error.status === 429 || error.status === 503) return false;
+  return !NEVER_SENT_CODES.has(codeOf(error.cause) ?? codeOf((error.cause as { cause?: unknown } | undefined)?.cause) ?? '');
+}
+
+/** Connection failures that happen before a request's first byte leaves. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function codeOf(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null && 'code' in value && typeof value.code === 'string' ? value.code : undefined;
 }
 
 /**
