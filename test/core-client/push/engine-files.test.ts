@@ -1,7 +1,11 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlanItem } from '../../../core-client/src/plan/operation.js';
-import { startPushBench, type PushBench } from './engine-support.js';
+import { CoreClient } from '../../../core-client/src/http/core-client.js';
+import { Secret } from '../../../core-client/src/secret.js';
+import { API_KEY, startPushBench, type PushBench } from './engine-support.js';
 import { bcryptOperation, fastRetry, mixedItems, thirdPartyOperation } from './plan-fixtures.js';
 
 function writes(bench: PushBench): number {
@@ -101,5 +105,44 @@ describe('the push engine and its files', () => {
     expect(summary.stoppedEarly).toMatchObject({ reason: 'sourceChanged' });
     expect(summary.stoppedEarly?.message).toMatch(/The plan counted 25 operations but the push read 10/);
     expect(summary).toMatchObject({ imported: 10, notAttempted: 15, total: 25 });
+  });
+});
+
+/** A core without the user lookup: everything is passed to the double, but `GET /recipe/user` answers 404 as such a core does. */
+async function withoutLookup(target: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((incoming, outgoing) => {
+    if (incoming.method === 'GET' && (incoming.url ?? '').startsWith('/recipe/user?')) {
+      outgoing.writeHead(404, { 'content-type': 'text/html;charset=UTF-8' }).end('Not found\n');
+      return;
+    }
+    const forwarded = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('a core without the user lookup', () => {
+  it('resumes unchecked, and says so once', async () => {
+    const bench = await startPushBench();
+    const proxy = await withoutLookup(bench.core.url);
+    const client = new CoreClient({ baseUrl: proxy.url, apiKey: new Secret(API_KEY), requestTimeoutMs: 2_000 });
+    try {
+      const items = Array.from({ length: 12 }, (_, index) => bcryptOperation(index + 1));
+      await bench.push(items, { client });
+      const { summary, events } = await bench.push(items, { client });
+      expect(summary).toMatchObject({ skipped: 12, total: 12 });
+      expect(summary.stoppedEarly).toBeUndefined();
+      const notes = events.filter((event) => event.type === 'note');
+      expect(notes).toEqual([{ type: 'note', message: expect.stringMatching(/offers no user lookup \(GET \/recipe\/user answered 404\)/) }]);
+    } finally {
+      await client.close();
+      await proxy.close();
+      await bench.close();
+    }
   });
 });
