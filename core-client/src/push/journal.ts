@@ -3,7 +3,7 @@ import { closeSync, createReadStream, fsyncSync, ftruncateSync, writeSync } from
 import { lstat, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { openOutputFile, OutputPathError } from '../files/output-paths.js';
+import { openOutputFile, OutputPathError, outputErrorSentence } from '../files/output-paths.js';
 import type { ImportOperation } from '../plan/operation.js';
 import { SeenKeys } from '../plan/seen-keys.js';
 import { JournalLock } from './journal-lock.js';
@@ -139,7 +139,12 @@ export class Journal {
     }
     let lock: JournalLock | undefined;
     if (options.readOnly !== true) {
-      const locked = JournalLock.acquire(path);
+      let locked: ReturnType<typeof JournalLock.acquire>;
+      try {
+        locked = JournalLock.acquire(path);
+      } catch (error) {
+        return new JournalError(outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the journal lock', path: `${path}.lock` }));
+      }
       if (!locked.ok) return new JournalError(locked.message);
       lock = locked.lock;
       if (locked.tookOverFrom !== undefined) {

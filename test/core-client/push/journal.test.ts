@@ -194,6 +194,13 @@ describe('Journal', () => {
     expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 1.*new --journal/);
   });
 
+  it('a journal in a missing folder is a sentence, not a stack trace', async () => {
+    const refused = await Journal.open(join(dir, 'missing', 'push.journal'), { sourceFingerprint, target, digestKey });
+    expect((refused as JournalError).message).toMatch(
+      /^The journal lock .*missing\/push\.journal\.lock cannot be created: the folder .*missing does not exist/,
+    );
+  });
+
   it('refuses a FIFO (which would hang) and /dev/null (which would swallow it) at once, with a sentence', async () => {
     execFileSync('mkfifo', [join(dir, 'fifo')]);
     expect(((await Journal.open(join(dir, 'fifo'), { sourceFingerprint, target, digestKey })) as JournalError).message).toMatch(/is not a regular file/);
