@@ -50,7 +50,7 @@ export class JournalCoreCheck {
       message:
         `The journal ${this.#journalPath} records ${operation.email} (${formatLocation(operation.location)}) as imported, but the core has no such user: ` +
         'the core at this address is not the one the journal was written against (restarted empty, or another host behind the same address). ' +
-        'Nothing was skipped on the journal’s word. Check --core; to import everything into this core, pass a new --journal file.',
+        'The push stopped before skipping more. Check --core; to import everything into this core, pass a new --journal file (re-sending is safe).',
     };
   }
 }
