@@ -61,6 +61,8 @@ export function usePush(dispatch: (action: WalkAction) => void): PushHandle {
             control: run.control,
             onEvent,
             ...(credentials === undefined ? {} : { credentials }),
+            // No output may overwrite the credentials file either (runMigration checks the export and its own outputs).
+            ...(settings.credentialsPath === undefined ? {} : { inputFiles: [{ role: 'the credentials file', path: settings.credentialsPath }] }),
           });
           dispatch({ type: 'pushFinished', summary });
         } catch (error) {
