@@ -7,6 +7,8 @@ import { userJson } from './store.js';
 export interface HandlerContext {
   scope: Scope;
   body: Record<string, unknown>;
+  /** The query string of a GET. */
+  query: URLSearchParams;
   store: UserStore;
   signerKey: string | undefined;
   userShape: 'recent' | 'legacy';
@@ -41,7 +43,11 @@ export function importPasswordHash(context: HandlerContext): DoubleAnswer {
     return fail(400, CoreErrorTexts.invalidPasswordHash);
   }
   const { user, didUserAlreadyExist } = context.store.importPasswordHash(context.scope, email, passwordHash, hashingAlgorithm);
-  return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape), didUserAlreadyExist });
+  return jsonAnswer({
+    status: CoreStatus.ok,
+    user: userJson(user, context.userShape, context.store.isVerified(user.id, user.email)),
+    didUserAlreadyExist,
+  });
 }
 
 /** POST /recipe/signinup — create for a new (thirdPartyId, thirdPartyUserId), else update email and flag. */
@@ -54,7 +60,7 @@ export function signInUp(context: HandlerContext): DoubleAnswer {
   const emailId = normaliseEmail(requireString(email, 'id'));
   const isVerified = requireBoolean(email, 'isVerified');
   const { user, createdNewUser } = context.store.signInUp(context.scope, thirdPartyId, thirdPartyUserId, emailId, isVerified);
-  return jsonAnswer({ status: CoreStatus.ok, createdNewUser, user: userJson(user, context.userShape), recipeUserId: user.id });
+  return jsonAnswer({ status: CoreStatus.ok, createdNewUser, user: userJson(user, context.userShape), recipeUserId: user.externalId ?? user.id });
 }
 
 /** POST /recipe/signin — verifies with hash-wasm; every failure is the same WRONG_CREDENTIALS_ERROR. */

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from '../../core-client/src/contract/names.js';
 import type { DoubleAnswer } from './answers.js';
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
+import type { IdentityFeatureName } from './identity-handlers.js';
 import { answerCall } from './routes.js';
 import { type StoredEmailPasswordUser, type StoredThirdPartyUser, type StoredUser, UserStore } from './store.js';
 
@@ -22,6 +23,8 @@ export interface CoreDoubleOptions {
   userShape?: 'recent' | 'legacy';
   /** Serve under this path, as a core behind a reverse proxy at e.g. `/core` (other paths get 404). */
   pathPrefix?: string;
+  /** Identity features to answer 404 for, as a core without them (see also `identity.setMissing`). */
+  missingFeatures?: IdentityFeatureName[];
 }
 
 export interface RecordedRequest {
@@ -46,6 +49,14 @@ export interface CoreDouble {
   requests(): RecordedRequest[];
   /** Forgets users, recorded requests and faults; restarts request numbering. */
   reset(): void;
+  /** The identity state beyond the contract, for assertions; and the switch that makes features answer 404. */
+  identity: {
+    setMissing(features: readonly IdentityFeatureName[]): void;
+    metadataOf(userId: string): Record<string, unknown>;
+    isVerified(userId: string, email: string): boolean;
+    /** The external id a user (by the core's own id or external id) is mapped to, if any. */
+    externalIdOf(userId: string): string | undefined;
+  };
   faults: {
     setLatencyMs(ms: number): void;
     failNext(count: number, answer: FaultAnswer): void;
@@ -91,6 +102,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     store,
     userShape: options.userShape ?? 'recent',
     pathPrefix: (options.pathPrefix ?? '').replace(/\/+$/, ''),
+    missingFeatures: new Set<IdentityFeatureName>(options.missingFeatures ?? []),
   };
   let recorded: RecordedRequest[] = [];
   let requestCount = 0;
@@ -172,6 +184,14 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       plan.clearFaults();
       recorded = [];
       requestCount = 0;
+    },
+    identity: {
+      setMissing: (features) => {
+        settings.missingFeatures = new Set(features);
+      },
+      metadataOf: (userId) => store.metadataOf(userId),
+      isVerified: (userId, email) => store.isVerified(userId, email),
+      externalIdOf: (userId) => store.mappingOf(userId, 'ANY')?.externalId,
     },
     faults: {
       setLatencyMs: (ms) => plan.setLatencyMs(ms),

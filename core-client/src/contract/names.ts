@@ -9,6 +9,13 @@ export const CorePaths = {
   signIn: '/recipe/signin',
   hello: '/hello',
   apiVersion: '/apiversion',
+  // Beyond the contract (core-behaviour.md, "Keeping a migrated user's identity"):
+  userIdMap: '/recipe/userid/map',
+  emailVerifyToken: '/recipe/user/email/verify/token',
+  emailVerify: '/recipe/user/email/verify',
+  userMetadata: '/recipe/user/metadata',
+  userByEmail: '/recipe/user',
+  removeUser: '/user/remove',
 } as const;
 export type CorePath = (typeof CorePaths)[keyof typeof CorePaths];
 
@@ -50,6 +57,12 @@ export const CoreStatus = {
   ok: 'OK',
   wrongCredentials: 'WRONG_CREDENTIALS_ERROR',
   emailChangeNotAllowed: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR',
+  mappingAlreadyExists: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR',
+  unknownSuperTokensUserId: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR',
+  unknownMapping: 'UNKNOWN_MAPPING_ERROR',
+  emailAlreadyVerified: 'EMAIL_ALREADY_VERIFIED_ERROR',
+  invalidVerificationToken: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR',
+  unknownEmail: 'UNKNOWN_EMAIL_ERROR',
 } as const;
 
 /** Texts of the core's error bodies that a client recognises (core-behaviour.md). */
@@ -65,6 +78,8 @@ export const CoreErrorTexts = {
   invalidPasswordHash: 'Password hash is in invalid format',
   invalidScryptHash: 'Password hash is in invalid SCrypt format',
   fieldInvalid: (field: string) => `Field name '${field}' is invalid in JSON input`,
+  emptyExternalUserId: "Field name 'externalUserId' cannot be an empty String",
+  externalIdIsCoreId: 'Cannot create a userId mapping where the externalId is also a SuperTokens userID',
   signerKeyMissing: `java.lang.IllegalStateException: '${SIGNER_KEY_CONFIG_NAME}' cannot be null`,
 } as const;
 

@@ -23,7 +23,7 @@ import { SeenKeys } from '../plan/seen-keys.js';
  * nothing usable; the journal holds no hash, password, salt, email or key.
  */
 
-export const journalledOutcomes = ['imported', 'alreadyExisted', 'created', 'existing', 'rejectedByCore'] as const;
+export const journalledOutcomes = ['imported', 'alreadyExisted', 'created', 'existing', 'rejectedByCore', 'untouched'] as const;
 export const JournalledOutcomeSchema = z.enum(journalledOutcomes);
 export type JournalledOutcome = z.infer<typeof JournalledOutcomeSchema>;
 
@@ -47,6 +47,35 @@ export const JournalEntrySchema = z.object({
   r: z.string().optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+/**
+ * The steps of one user, journalled as each completes (issue 13): `intent` is written ahead, synchronously, before
+ * the user is created, so a resume knows that a user it finds was created by this migration; `created` keeps the
+ * core's id (`u`) of a user this migration created (what a rollback removes), `found` the id of one that existed;
+ * `mapped` keeps the old id it now carries (`x`). An operation's final line (`o`) comes after its last step.
+ * Additive: a journal without step lines reads as before.
+ */
+export const journalSteps = ['intent', 'created', 'found', 'mapped', 'verified', 'metadata'] as const;
+export type JournalStep = (typeof journalSteps)[number];
+
+export const JournalStepEntrySchema = z.object({
+  k: z.string(),
+  d: z.string(),
+  s: z.enum(journalSteps),
+  /** The core's id of the user (created, found). An id, never an email or a secret. */
+  u: z.string().optional(),
+  /** The old id the user was mapped to (mapped). */
+  x: z.string().optional(),
+});
+export type JournalStepEntry = z.infer<typeof JournalStepEntrySchema>;
+
+/** What a resume knows of an operation whose steps began but did not all end. */
+export interface StepProgress {
+  steps: Set<JournalStep>;
+  /** The id later calls take: the old id once mapped, else the core's own. */
+  userId?: string;
+  createdHere: boolean;
+}
 
 export class JournalError extends Error {
   readonly kind = 'journalError';
@@ -87,6 +116,8 @@ export class Journal {
   readonly #done = new SeenKeys();
   /** Core refusals are rare; their sentences are kept apart, keyed like `#done`. */
   readonly #refusals = new Map<string, string>();
+  /** Operations with steps journalled but no final line: only those in flight when a run ended, so few. */
+  readonly #progress = new Map<string, StepProgress>();
   #appended = 0;
   #tornLineDropped = false;
   #pending: string[] = [];
@@ -143,6 +174,11 @@ export class Journal {
         continue;
       }
       if (line.trim() === '') continue;
+      const step = parseStep(line);
+      if (step !== undefined) {
+        journal.#rememberStep(step);
+        continue;
+      }
       const entry = parseEntry(line);
       if (entry === undefined) {
         throw new JournalError(
@@ -187,8 +223,19 @@ export class Journal {
     return new Journal(path, header.digestNonce, undefined);
   }
 
+  #rememberStep(entry: JournalStepEntry): void {
+    const doneKey = `${entry.k}\n${entry.d}`;
+    const progress = this.#progress.get(doneKey) ?? { steps: new Set<JournalStep>(), createdHere: false };
+    progress.steps.add(entry.s);
+    if (entry.s === 'created') progress.createdHere = true;
+    if (entry.u !== undefined) progress.userId = entry.u;
+    if (entry.x !== undefined) progress.userId = entry.x;
+    this.#progress.set(doneKey, progress);
+  }
+
   #remember(entry: JournalEntry): void {
     const doneKey = `${entry.k}\n${entry.d}`;
+    this.#progress.delete(doneKey);
     this.#done.recordLatest(doneKey, { position: outcomeIndex.get(entry.o) ?? 0, source: 0 });
     if (entry.o === 'rejectedByCore') this.#refusals.set(doneKey, entry.r ?? 'refused by the core');
     else this.#refusals.delete(doneKey);
@@ -212,6 +259,22 @@ export class Journal {
     return reason === undefined ? { outcome } : { outcome, reason };
   }
 
+  /** The steps an earlier run journalled for this very operation without reaching its final line. */
+  progressOf(operation: ImportOperation): StepProgress | undefined {
+    if (this.#progress.size === 0) return undefined;
+    return this.#progress.get(`${operation.operationKey}\n${this.digest(operation)}`);
+  }
+
+  /**
+   * Journals a completed step. `writeAhead` writes it (with everything pending) before returning, for the line that
+   * must be in the file before the request it announces is sent.
+   */
+  recordStep(operation: ImportOperation, step: JournalStep, ids: { u?: string; x?: string } = {}, writeAhead = false): void {
+    const entry: JournalStepEntry = { k: operation.operationKey, d: this.digest(operation), s: step, ...ids };
+    this.#append(`${JSON.stringify(entry)}\n`);
+    if (writeAhead) this.#writePending();
+  }
+
   /**
    * Appends the final outcome; it reaches the file within this event-loop turn. Throws when an earlier write failed
    * (disk full, file gone): nothing more may be sent if it cannot be journalled.
@@ -221,9 +284,14 @@ export class Journal {
     const entry: JournalEntry = { k: operation.operationKey, d: this.digest(operation), o: result.outcome };
     if (result.outcome === 'rejectedByCore' && result.reason !== undefined) entry.r = result.reason;
     // Not added to the resume index: a run meets each operation once, and the index serves the next run.
+    if (this.#fd !== undefined) this.#appended += 1;
+    this.#append(`${JSON.stringify(entry)}\n`);
+  }
+
+  #append(line: string): void {
+    if (this.#writeError !== undefined) throw this.#writeError;
     if (this.#fd === undefined) return;
-    this.#pending.push(`${JSON.stringify(entry)}\n`);
-    this.#appended += 1;
+    this.#pending.push(line);
     if (this.#pending.length >= MAX_PENDING_LINES) this.#writePending();
     else if (!this.#writeScheduled) {
       this.#writeScheduled = true;
@@ -284,6 +352,13 @@ function safeJson(line: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+function parseStep(line: string): JournalStepEntry | undefined {
+  // Cheap test first: step lines are few beside final lines.
+  if (!line.includes('"s":')) return undefined;
+  const parsed = JournalStepEntrySchema.safeParse(safeJson(line));
+  return parsed.success ? parsed.data : undefined;
 }
 
 function parseEntry(line: string): JournalEntry | undefined {

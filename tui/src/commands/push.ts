@@ -1,5 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CoreClient } from 'core-client/http/core-client';
 import { JournalError } from 'core-client/push/journal';
 import { concurrencyLimitsFor, defaultConcurrencyLimits } from 'core-client/push/aimd';
@@ -9,8 +9,11 @@ import { runPreflight } from 'core-client/connection/preflight';
 import { runMigration } from 'core-client/push/migration';
 import { summarisePlan } from 'core-client/plan';
 import type { PlanOptions } from 'core-client/plan/plan-source';
+import type { PlanSummary } from 'core-client/plan/summary';
 import type { PushEvent } from 'core-client/push/events';
 import type { PushSummary } from 'core-client/push/summary';
+import { identityOptionsFor, probeIdentityFeatures } from 'core-client/identity/features';
+import { IdentityOptionsSchema, type IdentityOptions } from 'core-client/identity/options';
 import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import { addConnectionOptions, connectionFromOptions, type ConnectionFlags } from './connection-options.js';
@@ -26,6 +29,10 @@ interface PushFlags extends SourceFlags, ConnectionFlags {
   dryRun?: boolean;
   verifyCredentials?: string;
   json?: boolean;
+  keepIds?: boolean;
+  verifyEmails?: boolean;
+  metadata?: boolean;
+  existing?: 'skip' | 'replace';
 }
 
 /** Without a TTY (CI logs, files) a progress line every few seconds is enough. */
@@ -47,7 +54,13 @@ export const registerPushCommand: RegisterCommand = (program: Command, { io, set
     .option('--report <file>', 'every record not imported, and why, one JSON object per line (default: <file>.push-report.ndjson here)')
     .option('--dry-run', 'plan and pre-flight only: nothing is written to the core')
     .option('--verify-credentials <file>', 'lines of "email password" of known accounts: checked locally before, signed in after')
-    .option('--json', 'end with one JSON object holding the summary counts');
+    .option('--json', 'end with one JSON object holding the summary counts')
+    .option('--no-keep-ids', "do not map each user's core id to its id in the old system")
+    .option('--no-verify-emails', 'do not verify in the core the emails the source marks verified')
+    .option('--no-metadata', 'do not write the profile (name, photo, times, claims) into the user metadata')
+    .addOption(
+      new Option('--existing <policy>', 'a password user already in the core: left untouched, or its hash replaced').choices(['skip', 'replace']).default('skip'),
+    );
   addConnectionOptions(addSourceOptions(command)).action(async (file: string, flags: PushFlags, self: Command) => {
     try {
       setExitCode(await push(file, flags, io, commandLineOf(self, file)));
@@ -86,9 +99,15 @@ async function push(file: string, flags: PushFlags, io: CommandIO, rawArgs: read
       return ExitCode.coreUnreachableOrKeyRefused;
     }
     say(`Core: ${preflight.target} is reachable and accepts the key.`);
+    const support = await probeIdentityFeatures(client);
 
     const planned = await planSummary(sourcePath, planOptions);
     say(`Plan: ${planned.operations} operations from ${planned.records} records (${planned.rejected} rejected by the plan).`);
+    const identity = identityOptionsFor(identityFlags(flags), support, planned.summary, preflight.target);
+    if ('problem' in identity) {
+      io.stderr.write(`core-migrate push: ${identity.problem}\n`);
+      return ExitCode.usageOrConfiguration;
+    }
     if (planned.vendorScrypt > 0 && connection.signerKeyConfigured === false) {
       say('Warning: the stack says the core has no signer key; the first vendor_scrypt user will prove it, and the push stop.');
     }
@@ -102,6 +121,7 @@ async function push(file: string, flags: PushFlags, io: CommandIO, rawArgs: read
       reportPath,
       limits,
       dryRun: flags.dryRun === true,
+      identity: identity.options,
       ...(credentials === undefined ? {} : { credentials }),
     });
     if (final === undefined) return ExitCode.usageOrConfiguration;
@@ -124,7 +144,19 @@ function concurrencyFrom(value: string | undefined): typeof defaultConcurrencyLi
   return concurrencyLimitsFor(requested);
 }
 
-async function planSummary(sourcePath: string, options: PlanOptions): Promise<{ operations: number; records: number; rejected: number; vendorScrypt: number }> {
+function identityFlags(flags: PushFlags): IdentityOptions {
+  return IdentityOptionsSchema.parse({
+    keepIds: flags.keepIds !== false,
+    verifyEmails: flags.verifyEmails !== false,
+    metadata: flags.metadata !== false,
+    existing: flags.existing ?? 'skip',
+  });
+}
+
+async function planSummary(
+  sourcePath: string,
+  options: PlanOptions,
+): Promise<{ operations: number; records: number; rejected: number; vendorScrypt: number; summary: PlanSummary }> {
   try {
     const summary = await summarisePlan(sourcePath, options);
     return {
@@ -132,6 +164,7 @@ async function planSummary(sourcePath: string, options: PlanOptions): Promise<{ 
       records: summary.records,
       rejected: summary.rejected,
       vendorScrypt: summary.byFamily.vendor_scrypt,
+      summary,
     };
   } catch (error) {
     if (isSourceError(error)) throw new UsageError(error.message);
@@ -149,6 +182,7 @@ interface PushRequest {
   reportPath: string;
   limits: typeof defaultConcurrencyLimits;
   dryRun: boolean;
+  identity: IdentityOptions;
   credentials?: KnownCredential[];
 }
 
@@ -176,6 +210,7 @@ async function pushWithInterrupts(io: CommandIO, request: PushRequest): Promise<
       reportPath: request.reportPath,
       concurrency: request.limits,
       dryRun: request.dryRun,
+      identity: request.identity,
       signal: interrupt.signal,
       onEvent: progress.onEvent,
       ...(request.credentials === undefined
@@ -240,7 +275,8 @@ function commandLineOf(self: Command, file: string): string[] {
     const key = option.attributeName();
     if (option.long === undefined || self.getOptionValueSource(key) !== 'cli') continue;
     const value: unknown = self.getOptionValue(key);
-    if (value === true) args.push(option.long);
+    // `--no-keep-ids` and its kind store false.
+    if (value === true || (value === false && option.negate)) args.push(option.long);
     else if (Array.isArray(value)) for (const item of value) args.push(option.long, String(item));
     else if (typeof value === 'string') args.push(option.long, value);
   }
