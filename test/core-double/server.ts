@@ -62,6 +62,10 @@ export interface CoreDouble {
     failNext(count: number, answer: FaultAnswer): void;
     failRequestNumber(requestNumber: number, fault: Fault): void;
     dropNext(count: number): void;
+    /** Holds requests to a path (neither acted on nor answered) until `releaseHeld`. */
+    holdPath(path: string): void;
+    heldCount(): number;
+    releaseHeld(): void;
     slowBodyNext(count: number, ms: number): void;
     clearFaults(): void;
   };
@@ -125,6 +129,9 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     const call = { method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, rawBody };
     recorded.push({ number, ...call, headers: { ...call.headers }, body: parseJson(rawBody) });
 
+    await plan.passHold(call.path);
+    // A held request whose client went away is not acted on, as a core never sees a request that was not sent.
+    if (request.socket.destroyed) return;
     const fault = plan.takeFault(number);
     if (fault !== undefined && isDrop(fault)) {
       request.socket.destroy();
@@ -198,6 +205,9 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       failNext: (count, answer) => plan.failNext(count, answer),
       failRequestNumber: (requestNumber, fault) => plan.failRequestNumber(requestNumber, fault),
       dropNext: (count) => plan.dropNext(count),
+      holdPath: (path) => plan.holdPath(path),
+      heldCount: () => plan.heldCount,
+      releaseHeld: () => plan.releaseHeld(),
       slowBodyNext: (count, ms) => plan.slowBodyNext(count, ms),
       clearFaults: () => plan.clearFaults(),
     },

@@ -34,7 +34,9 @@ async function journalledKeys(path: string): Promise<Set<string>> {
   const keys = new Set<string>();
   for (const line of text.split('\n').slice(1)) {
     try {
-      keys.add((JSON.parse(line) as { k: string }).k);
+      // Final lines only: a step line (`s`) says a user's steps began, not that the operation is done.
+      const entry = JSON.parse(line) as { k: string; o?: string };
+      if (entry.o !== undefined) keys.add(entry.k);
     } catch {
       // A torn last line: the process was killed mid-write; the next open cuts it off.
     }

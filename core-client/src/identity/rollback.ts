@@ -1,0 +1,143 @@
+import { appendFileSync, createReadStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { CoreClient } from '../http/core-client.js';
+import { AuthRejected, isCoreError, TenantNotFound } from '../http/errors.js';
+import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
+
+export type RollbackClient = Pick<CoreClient, 'removeUser' | 'userIdMapping' | 'describe'>;
+
+export interface RollbackOptions {
+  journalPath: string;
+  client: RollbackClient;
+  dryRun?: boolean;
+  /** Removals in flight at once. Default 8. */
+  concurrency?: number;
+  /** Where removals are recorded, so a second run goes on where the first stopped. Default `<journal>.rollback`. */
+  recordPath?: string;
+  signal?: AbortSignal;
+}
+
+export interface RollbackSummary {
+  /** Users the journal says this migration created. */
+  created: number;
+  removed: number;
+  /** Removed by an earlier run of this rollback. */
+  alreadyRemoved: number;
+  /** The old id now names another core user: left alone. */
+  leftAlone: number;
+  failed: number;
+  /** A dry run, or a stop: not removed (a re-run removes them). */
+  notAttempted: number;
+  /**
+   * Creations the push sent but was killed before journalling their answer: the journal has no id for them. Resuming
+   * the push first finds and records them; a rollback after that removes them too.
+   */
+  uncertain: number;
+  dryRun: boolean;
+  recordPath: string;
+  stoppedEarly?: { reason: 'authRejected' | 'tenantNotFound' | 'interrupted'; message: string };
+  /** One sentence each for what failed or was left alone (ids only). */
+  problems: string[];
+}
+
+const MAX_LISTED_PROBLEMS = 100;
+
+/**
+ * Removes exactly the users a push created, by the ids its journal recorded, never a user that was there before.
+ * A mapped user is removed by its old id (every call names it so), after checking that the old id still names the
+ * user this migration created. Each removal is recorded; a re-run skips what is recorded.
+ */
+export async function runRollback(options: RollbackOptions): Promise<RollbackSummary> {
+  const { client, journalPath } = options;
+  const target = await journalTarget(journalPath);
+  if (target !== client.describe()) {
+    throw new JournalReadError(
+      `The journal ${journalPath} records a push to ${target}, not to ${client.describe()}: connect to the core the journal was written for.`,
+    );
+  }
+  const recordPath = options.recordPath ?? `${journalPath}.rollback`;
+  const done = await removedBefore(recordPath);
+  const summary: RollbackSummary = {
+    created: 0,
+    removed: 0,
+    alreadyRemoved: 0,
+    leftAlone: 0,
+    failed: 0,
+    notAttempted: 0,
+    uncertain: 0,
+    dryRun: options.dryRun === true,
+    recordPath,
+    problems: [],
+  };
+  const problem = (sentence: string): void => {
+    if (summary.problems.length < MAX_LISTED_PROBLEMS) summary.problems.push(sentence);
+  };
+  const inFlight = new Set<Promise<void>>();
+  const limit = options.concurrency ?? 8;
+
+  const removeOne = async (user: CreatedUser): Promise<void> => {
+    try {
+      let removeId = user.coreId;
+      if (user.externalId !== undefined) {
+        const mapping = await client.userIdMapping(user.externalId, options.signal === undefined ? {} : { signal: options.signal });
+        if (mapping !== undefined && mapping.coreId !== user.coreId) {
+          summary.leftAlone += 1;
+          problem(`the old id ${user.externalId} now names another core user (${mapping.coreId}), not the one this migration created: left alone`);
+          return;
+        }
+        if (mapping !== undefined) removeId = user.externalId;
+      }
+      await client.removeUser(removeId, options.signal === undefined ? {} : { signal: options.signal });
+      appendFileSync(recordPath, `${JSON.stringify({ k: user.key, u: removeId })}\n`);
+      summary.removed += 1;
+    } catch (error) {
+      if (error instanceof AuthRejected || error instanceof TenantNotFound) {
+        summary.stoppedEarly ??= { reason: error.kind, message: error.message };
+        summary.notAttempted += 1;
+        return;
+      }
+      if (options.signal?.aborted === true) {
+        summary.notAttempted += 1;
+        return;
+      }
+      summary.failed += 1;
+      problem(`user ${user.externalId ?? user.coreId}: ${isCoreError(error) ? error.message : String(error)}`);
+    }
+  };
+
+  const stats = { uncertain: 0 };
+  for await (const user of createdUsers(journalPath, stats)) {
+    summary.created += 1;
+    if (done.has(user.key)) {
+      summary.alreadyRemoved += 1;
+      continue;
+    }
+    if (summary.dryRun || summary.stoppedEarly !== undefined || options.signal?.aborted === true) {
+      summary.notAttempted += 1;
+      continue;
+    }
+    const pending = removeOne(user).finally(() => inFlight.delete(pending));
+    inFlight.add(pending);
+    if (inFlight.size >= limit) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  summary.uncertain = stats.uncertain;
+  if (summary.stoppedEarly === undefined && options.signal?.aborted === true) {
+    summary.stoppedEarly = { reason: 'interrupted', message: 'Interrupted: removals in flight finished and were recorded; run the same command again to go on.' };
+  }
+  return summary;
+}
+
+async function removedBefore(recordPath: string): Promise<Set<string>> {
+  const keys = new Set<string>();
+  if (!existsSync(recordPath)) return keys;
+  for await (const line of createInterface({ input: createReadStream(recordPath), crlfDelay: Infinity })) {
+    try {
+      const entry = JSON.parse(line) as { k?: unknown };
+      if (typeof entry.k === 'string') keys.add(entry.k);
+    } catch {
+      // A torn last line: that removal is done again (removing twice is harmless).
+    }
+  }
+  return keys;
+}
