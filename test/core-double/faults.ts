@@ -23,14 +23,16 @@ export class FaultPlan {
   #slowBodies: number[] = [];
   /** Requests whose path starts with this are held, unanswered and not acted on, until released. */
   #holdPrefix: string | undefined;
+  #holdMethod: string | undefined;
   readonly #held: (() => void)[] = [];
 
   /**
-   * Holds every request whose path (after any tenant prefix is ignored: matched anywhere) contains `path`: it is
+   * Holds every request (of `method`, when given) whose path contains `path`: it is
    * neither acted on nor answered until `releaseHeld`, so a test can kill a client between two steps of a user.
    */
-  holdPath(path: string): void {
+  holdPath(path: string, method?: string): void {
     this.#holdPrefix = path;
+    this.#holdMethod = method;
   }
 
   /** How many requests are held now. */
@@ -45,8 +47,9 @@ export class FaultPlan {
   }
 
   /** Resolves at once, or when released if this path is held. */
-  async passHold(path: string): Promise<void> {
+  async passHold(method: string, path: string): Promise<void> {
     if (this.#holdPrefix === undefined || !path.includes(this.#holdPrefix)) return;
+    if (this.#holdMethod !== undefined && this.#holdMethod !== method) return;
     await new Promise<void>((resolve) => this.#held.push(resolve));
   }
 

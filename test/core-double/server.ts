@@ -63,7 +63,7 @@ export interface CoreDouble {
     failRequestNumber(requestNumber: number, fault: Fault): void;
     dropNext(count: number): void;
     /** Holds requests to a path (neither acted on nor answered) until `releaseHeld`. */
-    holdPath(path: string): void;
+    holdPath(path: string, method?: string): void;
     heldCount(): number;
     releaseHeld(): void;
     slowBodyNext(count: number, ms: number): void;
@@ -129,7 +129,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     const call = { method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, rawBody };
     recorded.push({ number, ...call, headers: { ...call.headers }, body: parseJson(rawBody) });
 
-    await plan.passHold(call.path);
+    await plan.passHold(call.method, call.path);
     // A held request whose client went away is not acted on, as a core never sees a request that was not sent.
     if (request.socket.destroyed) return;
     const fault = plan.takeFault(number);
@@ -205,7 +205,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       failNext: (count, answer) => plan.failNext(count, answer),
       failRequestNumber: (requestNumber, fault) => plan.failRequestNumber(requestNumber, fault),
       dropNext: (count) => plan.dropNext(count),
-      holdPath: (path) => plan.holdPath(path),
+      holdPath: (path, method) => plan.holdPath(path, method),
       heldCount: () => plan.heldCount,
       releaseHeld: () => plan.releaseHeld(),
       slowBodyNext: (count, ms) => plan.slowBodyNext(count, ms),

@@ -80,9 +80,11 @@ export async function runRollback(options: RollbackOptions): Promise<RollbackSum
       let removeId = user.coreId;
       if (user.externalId !== undefined) {
         const mapping = await client.userIdMapping(user.externalId, options.signal === undefined ? {} : { signal: options.signal });
-        if (mapping !== undefined && mapping.coreId !== user.coreId) {
+        // A resume that found the user already mapped recorded the old id as its id: then the old id is the user's own.
+        const ours = mapping === undefined || mapping.coreId === user.coreId || user.coreId === user.externalId;
+        if (!ours) {
           summary.leftAlone += 1;
-          problem(`the old id ${user.externalId} now names another core user (${mapping.coreId}), not the one this migration created: left alone`);
+          problem(`the old id ${user.externalId} now names another core user (${mapping?.coreId ?? '?'}), not the one this migration created: left alone`);
           return;
         }
         if (mapping !== undefined) removeId = user.externalId;
@@ -123,7 +125,10 @@ export async function runRollback(options: RollbackOptions): Promise<RollbackSum
   await Promise.all(inFlight);
   summary.uncertain = stats.uncertain;
   if (summary.stoppedEarly === undefined && options.signal?.aborted === true) {
-    summary.stoppedEarly = { reason: 'interrupted', message: 'Interrupted: removals in flight finished and were recorded; run the same command again to go on.' };
+    summary.stoppedEarly = {
+      reason: 'interrupted',
+      message: 'Interrupted: removals in flight finished and were recorded; run the same command again to go on.',
+    };
   }
   return summary;
 }

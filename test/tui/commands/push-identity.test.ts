@@ -1,0 +1,149 @@
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
+import { SIGNER_KEY, writeFirebaseExport, type FirebaseFixture } from './identity-support.js';
+import { lastJson, runCli } from './push-support.js';
+import { API_KEY } from './push-support.js';
+import { VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
+
+async function reportLines(path: string): Promise<Record<string, unknown>[]> {
+  const text = await readFile(path, 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('core-migrate push keeps who each user was', () => {
+  let core: CoreDouble;
+  let dir: string;
+  let fixture: FirebaseFixture;
+  const push = (...extra: string[]) =>
+    runCli(['push', fixture.exportPath, '--core', core.url, '--hash-config', fixture.hashConfigPath, '--report', 'report.ndjson', '--json', ...extra], dir);
+
+  beforeEach(async () => {
+    core = await startCoreDouble({ apiKeys: [API_KEY], signerKey: SIGNER_KEY });
+    dir = await mkdtemp(join(tmpdir(), 'push-identity-'));
+    fixture = await writeFirebaseExport(dir);
+  });
+  afterEach(async () => {
+    await core.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('maps old ids, verifies verified emails, writes the profile, leaves the disabled account out, and counts every step', async () => {
+    const run = await push();
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    const summary = lastJson(run);
+    expect(summary).toMatchObject({ imported: 2, thirdPartyCreated: 2, disabledSkipped: 1, rejected: 0, failed: 0, total: 5 });
+    expect(summary['steps']).toEqual({ mapped: 3, verified: 1, metadataWritten: 4, separateAccounts: 1, disabledImported: 0, completedAfterResume: 0 });
+    expect(run.stdout).toContain('Identity: 3 mapped to their old id, 1 emails verified, 4 metadata written, 1 separate accounts');
+    expect(run.stdout).toContain('= 5 operations');
+
+    const byEmail = (email: string, kind: 'emailPassword' | 'thirdParty') => core.users().find((user) => user.email === email && user.kind === kind);
+    // The password user carries the old id; Ada's Google account is a second core user without it.
+    expect(byEmail('ada@example.com', 'emailPassword')?.externalId).toBe('fb-ada');
+    expect(byEmail('ada@example.com', 'thirdParty')?.externalId).toBeUndefined();
+    expect(byEmail('grace@example.com', 'thirdParty')?.externalId).toBe('fb-grace');
+    expect(byEmail('linus@example.com', 'emailPassword')?.externalId).toBe('fb-linus');
+    expect(core.users().some((user) => user.email === 'mallory@example.com')).toBe(false);
+
+    expect(core.identity.isVerified('fb-ada', 'ada@example.com')).toBe(true);
+    expect(core.identity.isVerified('fb-linus', 'linus@example.com')).toBe(false);
+
+    const ada = core.identity.metadataOf('fb-ada');
+    expect(ada).toEqual({
+      displayName: 'Ada Lovelace',
+      photoUrl: 'https://example.com/ada.png',
+      signedUpAt: '2020-09-13T12:26:40.000Z',
+      lastSignedInAt: '2020-09-13T12:26:41.000Z',
+      phoneNumber: '+15555550100',
+      customClaims: { role: 'admin', level: 3 },
+      migratedFrom: { system: 'firebase', sourceId: 'fb-ada' },
+    });
+    const adaGoogle = byEmail('ada@example.com', 'thirdParty');
+    expect(core.identity.metadataOf(adaGoogle?.id ?? '')).toMatchObject({
+      migratedFrom: { system: 'firebase', sourceId: 'fb-ada', separateAccountOf: 'fb-ada' },
+    });
+    for (const user of core.users()) {
+      const text = JSON.stringify(core.identity.metadataOf(user.externalId ?? user.id));
+      expect(text).not.toContain(VENDOR_SCRYPT_VECTOR.hash);
+      expect(text).not.toContain(VENDOR_SCRYPT_VECTOR.salt);
+    }
+
+    const report = await reportLines(join(dir, 'report.ndjson'));
+    expect(report).toContainEqual(expect.objectContaining({ code: 'disabledAccount', sourceId: 'fb-mallory', email: 'mallory@example.com' }));
+    expect(report).toContainEqual(
+      expect.objectContaining({ code: 'separateAccount', sourceId: 'fb-ada', operation: 'thirdPartySignInUp', reason: expect.stringContaining('link it') }),
+    );
+  });
+
+  it('--no-keep-ids, --no-metadata and --no-verify-emails push the contract operations alone', async () => {
+    const run = await push('--no-keep-ids', '--no-metadata', '--no-verify-emails');
+    expect(run.exitCode).toBe(0);
+    expect(lastJson(run)['steps']).toMatchObject({ mapped: 0, verified: 0, metadataWritten: 0 });
+    expect(core.users().every((user) => user.externalId === undefined)).toBe(true);
+    expect(core.users().every((user) => Object.keys(core.identity.metadataOf(user.id)).length === 0)).toBe(true);
+    expect(core.requests().some((request) => request.path.includes('/userid/map') && request.method === 'POST')).toBe(false);
+  });
+
+  it('--disabled import imports a disabled account with disabled: true in its metadata, and counts it', async () => {
+    const run = await push('--disabled', 'import');
+    expect(lastJson(run)).toMatchObject({ imported: 3, disabledSkipped: 0, steps: expect.objectContaining({ disabledImported: 1 }) });
+    expect(core.identity.metadataOf('fb-mallory')).toMatchObject({ disabled: true, migratedFrom: { sourceId: 'fb-mallory' } });
+  });
+
+  it('--existing skip leaves a user that was already in the core untouched; --existing replace replaces its hash', async () => {
+    const theirs = '$2a$04$abcdefghijklmnopqrstuuVOsr0TBnA6jO1O1xYqxq6wE.wPqHm2';
+    const seeded = await fetch(`${core.url}/recipe/user/passwordhash/import`, {
+      method: 'POST',
+      headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ email: 'linus@example.com', passwordHash: theirs }),
+    });
+    expect(seeded.status).toBe(200);
+    const linusId = core.users()[0]?.id ?? '';
+
+    const skip = await push();
+    expect(skip.exitCode).toBe(0);
+    expect(lastJson(skip)).toMatchObject({ imported: 1, existingUntouched: 1, alreadyExisted: 0 });
+    const linus = core.users().find((user) => user.email === 'linus@example.com');
+    expect(linus).toMatchObject({ id: linusId, passwordHash: theirs });
+    expect(linus?.externalId).toBeUndefined();
+    expect(core.identity.metadataOf(linusId)).toEqual({});
+    expect(skip.stdout).toContain('left untouched');
+    expect(await reportLines(join(dir, 'report.ndjson'))).toContainEqual(
+      expect.objectContaining({ code: 'existingUntouched', email: 'linus@example.com', sourceId: 'fb-linus' }),
+    );
+
+    // A new journal: Ada, created by the run above, is now "already there" too; replace replaces both hashes.
+    const replace = await push('--existing', 'replace', '--journal', 'replace.journal');
+    expect(lastJson(replace)).toMatchObject({ alreadyExisted: 2, existingUntouched: 0 });
+    expect(core.emailPasswordUsers().find((user) => user.email === 'linus@example.com')?.passwordHash).not.toBe(theirs);
+  });
+
+  it('a core without a feature the push needs stops it before anything is sent, with one sentence; turning the step off runs it', async () => {
+    core.identity.setMissing(['mapping']);
+    const check = await runCli(['check', '--core', core.url], dir);
+    expect(check.stdout).toMatch(/no \(404\)\s+user id mapping/);
+    expect(check.stdout).toMatch(/yes\s+email verification/);
+
+    const refused = await push();
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain('has no user id mapping (/recipe/userid/map) (it answered 404)');
+    expect(refused.stderr).toContain('--no-keep-ids');
+    expect(core.users()).toHaveLength(0);
+
+    const without = await push('--no-keep-ids');
+    expect(without.exitCode).toBe(0);
+    expect(lastJson(without)).toMatchObject({ imported: 2, steps: expect.objectContaining({ mapped: 0, verified: 1 }) });
+
+    core.identity.setMissing(['lookup']);
+    const noLookup = await push('--journal', 'no-lookup.journal');
+    expect(noLookup.exitCode).toBe(2);
+    expect(noLookup.stderr).toContain('--existing replace');
+  });
+});
