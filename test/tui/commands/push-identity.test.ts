@@ -1,4 +1,4 @@
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { SIGNER_KEY, writeFirebaseExport, type FirebaseFixture } from './identity-support.js';
 import { lastJson, runCli } from './push-support.js';
 import { API_KEY } from './push-support.js';
-import { VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
+import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../../core-double/known-hashes.js';
 
 async function reportLines(path: string): Promise<Record<string, unknown>[]> {
   const text = await readFile(path, 'utf8');
@@ -145,5 +145,61 @@ describe('core-migrate push keeps who each user was', () => {
     const noLookup = await push('--journal', 'no-lookup.journal');
     expect(noLookup.exitCode).toBe(2);
     expect(noLookup.stderr).toContain('--existing replace');
+  });
+
+  it('Auth0: keeps user_id as exported, user_metadata and app_metadata, and leaves a blocked account out', async () => {
+    const users = join(dir, 'auth0-users.ndjson');
+    const passwords = join(dir, 'auth0-passwords.ndjson');
+    const lines = [
+      {
+        user_id: 'auth0|a1',
+        email: 'ann@example.com',
+        email_verified: true,
+        name: 'Ann',
+        created_at: '2021-01-02T03:04:05.000Z',
+        user_metadata: { theme: 'dark' },
+        app_metadata: { plan: 'pro' },
+      },
+      {
+        user_id: 'google-oauth2|g7',
+        email: 'gus@example.com',
+        email_verified: true,
+        identities: [{ provider: 'google-oauth2', user_id: 'g7', isSocial: true }],
+      },
+      { user_id: 'auth0|b2', email: 'bad@example.com', blocked: true },
+    ];
+    await writeFile(users, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const hash = await bcryptHashOf('a password');
+    const hashes = [
+      { _id: { $oid: 'a1' }, email: 'ann@example.com', passwordHash: hash },
+      { _id: { $oid: 'b2' }, email: 'bad@example.com', passwordHash: hash },
+    ];
+    await writeFile(passwords, `${hashes.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const run = await runCli(['push', users, '--auth0-password-file', passwords, '--core', core.url, '--report', 'auth0.report', '--json'], dir);
+    expect(run.stderr).toBe('');
+    expect(lastJson(run)).toMatchObject({ imported: 1, thirdPartyCreated: 1, disabledSkipped: 1, total: 3 });
+    expect(core.identity.externalIdOf('auth0|a1')).toBe('auth0|a1');
+    expect(core.identity.externalIdOf('google-oauth2|g7')).toBe('google-oauth2|g7');
+    expect(core.identity.isVerified('auth0|a1', 'ann@example.com')).toBe(true);
+    expect(core.identity.metadataOf('auth0|a1')).toEqual({
+      displayName: 'Ann',
+      signedUpAt: '2021-01-02T03:04:05.000Z',
+      userMetadata: { theme: 'dark' },
+      appMetadata: { plan: 'pro' },
+      migratedFrom: { system: 'auth0', sourceId: 'auth0|a1' },
+    });
+    expect(core.users().some((user) => user.email === 'bad@example.com')).toBe(false);
+  });
+
+  it('generic exports: the mapped id column is kept as the id, and isVerified verifies', async () => {
+    const source = join(dir, 'users.ndjson');
+    const hash = await bcryptHashOf('a password');
+    await writeFile(source, `${JSON.stringify({ uid: 'legacy-17', email: 'eve@example.com', isVerified: 'yes', passwordHash: hash })}\n`);
+    const run = await runCli(['push', source, '--map', 'sourceId=uid', '--core', core.url, '--json'], dir);
+    expect(run.exitCode).toBe(0);
+    expect(lastJson(run)).toMatchObject({ imported: 1, steps: expect.objectContaining({ mapped: 1, verified: 1, metadataWritten: 1 }) });
+    expect(core.identity.externalIdOf('legacy-17')).toBe('legacy-17');
+    expect(core.identity.isVerified('legacy-17', 'eve@example.com')).toBe(true);
+    expect(core.identity.metadataOf('legacy-17')).toEqual({ migratedFrom: { system: 'generic export', sourceId: 'legacy-17' } });
   });
 });
