@@ -27,7 +27,15 @@ export interface UserStepContext {
 }
 
 /** Who the user is after its creation step, or how the operation ended already. */
-type Creation = { userId: string; createdHere: boolean; outcomeEnd: Extract<OperationEnd, { kind: 'done' }> } | { end: OperationEnd };
+type Creation =
+  | {
+      userId: string;
+      createdHere: boolean;
+      outcomeEnd: Extract<OperationEnd, { kind: 'done' }>;
+      /** An earlier run created the user and stopped before its last step: this run finishes it. */
+      resumed?: true;
+    }
+  | { end: OperationEnd };
 
 /**
  * One user's steps, one after another: look the email up (password users), create, map the old id, verify the
@@ -54,10 +62,18 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
         const which = mapped.externalIdMapped
           ? `the old id "${sourceId}" is already mapped to another user of the core`
           : 'this core user already carries another old id';
-        return { kind: 'refused', code: 'idMappingConflict', reason: `the user was ${creation.createdHere ? 'created' : 'found'}, but ${which}; resolve it in the core, then push again` };
+        return {
+          kind: 'refused',
+          code: 'idMappingConflict',
+          reason: `the user was ${creation.createdHere ? 'created' : 'found'}, but ${which}; resolve it in the core, then push again`,
+        };
       }
       if (mapped.outcome === 'unknownUser') {
-        return { kind: 'failed', code: 'idMappingUnknownUser', reason: `the core no longer knows the user it answered with (id ${userId}); a resume retries it` };
+        return {
+          kind: 'failed',
+          code: 'idMappingUnknownUser',
+          reason: `the core no longer knows the user it answered with (id ${userId}); a resume retries it`,
+        };
       }
     }
     journal?.recordStep(item, 'mapped', { x: sourceId });
@@ -93,9 +109,9 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
     context.count('metadataWritten');
   }
   if (identity.disabled) context.count('disabledImported');
-  if (progress !== undefined) {
+  if (creation.resumed === true) {
     context.count('completedAfterResume');
-    await context.note(item, 'completedAfterResume', 'an earlier run stopped between this user\'s steps; this run finished them');
+    await context.note(item, 'completedAfterResume', "an earlier run stopped between this user's steps; this run finished them");
   }
   return creation.outcomeEnd;
 }
@@ -105,7 +121,7 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
   if (progress?.userId !== undefined) {
     // Created (or found) and journalled by an earlier run: only the remaining steps are left.
     const outcomeEnd = doneEnd(item, progress.createdHere);
-    return { userId: progress.userId, createdHere: progress.createdHere, outcomeEnd };
+    return { userId: progress.userId, createdHere: progress.createdHere, outcomeEnd, resumed: true };
   }
   const announced = progress?.steps.has('intent') === true;
 
@@ -116,7 +132,7 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
         if (announced) {
           // This migration announced the import when the email was free: the user is its own, created before a stop.
           journal?.recordStep(item, 'created', { u: found.userId });
-          return { userId: found.userId, createdHere: true, outcomeEnd: doneEnd(item, true) };
+          return { userId: found.userId, createdHere: true, outcomeEnd: doneEnd(item, true), resumed: true };
         }
         if (options.existing === 'skip') {
           return {
@@ -144,9 +160,12 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
   const ours = result.outcome === 'created' || (announced && item.identity?.sourceId !== undefined && result.userId === item.identity.sourceId);
   journal?.recordStep(item, ours ? 'created' : 'found', { u: result.userId });
   if (!ours && !announced && options.existing === 'skip') {
-    return { end: { kind: 'done', outcome: 'thirdPartyExisting', journal: 'existing', note: `${thirdPartyExistingNote}; no id, verification or metadata written` } };
+    return {
+      end: { kind: 'done', outcome: 'thirdPartyExisting', journal: 'existing', note: `${thirdPartyExistingNote}; no id, verification or metadata written` },
+    };
   }
-  return { userId: result.userId, createdHere: ours, outcomeEnd: doneEnd(item, ours || announced) };
+  const resumed = announced && result.outcome === 'existing' ? { resumed: true as const } : {};
+  return { userId: result.userId, createdHere: ours, outcomeEnd: doneEnd(item, ours || announced), ...resumed };
 }
 
 function doneEnd(item: ImportOperation, createdHere: boolean): Extract<OperationEnd, { kind: 'done' }> {
