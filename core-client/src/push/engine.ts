@@ -208,7 +208,9 @@ class PushRun {
       addOutcome(this.#counts, item.code === 'disabledAccount' ? 'disabledSkipped' : 'rejected');
       return this.#report?.write(reportLineOfRejection(item));
     }
-    const journalled = this.#journal?.lookup(item);
+    const found = this.#journal?.lookup(item);
+    // A user left untouched under --existing skip is done only for skip: a run with replace sends it.
+    const journalled = found?.outcome === 'untouched' && this.#stepContext.options.existing === 'replace' ? undefined : found;
     if (journalled !== undefined) {
       if (journalled.outcome !== 'rejectedByCore') {
         addOutcome(this.#counts, 'skipped');

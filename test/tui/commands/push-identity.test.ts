@@ -105,10 +105,18 @@ describe('core-migrate push keeps who each user was', () => {
     });
     expect(seeded.status).toBe(200);
     const linusId = core.users()[0]?.id ?? '';
+    const graceSeeded = await fetch(`${core.url}/recipe/signinup`, {
+      method: 'POST',
+      headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ thirdPartyId: 'google', thirdPartyUserId: 'g-grace', email: { id: 'grace@example.com', isVerified: true } }),
+    });
+    expect(graceSeeded.status).toBe(200);
 
     const skip = await push();
     expect(skip.exitCode).toBe(0);
-    expect(lastJson(skip)).toMatchObject({ imported: 1, existingUntouched: 1, alreadyExisted: 0 });
+    expect(lastJson(skip)).toMatchObject({ imported: 1, existingUntouched: 1, alreadyExisted: 0, thirdPartyCreated: 1, thirdPartyExisting: 1 });
+    // The core offers no lookup by provider: an existing third-party user is known by sign-in-up's answer, and gets no id.
+    expect(core.thirdPartyUsers().find((user) => user.thirdPartyUserId === 'g-grace')?.externalId).toBeUndefined();
     const linus = core.users().find((user) => user.email === 'linus@example.com');
     expect(linus).toMatchObject({ id: linusId, passwordHash: theirs });
     expect(linus?.externalId).toBeUndefined();
@@ -118,9 +126,10 @@ describe('core-migrate push keeps who each user was', () => {
       expect.objectContaining({ code: 'existingUntouched', email: 'linus@example.com', sourceId: 'fb-linus' }),
     );
 
-    // A new journal: Ada, created by the run above, is now "already there" too; replace replaces both hashes.
-    const replace = await push('--existing', 'replace', '--journal', 'replace.journal');
-    expect(lastJson(replace)).toMatchObject({ alreadyExisted: 2, existingUntouched: 0 });
+    // The same journal: what the first run did is skipped, and the user it left untouched is now sent.
+    const replace = await push('--existing', 'replace');
+    expect(lastJson(replace)).toMatchObject({ alreadyExisted: 1, existingUntouched: 0, skipped: 3 });
+    expect(core.identity.externalIdOf('fb-linus')).toBe('fb-linus');
     expect(core.emailPasswordUsers().find((user) => user.email === 'linus@example.com')?.passwordHash).not.toBe(theirs);
   });
 
@@ -129,6 +138,10 @@ describe('core-migrate push keeps who each user was', () => {
     const check = await runCli(['check', '--core', core.url], dir);
     expect(check.stdout).toMatch(/no \(404\)\s+user id mapping/);
     expect(check.stdout).toMatch(/yes\s+email verification/);
+    const checkJson = await runCli(['check', '--core', core.url, '--json'], dir);
+    expect(JSON.parse(checkJson.stdout)).toMatchObject({
+      identityFeatures: { mapping: false, verification: true, metadata: true, lookup: true, removal: true },
+    });
 
     const refused = await push();
     expect(refused.exitCode).toBe(2);
