@@ -1,17 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CoreClient,
-  Secret,
-  contractOnlyIdentityOptions,
-  defaultConcurrencyLimits,
-  defaultIdentityOptions,
-  runPush,
-  type IdentityOptions,
-  type ImportOperation,
-  type PlannedRecord,
-} from 'core-client';
+import { CoreClient } from '../core-client/src/http/core-client.js';
+import { Secret } from '../core-client/src/secret.js';
+import { defaultConcurrencyLimits } from '../core-client/src/push/aimd.js';
+import { runPush } from '../core-client/src/push/engine.js';
+import { contractOnlyIdentityOptions, defaultIdentityOptions, type IdentityOptions } from '../core-client/src/identity/options.js';
+import type { ImportOperation } from '../core-client/src/plan/operation.js';
+import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
 import { startDoubleProcess } from './push.js';
 
 const API_KEY = 'bench-api-key-0123456789-abcdefghij';

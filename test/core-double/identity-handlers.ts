@@ -1,4 +1,4 @@
-import { CoreErrorTexts, CoreStatus } from 'core-client';
+import { CoreErrorTexts, CoreStatus } from '../../core-client/src/contract/names.js';
 import { type DoubleAnswer, fail, fieldInvalid, isJsonObject, jsonAnswer, requireString } from './answers.js';
 import type { HandlerContext } from './handlers.js';
 import { userJson } from './store.js';

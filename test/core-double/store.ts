@@ -103,7 +103,11 @@ export class UserStore {
   }
 
   /** `POST /recipe/userid/map`, with the core's answers (core-behaviour.md). */
-  map(coreId: string, externalId: string, info: string | undefined): { status: 'OK' } | { status: 'exists'; coreIdMapped: boolean; externalIdMapped: boolean } | { status: 'unknown' } {
+  map(
+    coreId: string,
+    externalId: string,
+    info: string | undefined,
+  ): { status: 'OK' } | { status: 'exists'; coreIdMapped: boolean; externalIdMapped: boolean } | { status: 'unknown' } {
     const user = this.byCoreId(coreId);
     if (user === undefined) return { status: 'unknown' };
     const externalIdMapped = this.#mappings.has(externalId);

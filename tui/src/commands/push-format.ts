@@ -45,7 +45,9 @@ export function formatSummary(summary: PushSummary): string {
     );
   }
   if (summary.existingUntouched > 0) {
-    lines.push(`  Note: ${summary.existingUntouched} password user(s) were already in the core and left untouched (--existing replace would replace their hash).`);
+    lines.push(
+      `  Note: ${summary.existingUntouched} password user(s) were already in the core and left untouched (--existing replace would replace their hash).`,
+    );
   }
   if (summary.alreadyExisted > 0) {
     lines.push(`  Note: ${summary.alreadyExisted} password user(s) already existed; the core replaced their password hash with the imported one.`);

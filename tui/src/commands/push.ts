@@ -59,7 +59,9 @@ export const registerPushCommand: RegisterCommand = (program: Command, { io, set
     .option('--no-verify-emails', 'do not verify in the core the emails the source marks verified')
     .option('--no-metadata', 'do not write the profile (name, photo, times, claims) into the user metadata')
     .addOption(
-      new Option('--existing <policy>', 'a password user already in the core: left untouched, or its hash replaced').choices(['skip', 'replace']).default('skip'),
+      new Option('--existing <policy>', 'a password user already in the core: left untouched, or its hash replaced')
+        .choices(['skip', 'replace'])
+        .default('skip'),
     );
   addConnectionOptions(addSourceOptions(command)).action(async (file: string, flags: PushFlags, self: Command) => {
     try {

@@ -62,7 +62,9 @@ async function rollback(flags: RollbackFlags, io: CommandIO): Promise<number> {
     }
     const support = await probeIdentityFeatures(client);
     if (!support.removal) {
-      io.stderr.write(`core-migrate rollback: the core at ${preflight.target} has no user removal (/user/remove answered 404), so nothing can be rolled back.\n`);
+      io.stderr.write(
+        `core-migrate rollback: the core at ${preflight.target} has no user removal (/user/remove answered 404), so nothing can be rolled back.\n`,
+      );
       return ExitCode.usageOrConfiguration;
     }
     const summary = await runRollback({ journalPath, client, dryRun: flags.dryRun === true, signal: interrupt.signal }).catch((error: unknown) => {
