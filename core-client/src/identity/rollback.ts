@@ -15,6 +15,8 @@ export interface RollbackOptions {
   /** Where removals are recorded, so a second run goes on where the first stopped. Default `<journal>.rollback`. */
   recordPath?: string;
   signal?: AbortSignal;
+  /** Whether the core has id mapping (the pre-flight's probe); without it no user can be mapped. Default true. */
+  mappingSupported?: boolean;
 }
 
 export interface RollbackSummary {
@@ -77,9 +79,10 @@ export async function runRollback(options: RollbackOptions): Promise<RollbackSum
 
   const removeOne = async (user: CreatedUser): Promise<void> => {
     try {
+      const call = options.signal === undefined ? {} : { signal: options.signal };
       let removeId = user.coreId;
-      if (user.externalId !== undefined) {
-        const mapping = await client.userIdMapping(user.externalId, options.signal === undefined ? {} : { signal: options.signal });
+      if (options.mappingSupported !== false && user.externalId !== undefined) {
+        const mapping = await client.userIdMapping(user.externalId, call);
         // A resume that found the user already mapped recorded the old id as its id: then the old id is the user's own.
         const ours = mapping === undefined || mapping.coreId === user.coreId || user.coreId === user.externalId;
         if (!ours) {
@@ -88,8 +91,13 @@ export async function runRollback(options: RollbackOptions): Promise<RollbackSum
           return;
         }
         if (mapping !== undefined) removeId = user.externalId;
+      } else if (options.mappingSupported !== false) {
+        // Mapped at the core after its mapping step was journalled? (A push killed between the two.) Then the core
+        // names the user by the old id only, and a removal by its own id would do nothing.
+        const mapping = await client.userIdMapping(user.coreId, call);
+        if (mapping !== undefined && mapping.coreId === user.coreId) removeId = mapping.externalId;
       }
-      await client.removeUser(removeId, options.signal === undefined ? {} : { signal: options.signal });
+      await client.removeUser(removeId, call);
       appendFileSync(recordPath, `${JSON.stringify({ k: user.key, u: removeId })}\n`);
       summary.removed += 1;
     } catch (error) {

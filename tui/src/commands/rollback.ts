@@ -67,7 +67,13 @@ async function rollback(flags: RollbackFlags, io: CommandIO): Promise<number> {
       );
       return ExitCode.usageOrConfiguration;
     }
-    const summary = await runRollback({ journalPath, client, dryRun: flags.dryRun === true, signal: interrupt.signal }).catch((error: unknown) => {
+    const summary = await runRollback({
+      journalPath,
+      client,
+      dryRun: flags.dryRun === true,
+      signal: interrupt.signal,
+      mappingSupported: support.mapping,
+    }).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${journalPath}: no such journal.`);
       throw error;
     });
