@@ -81,6 +81,16 @@ describe('core-migrate push keeps who each user was', () => {
     );
   });
 
+  it('plan counts what the identity steps will do, and --disabled import changes it', async () => {
+    const plan = await runCli(['plan', fixture.exportPath, '--hash-config', fixture.hashConfigPath], dir);
+    expect(plan.stdout).toMatch(
+      /identity +3 keep their old id · 1 verified emails · 2 with a profile · 1 separate accounts · disabled: 1 left out, 0 imported/,
+    );
+    expect(plan.stdout).toContain('disabledAccount (1)');
+    const importing = await runCli(['plan', fixture.exportPath, '--hash-config', fixture.hashConfigPath, '--disabled', 'import'], dir);
+    expect(importing.stdout).toContain('disabled: 0 left out, 1 imported');
+  });
+
   it('--no-keep-ids, --no-metadata and --no-verify-emails push the contract operations alone', async () => {
     const run = await push('--no-keep-ids', '--no-metadata', '--no-verify-emails');
     expect(run.exitCode).toBe(0);
