@@ -187,7 +187,7 @@ interface DoubleProcess {
 }
 
 /** Runs this file as the double's process; it takes `latency <ms>` and `reset` lines on stdin and answers `ok`. */
-async function startDoubleProcess(): Promise<DoubleProcess> {
+export async function startDoubleProcess(): Promise<DoubleProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), SERVE_FLAG], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -9,3 +9,4 @@ export * from './push/index.js';
 export * from './connection/index.js';
 export * from './sources/index.js';
 export * from './plan/index.js';
+export * from './identity/index.js';

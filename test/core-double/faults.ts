@@ -21,6 +21,37 @@ export class FaultPlan {
   readonly #queue: Fault[] = [];
   readonly #byRequestNumber = new Map<number, Fault>();
   #slowBodies: number[] = [];
+  /** Requests whose path starts with this are held, unanswered and not acted on, until released. */
+  #holdPrefix: string | undefined;
+  #holdMethod: string | undefined;
+  readonly #held: (() => void)[] = [];
+
+  /**
+   * Holds every request (of `method`, when given) whose path contains `path`: it is
+   * neither acted on nor answered until `releaseHeld`, so a test can kill a client between two steps of a user.
+   */
+  holdPath(path: string, method?: string): void {
+    this.#holdPrefix = path;
+    this.#holdMethod = method;
+  }
+
+  /** How many requests are held now. */
+  get heldCount(): number {
+    return this.#held.length;
+  }
+
+  /** Stops holding and lets the held requests go on (those whose client is gone are dropped by the server). */
+  releaseHeld(): void {
+    this.#holdPrefix = undefined;
+    for (const release of this.#held.splice(0)) release();
+  }
+
+  /** Resolves at once, or when released if this path is held. */
+  async passHold(method: string, path: string): Promise<void> {
+    if (this.#holdPrefix === undefined || !path.includes(this.#holdPrefix)) return;
+    if (this.#holdMethod !== undefined && this.#holdMethod !== method) return;
+    await new Promise<void>((resolve) => this.#held.push(resolve));
+  }
 
   /** Delay before every answer. */
   setLatencyMs(ms: number): void {
@@ -52,6 +83,7 @@ export class FaultPlan {
   }
 
   clearFaults(): void {
+    this.releaseHeld();
     this.#latencyMs = 0;
     this.#queue.length = 0;
     this.#byRequestNumber.clear();

@@ -7,7 +7,7 @@ import { userJson } from './store.js';
 export interface HandlerContext {
   scope: Scope;
   body: Record<string, unknown>;
-  /** The query of a GET (`?email=`). */
+  /** The query string of a GET (`?email=`, `?userId=`). */
   query: URLSearchParams;
   store: UserStore;
   signerKey: string | undefined;
@@ -43,7 +43,11 @@ export function importPasswordHash(context: HandlerContext): DoubleAnswer {
     return fail(400, CoreErrorTexts.invalidPasswordHash);
   }
   const { user, didUserAlreadyExist } = context.store.importPasswordHash(context.scope, email, passwordHash, hashingAlgorithm);
-  return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape), didUserAlreadyExist });
+  return jsonAnswer({
+    status: CoreStatus.ok,
+    user: userJson(user, context.userShape, context.store.isVerified(user.id, user.email)),
+    didUserAlreadyExist,
+  });
 }
 
 /** POST /recipe/signinup — create for a new (thirdPartyId, thirdPartyUserId), else update email and flag. */
@@ -56,7 +60,7 @@ export function signInUp(context: HandlerContext): DoubleAnswer {
   const emailId = normaliseEmail(requireString(email, 'id'));
   const isVerified = requireBoolean(email, 'isVerified');
   const { user, createdNewUser } = context.store.signInUp(context.scope, thirdPartyId, thirdPartyUserId, emailId, isVerified);
-  return jsonAnswer({ status: CoreStatus.ok, createdNewUser, user: userJson(user, context.userShape), recipeUserId: user.id });
+  return jsonAnswer({ status: CoreStatus.ok, createdNewUser, user: userJson(user, context.userShape), recipeUserId: user.externalId ?? user.id });
 }
 
 /** POST /recipe/signin — verifies with hash-wasm; every failure is the same WRONG_CREDENTIALS_ERROR. */
@@ -73,11 +77,3 @@ export async function signIn(context: HandlerContext): Promise<DoubleAnswer> {
 export const hello = (): DoubleAnswer => ({ ...textAnswer(200, HELLO_BODY) });
 
 export const apiVersion = (): DoubleAnswer => jsonAnswer({ versions: API_VERSIONS });
-
-/** GET /recipe/user?email= — beyond the contract (core-behaviour.md, "Finding and removing users"): password users only. */
-export function userByEmail(context: HandlerContext): DoubleAnswer {
-  const email = context.query.get('email');
-  if (email === null) return fail(400, "Field name 'email' is missing in GET request");
-  const user = context.store.findEmailPasswordUser(context.scope, normaliseEmail(email));
-  return jsonAnswer(user === undefined ? { status: CoreStatus.unknownEmail } : { status: CoreStatus.ok, user: userJson(user, context.userShape) });
-}

@@ -2,3 +2,4 @@ export { startCoreDouble, type CoreDouble, type CoreDoubleOptions, type Recorded
 export type { Fault, FaultAnswer } from './faults.js';
 export type { StoredUser, StoredEmailPasswordUser, StoredThirdPartyUser } from './store.js';
 export { verifyPassword, parseVendorScryptHash } from './passwords.js';
+export { identityFeatureNames, type IdentityFeatureName } from './identity-handlers.js';

@@ -2,6 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { APP_PATH_SEGMENT_PREFIX, CoreErrorTexts, CoreHeaders, CorePaths, DEFAULT_APP_ID, DEFAULT_TENANT_ID } from '../../core-client/src/contract/names.js';
 import { AnswerWith, type DoubleAnswer, fail, isJsonObject, textAnswer } from './answers.js';
 import * as handlers from './handlers.js';
+import * as identity from './identity-handlers.js';
+import type { IdentityFeatureName } from './identity-handlers.js';
 import type { HandlerContext } from './handlers.js';
 import type { Scope, UserStore } from './store.js';
 
@@ -14,6 +16,8 @@ export interface RouterSettings {
   userShape: 'recent' | 'legacy';
   /** e.g. `/core`, or empty. */
   pathPrefix: string;
+  /** Identity features this double pretends not to have: their paths answer 404 `Not found`, as an older core. */
+  missingFeatures: ReadonlySet<IdentityFeatureName>;
 }
 
 export interface IncomingCall {
@@ -26,24 +30,43 @@ export interface IncomingCall {
 type Handler = (context: HandlerContext) => DoubleAnswer | Promise<DoubleAnswer>;
 
 interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   handler: Handler;
+  /** The identity feature this route belongs to (switchable off). */
+  feature?: IdentityFeatureName;
   needsKey: boolean;
   /** `/hello` and `/apiversion` live at the root only; recipe routes also under a tenant/app prefix. */
   scoped: boolean;
 }
 
-const ROUTES: Readonly<Record<string, Route>> = {
-  [CorePaths.passwordHashImport]: { method: 'POST', handler: handlers.importPasswordHash, needsKey: true, scoped: true },
-  [CorePaths.signInUp]: { method: 'POST', handler: handlers.signInUp, needsKey: true, scoped: true },
-  [CorePaths.signIn]: { method: 'POST', handler: handlers.signIn, needsKey: true, scoped: true },
-  [CorePaths.hello]: { method: 'GET', handler: handlers.hello, needsKey: false, scoped: false },
-  [CorePaths.apiVersion]: { method: 'GET', handler: handlers.apiVersion, needsKey: true, scoped: false },
-  [CorePaths.user]: { method: 'GET', handler: handlers.userByEmail, needsKey: true, scoped: true },
+/** Routes by path; a path may take several methods (`GET` to read, `POST`/`PUT` to write). */
+const ROUTES: Readonly<Record<string, readonly Route[]>> = {
+  [CorePaths.passwordHashImport]: [{ method: 'POST', handler: handlers.importPasswordHash, needsKey: true, scoped: true }],
+  [CorePaths.signInUp]: [{ method: 'POST', handler: handlers.signInUp, needsKey: true, scoped: true }],
+  [CorePaths.signIn]: [{ method: 'POST', handler: handlers.signIn, needsKey: true, scoped: true }],
+  [CorePaths.hello]: [{ method: 'GET', handler: handlers.hello, needsKey: false, scoped: false }],
+  [CorePaths.apiVersion]: [{ method: 'GET', handler: handlers.apiVersion, needsKey: true, scoped: false }],
+  [CorePaths.userIdMap]: [
+    { method: 'POST', handler: identity.createMapping, needsKey: true, scoped: true, feature: 'mapping' },
+    { method: 'GET', handler: identity.getMapping, needsKey: true, scoped: true, feature: 'mapping' },
+  ],
+  [CorePaths.emailVerifyToken]: [{ method: 'POST', handler: identity.createVerifyToken, needsKey: true, scoped: true, feature: 'verification' }],
+  [CorePaths.emailVerify]: [
+    { method: 'POST', handler: identity.verifyEmail, needsKey: true, scoped: true, feature: 'verification' },
+    { method: 'GET', handler: identity.isEmailVerified, needsKey: true, scoped: true, feature: 'verification' },
+  ],
+  [CorePaths.userMetadata]: [
+    { method: 'PUT', handler: identity.updateMetadata, needsKey: true, scoped: true, feature: 'metadata' },
+    { method: 'GET', handler: identity.getMetadata, needsKey: true, scoped: true, feature: 'metadata' },
+  ],
+  [CorePaths.userByEmail]: [{ method: 'GET', handler: identity.userByEmail, needsKey: true, scoped: true, feature: 'lookup' }],
+  [CorePaths.removeUser]: [{ method: 'POST', handler: identity.removeUser, needsKey: true, scoped: true, feature: 'removal' }],
+  '/users': [{ method: 'GET', handler: identity.listUsers, needsKey: true, scoped: true, feature: 'lookup' }],
+  '/users/count': [{ method: 'GET', handler: identity.countUsers, needsKey: true, scoped: true, feature: 'lookup' }],
 };
 
 /** First path segments that are the core's own, never a tenant id. */
-const ROUTE_ROOTS = new Set(['recipe', 'hello', 'apiversion']);
+const ROUTE_ROOTS = new Set(['recipe', 'hello', 'apiversion', 'user', 'users']);
 
 /** Splits `/appid-<app>/<tenant>/recipe/...` into its scope and the route. */
 export function splitPath(pathname: string): { scope: Scope; route: string; prefixed: boolean } {
@@ -100,9 +123,11 @@ export async function answerCall(call: IncomingCall, settings: RouterSettings): 
       return textAnswer(404, CoreErrorTexts.notFound);
     }
     const { scope, route: routePath, prefixed } = splitPath(pathname.slice(pathPrefix.length));
-    const route = ROUTES[routePath];
-    if (route === undefined || (prefixed && !route.scoped)) return textAnswer(404, CoreErrorTexts.notFound);
-    if (call.method !== route.method) return textAnswer(405, CoreErrorTexts.methodNotSupported);
+    const routes = (ROUTES[routePath] ?? []).filter((candidate) => candidate.feature === undefined || !settings.missingFeatures.has(candidate.feature));
+    const first = routes[0];
+    if (first === undefined || (prefixed && !first.scoped)) return textAnswer(404, CoreErrorTexts.notFound);
+    const route = routes.find((candidate) => candidate.method === call.method);
+    if (route === undefined) return textAnswer(405, CoreErrorTexts.methodNotSupported);
     if (!settings.apps.has(scope.appId) || !settings.tenants.has(scope.tenantId)) {
       return textAnswer(400, `${CoreErrorTexts.tenantNotFoundPrefix} => app ${scope.appId}, tenant ${scope.tenantId}`);
     }
@@ -111,7 +136,7 @@ export async function answerCall(call: IncomingCall, settings: RouterSettings): 
       if (key === undefined || !settings.apiKeys.includes(key)) return textAnswer(401, CoreErrorTexts.invalidApiKey);
     }
     let body: Record<string, unknown> = {};
-    if (route.method === 'POST') {
+    if (route.method !== 'GET') {
       if (!isContractContentType(call.headers[CoreHeaders.contentType])) {
         return textAnswer(400, 'Content-Type must be application/json; charset=utf-8 (the core double is strict about it)');
       }

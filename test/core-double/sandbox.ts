@@ -6,9 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CORE_PORT, SIGNER_KEY_ENV } from '../../core-client/src/contract/names.js';
+import { identityFeatureNames } from './identity-handlers.js';
 import { startCoreDouble } from './server.js';
 
-const USAGE = `usage: npm run core:sandbox -- [--port ${DEFAULT_CORE_PORT}] [--api-key-file F] [--signer-key-file F] [--tenant T ...]`;
+const USAGE =
+  `usage: npm run core:sandbox -- [--port ${DEFAULT_CORE_PORT}] [--api-key-file F] [--signer-key-file F] [--tenant T ...] ` +
+  `[--without ${identityFeatureNames.join('|')} ...]`;
 
 function readSecretFile(path: string, what: string): string {
   try {
@@ -26,6 +29,8 @@ async function main(): Promise<number> {
       'api-key-file': { type: 'string' },
       'signer-key-file': { type: 'string' },
       tenant: { type: 'string', multiple: true },
+      // An older core: these identity calls answer 404, to rehearse a push that must do without them.
+      without: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -37,6 +42,12 @@ async function main(): Promise<number> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     process.stderr.write(`The port must be a whole number from 0 to 65535.\n${USAGE}\n`);
+    return 2;
+  }
+  const without = values.without ?? [];
+  const unknown = without.filter((name) => !(identityFeatureNames as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    process.stderr.write(`Unknown feature ${unknown.join(', ')}: --without takes ${identityFeatureNames.join(', ')}.\n${USAGE}\n`);
     return 2;
   }
   const apiKeyFile = values['api-key-file'];
@@ -51,10 +62,11 @@ async function main(): Promise<number> {
     tenants: values.tenant ?? [],
     // Nobody reads a sandbox's requests back: keep counters only, so memory stays flat over millions of requests.
     keepRequests: 0,
+    missingFeatures: identityFeatureNames.filter((name) => without.includes(name)),
   });
   process.stdout.write(
     `Sandbox core listening on ${double.url} (api-key ${apiKey ? 'required' : 'not required'}, ` +
-      `signer key ${signerKey ? 'configured' : 'not configured'}). Ctrl-C stops it.\n`,
+      `signer key ${signerKey ? 'configured' : 'not configured'}${without.length > 0 ? `, without ${without.join(', ')}` : ''}). Ctrl-C stops it.\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

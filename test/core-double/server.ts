@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from '../../core-client/src/contract/names.js';
 import type { DoubleAnswer } from './answers.js';
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
+import type { IdentityFeatureName } from './identity-handlers.js';
 import { answerCall } from './routes.js';
 import { type StoredEmailPasswordUser, type StoredThirdPartyUser, type StoredUser, UserStore } from './store.js';
 
@@ -27,6 +28,8 @@ export interface CoreDoubleOptions {
    * must not grow with every request (1.1 M requests kept whole took 1.4 GiB); `requestCount()` counts them all.
    */
   keepRequests?: number;
+  /** Identity features to answer 404 for, as a core without them (see also `identity.setMissing`). */
+  missingFeatures?: IdentityFeatureName[];
 }
 
 export interface RecordedRequest {
@@ -54,11 +57,23 @@ export interface CoreDouble {
   requestCount(): number;
   /** Forgets users, recorded requests and faults; restarts request numbering. */
   reset(): void;
+  /** The identity state beyond the contract, for assertions; and the switch that makes features answer 404. */
+  identity: {
+    setMissing(features: readonly IdentityFeatureName[]): void;
+    metadataOf(userId: string): Record<string, unknown>;
+    isVerified(userId: string, email: string): boolean;
+    /** The external id a user (by the core's own id or external id) is mapped to, if any. */
+    externalIdOf(userId: string): string | undefined;
+  };
   faults: {
     setLatencyMs(ms: number): void;
     failNext(count: number, answer: FaultAnswer): void;
     failRequestNumber(requestNumber: number, fault: Fault): void;
     dropNext(count: number): void;
+    /** Holds requests to a path (neither acted on nor answered) until `releaseHeld`. */
+    holdPath(path: string, method?: string): void;
+    heldCount(): number;
+    releaseHeld(): void;
     slowBodyNext(count: number, ms: number): void;
     clearFaults(): void;
   };
@@ -129,6 +144,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     store,
     userShape: options.userShape ?? 'recent',
     pathPrefix: (options.pathPrefix ?? '').replace(/\/+$/, ''),
+    missingFeatures: new Set<IdentityFeatureName>(options.missingFeatures ?? []),
   };
   const recorded = new RequestRing(options.keepRequests ?? DEFAULT_KEEP_REQUESTS);
   let requestCount = 0;
@@ -151,6 +167,9 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     const call = { method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, rawBody };
     if (recorded.capacity > 0) recorded.push({ number, ...call, headers: { ...call.headers }, body: parseJson(rawBody) });
 
+    await plan.passHold(call.method, call.path);
+    // A held request whose client went away is not acted on, as a core never sees a request that was not sent.
+    if (request.socket.destroyed) return;
     const fault = plan.takeFault(number);
     if (fault !== undefined && isDrop(fault)) {
       request.socket.destroy();
@@ -212,11 +231,22 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       recorded.clear();
       requestCount = 0;
     },
+    identity: {
+      setMissing: (features) => {
+        settings.missingFeatures = new Set(features);
+      },
+      metadataOf: (userId) => store.metadataOf(userId),
+      isVerified: (userId, email) => store.isVerified(userId, email),
+      externalIdOf: (userId) => store.mappingOf(userId, 'ANY')?.externalId,
+    },
     faults: {
       setLatencyMs: (ms) => plan.setLatencyMs(ms),
       failNext: (count, answer) => plan.failNext(count, answer),
       failRequestNumber: (requestNumber, fault) => plan.failRequestNumber(requestNumber, fault),
       dropNext: (count) => plan.dropNext(count),
+      holdPath: (path, method) => plan.holdPath(path, method),
+      heldCount: () => plan.heldCount,
+      releaseHeld: () => plan.releaseHeld(),
       slowBodyNext: (count, ms) => plan.slowBodyNext(count, ms),
       clearFaults: () => plan.clearFaults(),
     },

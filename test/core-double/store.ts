@@ -14,6 +14,8 @@ export interface StoredEmailPasswordUser extends Scope {
   passwordHash: string;
   hashingAlgorithm: typeof VENDOR_SCRYPT | undefined;
   timeJoined: number;
+  /** Set once `/recipe/userid/map` mapped it: every answer then names the user by this id. */
+  externalId?: string;
 }
 
 export interface StoredThirdPartyUser extends Scope {
@@ -24,6 +26,7 @@ export interface StoredThirdPartyUser extends Scope {
   email: string;
   isVerified: boolean;
   timeJoined: number;
+  externalId?: string;
 }
 
 export type StoredUser = StoredEmailPasswordUser | StoredThirdPartyUser;
@@ -32,6 +35,15 @@ export type StoredUser = StoredEmailPasswordUser | StoredThirdPartyUser;
 export class UserStore {
   readonly #emailPassword = new Map<string, StoredEmailPasswordUser>();
   readonly #thirdParty = new Map<string, StoredThirdPartyUser>();
+  /** The core's own id → where the user is kept. */
+  readonly #byId = new Map<string, { table: 'emailPassword' | 'thirdParty'; key: string }>();
+  /** External id → the core's own id, with the free text given at mapping time. */
+  readonly #mappings = new Map<string, { coreId: string; info: string | undefined }>();
+  /** `<core id or the id as given>\n<email>` of every verified email (password users; third-party keep their flag). */
+  readonly #verified = new Set<string>();
+  readonly #tokens = new Map<string, { userId: string; email: string }>();
+  /** By the core's id when the user is known, else by the id as given (the core accepts any userId here). */
+  readonly #metadata = new Map<string, Record<string, unknown>>();
 
   /** Replaces the hash of an existing user with that email (the core does the same). */
   importPasswordHash(
@@ -46,6 +58,7 @@ export class UserStore {
       ? { ...existing, passwordHash, hashingAlgorithm }
       : { kind: 'emailPassword', ...scope, id: randomUUID(), email, passwordHash, hashingAlgorithm, timeJoined: Date.now() };
     this.#emailPassword.set(key, user);
+    this.#byId.set(user.id, { table: 'emailPassword', key });
     return { user, didUserAlreadyExist: existing !== undefined };
   }
 
@@ -63,11 +76,123 @@ export class UserStore {
       ? { ...existing, email, isVerified }
       : { kind: 'thirdParty', ...scope, id: randomUUID(), thirdPartyId, thirdPartyUserId, email, isVerified, timeJoined: Date.now() };
     this.#thirdParty.set(key, user);
+    this.#byId.set(user.id, { table: 'thirdParty', key });
     return { user, createdNewUser: existing === undefined };
   }
 
   findEmailPasswordUser(scope: Scope, email: string): StoredEmailPasswordUser | undefined {
     return this.#emailPassword.get(keyOf(scope, email));
+  }
+
+  /** A user by the core's own id. */
+  byCoreId(id: string): StoredUser | undefined {
+    const place = this.#byId.get(id);
+    if (place === undefined) return undefined;
+    return place.table === 'emailPassword' ? this.#emailPassword.get(place.key) : this.#thirdParty.get(place.key);
+  }
+
+  /**
+   * The core's own id for an id a caller gives: an external id once mapped (every later call takes it), else the
+   * core's id of a user that is not mapped. Undefined for an id the core does not know.
+   */
+  resolve(userId: string): string | undefined {
+    const mapped = this.#mappings.get(userId);
+    if (mapped !== undefined) return mapped.coreId;
+    const user = this.byCoreId(userId);
+    return user === undefined ? undefined : user.id;
+  }
+
+  /** `POST /recipe/userid/map`, with the core's answers (core-behaviour.md). */
+  map(
+    coreId: string,
+    externalId: string,
+    info: string | undefined,
+  ): { status: 'OK' } | { status: 'exists'; coreIdMapped: boolean; externalIdMapped: boolean } | { status: 'unknown' } {
+    const user = this.byCoreId(coreId);
+    if (user === undefined) return { status: 'unknown' };
+    const externalIdMapped = this.#mappings.has(externalId);
+    const coreIdMapped = user.externalId !== undefined;
+    if (externalIdMapped || coreIdMapped) return { status: 'exists', coreIdMapped, externalIdMapped };
+    this.#mappings.set(externalId, { coreId, info });
+    // Verification state and metadata are kept by the core's own id, so they follow the user to its new name.
+    user.externalId = externalId;
+    return { status: 'OK' };
+  }
+
+  mappingOf(userId: string, type: 'SUPERTOKENS' | 'EXTERNAL' | 'ANY'): { coreId: string; externalId: string; info: string | undefined } | undefined {
+    if (type !== 'SUPERTOKENS') {
+      const mapped = this.#mappings.get(userId);
+      if (mapped !== undefined) return { coreId: mapped.coreId, externalId: userId, info: mapped.info };
+    }
+    if (type !== 'EXTERNAL') {
+      const externalId = this.byCoreId(userId)?.externalId;
+      if (externalId !== undefined) return { coreId: userId, externalId, info: this.#mappings.get(externalId)?.info };
+    }
+    return undefined;
+  }
+
+  isCoreId(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
+  /** Users of a scope in the order they were created, for `GET /users`. */
+  inScope(scope: Scope): StoredUser[] {
+    return this.all().filter((user) => user.appId === scope.appId && user.tenantId === scope.tenantId);
+  }
+
+  newVerifyToken(userId: string, email: string): string | 'alreadyVerified' {
+    const id = this.resolve(userId) ?? userId;
+    if (this.isVerified(userId, email)) return 'alreadyVerified';
+    const token = randomUUID().replaceAll('-', '');
+    this.#tokens.set(token, { userId: id, email });
+    return token;
+  }
+
+  /** Uses a token up; the user and email it was made for, or undefined for an unknown or used token. */
+  verifyWithToken(token: string): { userId: string; email: string } | undefined {
+    const entry = this.#tokens.get(token);
+    if (entry === undefined) return undefined;
+    this.#tokens.delete(token);
+    this.#verified.add(`${entry.userId}\n${entry.email}`);
+    return entry;
+  }
+
+  isVerified(userId: string, email: string): boolean {
+    const id = this.resolve(userId) ?? userId;
+    const user = this.byCoreId(id);
+    if (user?.kind === 'thirdParty' && user.email === email) return user.isVerified;
+    return this.#verified.has(`${id}\n${email}`);
+  }
+
+  /** Merges top-level keys; a key set to null is removed. */
+  updateMetadata(userId: string, update: Record<string, unknown>): Record<string, unknown> {
+    const id = this.resolve(userId) ?? userId;
+    const merged = { ...this.#metadata.get(id) };
+    for (const [key, value] of Object.entries(update)) {
+      if (value === null) delete merged[key];
+      else merged[key] = value;
+    }
+    this.#metadata.set(id, merged);
+    return merged;
+  }
+
+  metadataOf(userId: string): Record<string, unknown> {
+    return { ...this.#metadata.get(this.resolve(userId) ?? userId) };
+  }
+
+  /** Removes a user with its mapping, metadata and verification state; nothing for an unknown id. */
+  remove(userId: string): void {
+    const id = this.resolve(userId);
+    if (id === undefined) return;
+    const user = this.byCoreId(id);
+    const place = this.#byId.get(id);
+    if (user === undefined || place === undefined) return;
+    if (place.table === 'emailPassword') this.#emailPassword.delete(place.key);
+    else this.#thirdParty.delete(place.key);
+    this.#byId.delete(id);
+    if (user.externalId !== undefined) this.#mappings.delete(user.externalId);
+    this.#metadata.delete(id);
+    for (const key of this.#verified) if (key.startsWith(`${id}\n`)) this.#verified.delete(key);
   }
 
   all(): StoredUser[] {
@@ -77,6 +202,11 @@ export class UserStore {
   clear(): void {
     this.#emailPassword.clear();
     this.#thirdParty.clear();
+    this.#byId.clear();
+    this.#mappings.clear();
+    this.#verified.clear();
+    this.#tokens.clear();
+    this.#metadata.clear();
   }
 }
 
@@ -84,12 +214,16 @@ function keyOf(scope: Scope, ...parts: string[]): string {
   return JSON.stringify([scope.appId, scope.tenantId, ...parts]);
 }
 
-/** The user object a recent core returns, or the flat one of older cores. */
-export function userJson(user: StoredUser, shape: 'recent' | 'legacy'): Record<string, unknown> {
-  if (shape === 'legacy') return { id: user.id, email: user.email, timeJoined: user.timeJoined };
+/**
+ * The user object a recent core returns, or the flat one of older cores. Once mapped, the user is named by its
+ * external id everywhere (core-behaviour.md). `verified` is the password user's verification state.
+ */
+export function userJson(user: StoredUser, shape: 'recent' | 'legacy', verified = false): Record<string, unknown> {
+  const id = user.externalId ?? user.id;
+  if (shape === 'legacy') return { id, email: user.email, timeJoined: user.timeJoined };
   const thirdParty = user.kind === 'thirdParty' ? [{ id: user.thirdPartyId, userId: user.thirdPartyUserId }] : [];
   return {
-    id: user.id,
+    id,
     isPrimaryUser: false,
     tenantIds: [user.tenantId],
     timeJoined: user.timeJoined,
@@ -99,9 +233,9 @@ export function userJson(user: StoredUser, shape: 'recent' | 'legacy'): Record<s
     loginMethods: [
       {
         recipeId: user.kind === 'thirdParty' ? 'thirdparty' : 'emailpassword',
-        recipeUserId: user.id,
+        recipeUserId: id,
         email: user.email,
-        verified: user.kind === 'thirdParty' ? user.isVerified : false,
+        verified: user.kind === 'thirdParty' ? user.isVerified : verified,
         tenantIds: [user.tenantId],
         timeJoined: user.timeJoined,
         ...(user.kind === 'thirdParty' ? { thirdParty: thirdParty[0] } : {}),

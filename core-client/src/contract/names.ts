@@ -9,8 +9,14 @@ export const CorePaths = {
   signIn: '/recipe/signin',
   hello: '/hello',
   apiVersion: '/apiversion',
-  /** Beyond the contract (core-behaviour.md, "Finding and removing users"): `GET ?email=` finds a password user. */
-  user: '/recipe/user',
+  // Beyond the contract (core-behaviour.md, "Keeping a migrated user's identity" and "Finding and removing users"):
+  userIdMap: '/recipe/userid/map',
+  emailVerifyToken: '/recipe/user/email/verify/token',
+  emailVerify: '/recipe/user/email/verify',
+  userMetadata: '/recipe/user/metadata',
+  /** `GET ?email=` finds a password user: the push's `--existing skip` lookup and the journal's core check alike. */
+  userByEmail: '/recipe/user',
+  removeUser: '/user/remove',
 } as const;
 export type CorePath = (typeof CorePaths)[keyof typeof CorePaths];
 
@@ -52,6 +58,11 @@ export const CoreStatus = {
   ok: 'OK',
   wrongCredentials: 'WRONG_CREDENTIALS_ERROR',
   emailChangeNotAllowed: 'EMAIL_CHANGE_NOT_ALLOWED_ERROR',
+  mappingAlreadyExists: 'USER_ID_MAPPING_ALREADY_EXISTS_ERROR',
+  unknownSuperTokensUserId: 'UNKNOWN_SUPERTOKENS_USER_ID_ERROR',
+  unknownMapping: 'UNKNOWN_MAPPING_ERROR',
+  emailAlreadyVerified: 'EMAIL_ALREADY_VERIFIED_ERROR',
+  invalidVerificationToken: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR',
   unknownEmail: 'UNKNOWN_EMAIL_ERROR',
 } as const;
 
@@ -68,6 +79,8 @@ export const CoreErrorTexts = {
   invalidPasswordHash: 'Password hash is in invalid format',
   invalidScryptHash: 'Password hash is in invalid SCrypt format',
   fieldInvalid: (field: string) => `Field name '${field}' is invalid in JSON input`,
+  emptyExternalUserId: "Field name 'externalUserId' cannot be an empty String",
+  externalIdIsCoreId: 'Cannot create a userId mapping where the externalId is also a SuperTokens userID',
   signerKeyMissing: `java.lang.IllegalStateException: '${SIGNER_KEY_CONFIG_NAME}' cannot be null`,
 } as const;
 

@@ -27,3 +27,29 @@ export const SignInBodySchema = z.object({
   password: z.string(),
 });
 export type SignInBody = z.infer<typeof SignInBodySchema>;
+
+/* Beyond the contract: the identity calls of core-behaviour.md ("Keeping a migrated user's identity"). */
+
+/** `POST /recipe/userid/map`. */
+export const UserIdMapBodySchema = z.object({
+  superTokensUserId: z.string().min(1),
+  externalUserId: z.string().min(1),
+  externalUserIdInfo: z.string().optional(),
+});
+export type UserIdMapBody = z.infer<typeof UserIdMapBodySchema>;
+
+/** `POST /recipe/user/email/verify/token`. */
+export const EmailVerifyTokenBodySchema = z.object({ userId: z.string().min(1), email: z.string() });
+export type EmailVerifyTokenBody = z.infer<typeof EmailVerifyTokenBodySchema>;
+
+/** `POST /recipe/user/email/verify`. */
+export const EmailVerifyBodySchema = z.object({ method: z.literal('token'), token: z.string().min(1) });
+export type EmailVerifyBody = z.infer<typeof EmailVerifyBodySchema>;
+
+/** `PUT /recipe/user/metadata`: top-level keys are merged into what is stored; a key set to null is removed. */
+export const UserMetadataBodySchema = z.object({ userId: z.string().min(1), metadataUpdate: z.record(z.string(), z.unknown()) });
+export type UserMetadataBody = z.infer<typeof UserMetadataBodySchema>;
+
+/** `POST /user/remove`. */
+export const RemoveUserBodySchema = z.object({ userId: z.string().min(1) });
+export type RemoveUserBody = z.infer<typeof RemoveUserBodySchema>;

@@ -68,3 +68,42 @@ export const ApiVersionAnswerSchema = z.looseObject({
   versions: z.array(z.string()),
 });
 export type ApiVersionAnswer = z.infer<typeof ApiVersionAnswerSchema>;
+
+/* Beyond the contract: the identity calls of core-behaviour.md. Each answers 200 with a status. */
+
+export const UserIdMapAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok) }),
+  z.looseObject({
+    status: z.literal(CoreStatus.mappingAlreadyExists),
+    doesSuperTokensUserIdExist: z.boolean(),
+    doesExternalUserIdExist: z.boolean(),
+  }),
+  z.looseObject({ status: z.literal(CoreStatus.unknownSuperTokensUserId) }),
+]);
+export type UserIdMapAnswer = z.infer<typeof UserIdMapAnswerSchema>;
+
+export const GetUserIdMapAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({
+    status: z.literal(CoreStatus.ok),
+    superTokensUserId: z.string(),
+    externalUserId: z.string(),
+    externalUserIdInfo: z.string().nullish(),
+  }),
+  z.looseObject({ status: z.literal(CoreStatus.unknownMapping) }),
+]);
+
+export const EmailVerifyTokenAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok), token: z.string().min(1) }),
+  z.looseObject({ status: z.literal(CoreStatus.emailAlreadyVerified) }),
+]);
+
+export const EmailVerifyAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok) }),
+  z.looseObject({ status: z.literal(CoreStatus.invalidVerificationToken) }),
+]);
+
+export const IsEmailVerifiedAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok), isVerified: z.boolean() });
+
+export const UserMetadataAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok), metadata: z.record(z.string(), z.unknown()) });
+
+export const RemoveUserAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok) });

@@ -2,7 +2,18 @@ import { hkdfSync } from 'node:crypto';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import { CoreErrorTexts, CoreHeaders, CorePaths, CoreStatus, HELLO_BODY, REQUEST_CONTENT_TYPE } from '../contract/names.js';
-import { type PasswordHashImportBody, PasswordHashImportBodySchema, type SignInUpBody, SignInUpBodySchema } from '../contract/requests.js';
+import {
+  EmailVerifyTokenBodySchema,
+  type PasswordHashImportBody,
+  PasswordHashImportBodySchema,
+  RemoveUserBodySchema,
+  type SignInUpBody,
+  SignInUpBodySchema,
+  type UserIdMapBody,
+  UserIdMapBodySchema,
+  type UserMetadataBody,
+  UserMetadataBodySchema,
+} from '../contract/requests.js';
 import {
   ApiVersionAnswerSchema,
   PasswordHashImportAnswerSchema,
@@ -10,7 +21,14 @@ import {
   AnswerStatusSchema,
   NonOkStatusAnswerSchema,
   SignInUpOkAnswerSchema,
+  UserIdMapAnswerSchema,
+  GetUserIdMapAnswerSchema,
+  EmailVerifyTokenAnswerSchema,
+  EmailVerifyAnswerSchema,
+  IsEmailVerifiedAnswerSchema,
+  UserMetadataAnswerSchema,
   UserByEmailAnswerSchema,
+  RemoveUserAnswerSchema,
 } from '../contract/responses.js';
 import { Secret } from '../secret.js';
 import { contractViolation, errorFromResponse, errorFromTransport, type ExchangeContext } from './error-mapping.js';
@@ -45,11 +63,20 @@ export interface CallOptions {
 export type ImportPasswordHashResult = { outcome: 'imported' | 'alreadyExisted'; userId: string };
 export type SignInUpResult = { outcome: 'created' | 'existing'; userId: string } | { outcome: 'nonOkStatus'; status: string; reason?: string };
 export type SignInResult = { outcome: 'signedIn' | 'wrongCredentials' | 'notAvailable' };
-export type PasswordUserLookup = 'found' | 'notFound' | 'notAvailable';
 export type TenantProbeResult = { exists: true; note?: string } | { exists: false; error: CoreError };
+export type UserIdMapResult =
+  | { outcome: 'mapped' }
+  /** This exact mapping exists already: done. */
+  | { outcome: 'alreadyMapped' }
+  /** The core id or the external id is mapped to something else. */
+  | { outcome: 'conflict'; coreIdMapped: boolean; externalIdMapped: boolean }
+  | { outcome: 'unknownUser' };
+export type EmailVerifyTokenResult = { outcome: 'token'; token: Secret } | { outcome: 'alreadyVerified' };
+export type EmailVerifyResult = { outcome: 'verified' } | { outcome: 'invalidToken' };
+export type UserByEmailResult = { found: true; userId: string } | { found: false };
 
 interface Exchange {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: unknown;
   /** Values of this request that must never appear in an error (passwords, password hashes). */
@@ -193,25 +220,102 @@ export class CoreClient {
   }
 
   /**
-   * Whether the core has a password user with this email (`GET /recipe/user?email=`, beyond the contract; read-only).
-   * A core without the call answers 404: `notAvailable`.
-   */
-  async findPasswordUser(email: string, options: CallOptions = {}): Promise<PasswordUserLookup> {
-    const exchange: Exchange = { method: 'GET', path: `${this.#recipePath(CorePaths.user)}?${new URLSearchParams({ email }).toString()}` };
-    try {
-      return await this.#call(exchange, options, (answer) => (this.#json(answer, UserByEmailAnswerSchema).status === CoreStatus.ok ? 'found' : 'notFound'));
-    } catch (error) {
-      if (error instanceof NotFound) return 'notAvailable';
-      throw error;
-    }
-  }
-
-  /**
    * A key for the journal's digests, derived from the api-key (HKDF-SHA-256 with the journal's salt): whoever holds
    * only the journal cannot test a guessed email against it. The key itself is never exposed.
    */
   digestKey(salt: string): Buffer {
     return Buffer.from(hkdfSync('sha256', this.#apiKey.reveal(), salt, 'core-migrate journal digests v2', 32));
+  }
+
+  /**
+   * `POST /recipe/userid/map`: the old system's id becomes the user's id in every later answer. A mapping that
+   * exists exactly like this one (both ids mapped, to each other) is `alreadyMapped`, which the caller treats as done.
+   */
+  async mapUserId(body: UserIdMapBody, options: CallOptions = {}): Promise<UserIdMapResult> {
+    const payload = UserIdMapBodySchema.parse(body);
+    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.userIdMap), body: payload };
+    return this.#call(exchange, options, (answer): UserIdMapResult => {
+      const parsed = this.#json(answer, UserIdMapAnswerSchema);
+      if (parsed.status === CoreStatus.ok) return { outcome: 'mapped' };
+      if (parsed.status === CoreStatus.unknownSuperTokensUserId) return { outcome: 'unknownUser' };
+      if (parsed.doesSuperTokensUserIdExist && parsed.doesExternalUserIdExist) return { outcome: 'alreadyMapped' };
+      return { outcome: 'conflict', coreIdMapped: parsed.doesSuperTokensUserIdExist, externalIdMapped: parsed.doesExternalUserIdExist };
+    });
+  }
+
+  /** `GET /recipe/userid/map`: the external id a user is mapped to, if any (also the pre-flight's probe). */
+  async userIdMapping(userId: string, options: CallOptions = {}): Promise<{ coreId: string; externalId: string } | undefined> {
+    const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.userIdMap, { userId, userIdType: 'ANY' }) };
+    return this.#call(exchange, options, (answer) => {
+      const parsed = this.#json(answer, GetUserIdMapAnswerSchema);
+      return parsed.status === CoreStatus.ok ? { coreId: parsed.superTokensUserId, externalId: parsed.externalUserId } : undefined;
+    });
+  }
+
+  /** `POST /recipe/user/email/verify/token`; the token is a Secret: whoever holds it can verify the email. */
+  async createEmailVerificationToken(body: { userId: string; email: string }, options: CallOptions = {}): Promise<EmailVerifyTokenResult> {
+    const payload = EmailVerifyTokenBodySchema.parse(body);
+    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.emailVerifyToken), body: payload };
+    return this.#call(exchange, options, (answer): EmailVerifyTokenResult => {
+      const parsed = this.#json(answer, EmailVerifyTokenAnswerSchema);
+      return parsed.status === CoreStatus.ok ? { outcome: 'token', token: new Secret(parsed.token) } : { outcome: 'alreadyVerified' };
+    });
+  }
+
+  /** `POST /recipe/user/email/verify` with a token from `createEmailVerificationToken`. */
+  async verifyEmail(token: Secret, options: CallOptions = {}): Promise<EmailVerifyResult> {
+    const revealed = token.reveal();
+    const exchange: Exchange = {
+      method: 'POST',
+      path: this.#recipePath(CorePaths.emailVerify),
+      body: { method: 'token', token: revealed },
+      secrets: [revealed],
+    };
+    return this.#call(exchange, options, (answer): EmailVerifyResult => {
+      const parsed = this.#json(answer, EmailVerifyAnswerSchema);
+      return parsed.status === CoreStatus.ok ? { outcome: 'verified' } : { outcome: 'invalidToken' };
+    });
+  }
+
+  /** `GET /recipe/user/email/verify`. */
+  async isEmailVerified(query: { userId: string; email: string }, options: CallOptions = {}): Promise<boolean> {
+    const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.emailVerify, query) };
+    return this.#call(exchange, options, (answer) => this.#json(answer, IsEmailVerifiedAnswerSchema).isVerified);
+  }
+
+  /** `PUT /recipe/user/metadata`: merges top-level keys; answers the merged metadata. */
+  async updateUserMetadata(body: UserMetadataBody, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    const payload = UserMetadataBodySchema.parse(body);
+    const exchange: Exchange = { method: 'PUT', path: this.#recipePath(CorePaths.userMetadata), body: payload };
+    return this.#call(exchange, options, (answer) => this.#json(answer, UserMetadataAnswerSchema).metadata);
+  }
+
+  /** `GET /recipe/user/metadata` (`{}` when none). */
+  async userMetadata(userId: string, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.userMetadata, { userId }) };
+    return this.#call(exchange, options, (answer) => this.#json(answer, UserMetadataAnswerSchema).metadata);
+  }
+
+  /**
+   * `GET /recipe/user?email=` (read-only): the password user with that email in the tenant, named as every answer
+   * names it. The one lookup for both `--existing skip` and the check that a journal's users are on its core; a core
+   * without the call answers 404 (`NotFound`, thrown).
+   */
+  async userByEmail(email: string, options: CallOptions = {}): Promise<UserByEmailResult> {
+    const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.userByEmail, { email }) };
+    return this.#call(exchange, options, (answer): UserByEmailResult => {
+      const parsed = this.#json(answer, UserByEmailAnswerSchema);
+      return parsed.status === CoreStatus.ok ? { found: true, userId: parsed.user.id } : { found: false };
+    });
+  }
+
+  /** `POST /user/remove`: the user with its mapping, metadata and verification state; OK also for an unknown id. */
+  async removeUser(userId: string, options: CallOptions = {}): Promise<void> {
+    const payload = RemoveUserBodySchema.parse({ userId });
+    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.removeUser), body: payload };
+    return this.#call(exchange, options, (answer) => {
+      this.#json(answer, RemoveUserAnswerSchema);
+    });
   }
 
   /** The tenant and app this client's operations go to. */
@@ -251,8 +355,9 @@ export class CoreClient {
     return `${this.#target.basePath}${path}`;
   }
 
-  #recipePath(path: string): string {
-    return `${this.#target.basePath}${this.#target.recipePrefix}${path}`;
+  #recipePath(path: string, query?: Record<string, string>): string {
+    const search = query === undefined ? '' : `?${new URLSearchParams(query).toString()}`;
+    return `${this.#target.basePath}${this.#target.recipePrefix}${path}${search}`;
   }
 
   async #call<T>(exchange: Exchange, options: CallOptions, interpret: (answer: Answer, startedAt: number) => T): Promise<T> {

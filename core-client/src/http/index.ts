@@ -10,4 +10,8 @@ export {
   type SignInUpResult,
   type SignInResult,
   type TenantProbeResult,
+  type UserIdMapResult,
+  type EmailVerifyTokenResult,
+  type EmailVerifyResult,
+  type UserByEmailResult,
 } from './core-client.js';

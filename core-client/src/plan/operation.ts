@@ -1,5 +1,27 @@
 import { z } from 'zod';
 import { RecordLocationSchema } from '../location.js';
+import { SourceProfileSchema } from '../sources/source-user.js';
+
+/**
+ * Who the user was, carried beside the contract's body (never in it, so the journal's digest of a body is unchanged):
+ * the steps after the user is created (id mapping, email verification, metadata) read it.
+ */
+export const OperationIdentitySchema = z.object({
+  /** The old system's id, for the report and the mapping. */
+  sourceId: z.string().optional(),
+  system: z.string().optional(),
+  /**
+   * The record's first account carries the old id (its password user when it has one); any other account of the
+   * record (a linked provider) becomes a separate core user, reported with the old id beside it.
+   */
+  carriesSourceId: z.boolean(),
+  /** The source marks the email verified: a password user is verified in the core after the import. */
+  emailVerified: z.boolean(),
+  /** The old system's admins disabled the account, and the operator chose to import it anyway. */
+  disabled: z.boolean(),
+  profile: SourceProfileSchema.optional(),
+});
+export type OperationIdentity = z.infer<typeof OperationIdentitySchema>;
 
 /**
  * What the plan turns each source record into: operations of the contract, or rejections with a reason.
@@ -21,6 +43,7 @@ export const PasswordImportOperationSchema = z.object({
   /** The wrapper rule that was stripped from the exported hash, if any (counted in the plan). */
   strippedBy: z.string().optional(),
   warnings: z.array(z.string()),
+  identity: OperationIdentitySchema.optional(),
 });
 export type PasswordImportOperation = z.infer<typeof PasswordImportOperationSchema>;
 
@@ -36,6 +59,7 @@ export const ThirdPartyOperationSchema = z.object({
     thirdPartyUserId: z.string(),
     email: z.object({ id: z.string(), isVerified: z.boolean() }),
   }),
+  identity: OperationIdentitySchema.optional(),
 });
 export type ThirdPartyOperation = z.infer<typeof ThirdPartyOperationSchema>;
 
@@ -53,6 +77,7 @@ export const rejectionCodes = [
   'duplicateEmail',
   'duplicateThirdPartyUser',
   'withoutCredentials',
+  'disabledAccount',
 ] as const;
 
 export const PlanRejectionSchema = z.object({
@@ -60,6 +85,8 @@ export const PlanRejectionSchema = z.object({
   operationKey: z.string(),
   location: RecordLocationSchema,
   email: z.string().optional(),
+  /** The old system's id, beside the email and the location. */
+  sourceId: z.string().optional(),
   code: z.enum(rejectionCodes),
   /** The operation the record would have become, when known. */
   operation: z.enum(['passwordImport', 'thirdPartySignInUp']).optional(),

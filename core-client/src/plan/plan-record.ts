@@ -5,12 +5,16 @@ import type { ImportOperation, PlanItem, PlanRejection, RejectionCode } from './
 import { MAX_THIRD_PARTY_USER_ID_LENGTH, isThirdPartyProvider, shortProviderName } from './providers.js';
 import { recordKey } from './record-key.js';
 
+/** What happens to an account the old system's admins disabled: left out (default), or imported and marked. */
+export type DisabledPolicy = 'skip' | 'import';
+
 export interface RecordPlanningRules {
   hashConfig?: HashConfig;
   prefixRules?: PrefixRule[];
   providerMap: Readonly<Record<string, string>>;
   /** The export's path as the reader names it in locations; records of any other file (Auth0's hash file) are keyed apart. */
   sourceFile?: string;
+  disabled?: DisabledPolicy;
 }
 
 /**
@@ -28,6 +32,17 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
   record.providers
     .filter((provider) => isThirdPartyProvider(provider.providerId))
     .forEach((provider, ordinal) => items.push(planThirdParty(record, provider, `${key}#tp${ordinal}`, rules)));
+  if (record.disabled === true && (rules.disabled ?? 'skip') === 'skip') {
+    return [
+      rejection(
+        record,
+        key,
+        'disabledAccount',
+        'the account is disabled in the old system, so it is not imported (it could log in here); pass --disabled import to import it marked disabled: true in its metadata',
+      ),
+    ];
+  }
+  withIdentity(record, items);
   if (items.length === 0) {
     items.push(
       rejection(
@@ -39,6 +54,23 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
     );
   }
   return items;
+}
+
+/** Attaches who the user was; the record's first account carries its old id. */
+function withIdentity(user: SourceUser, items: PlanItem[]): void {
+  let carrier = true;
+  for (const item of items) {
+    if (item.kind === 'rejection') continue;
+    item.identity = {
+      ...(user.sourceId === undefined ? {} : { sourceId: user.sourceId }),
+      ...(user.system === undefined ? {} : { system: user.system }),
+      carriesSourceId: carrier && user.sourceId !== undefined,
+      emailVerified: user.emailVerified === true,
+      disabled: user.disabled === true,
+      ...(user.profile === undefined ? {} : { profile: user.profile }),
+    };
+    carrier = false;
+  }
 }
 
 function planPasswordImport(user: SourceUser, key: string, rules: RecordPlanningRules): PlanItem {
@@ -112,11 +144,13 @@ function planThirdParty(user: SourceUser, provider: LinkedProvider, operationKey
 
 function rejection(record: SourceRecord, operationKey: string, code: RejectionCode, reason: string, operation?: PlanRejection['operation']): PlanRejection {
   const email = record.kind === 'user' ? record.email?.trim().toLowerCase() : undefined;
+  const sourceId = record.kind === 'user' ? record.sourceId : undefined;
   return {
     kind: 'rejection',
     operationKey: operationKey.includes('#') ? operationKey : `${operationKey}#${code}`,
     location: record.location,
     ...(email !== undefined && email !== '' && { email }),
+    ...(sourceId !== undefined && { sourceId }),
     code,
     ...(operation !== undefined && { operation }),
     reason,

@@ -67,6 +67,7 @@ function duplicateRejection(item: ImportOperation, reason: string): PlanRejectio
     operationKey: item.operationKey,
     location: item.location,
     email: item.email,
+    ...(item.identity?.sourceId === undefined ? {} : { sourceId: item.identity.sourceId }),
     code: item.kind === 'passwordImport' ? 'duplicateEmail' : 'duplicateThirdPartyUser',
     operation: item.kind,
     reason: `${provider}${reason}`,

@@ -9,6 +9,8 @@ export interface ReportLine {
   stage: 'plan' | 'core';
   location: string;
   email?: string;
+  /** The user's id in the old system. */
+  sourceId?: string;
   operation?: string;
   code: string;
   reason: string;
@@ -31,6 +33,7 @@ export function reportLineOfRejection(rejection: PlanRejection): ReportLine {
     stage: 'plan',
     location: formatLocation(rejection.location),
     ...(rejection.email !== undefined && { email: rejection.email }),
+    ...(rejection.sourceId !== undefined && { sourceId: rejection.sourceId }),
     ...(rejection.operation !== undefined && { operation: rejection.operation }),
     code: rejection.code,
     reason: rejection.reason,

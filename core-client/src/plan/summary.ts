@@ -28,6 +28,19 @@ export const PlanSummarySchema = z.object({
   rejectionsNotListed: z.number(),
   duplicates: z.number(),
   withoutCredentials: z.number(),
+  /** What the identity steps after each creation will have to do (they decide which core features a push needs). */
+  identity: z.object({
+    /** Operations whose account carries the old id (a mapping each). */
+    keepsSourceId: z.number(),
+    /** Password imports whose email the source marks verified (a verification each). */
+    verifiedEmails: z.number(),
+    /** Operations with profile data for the metadata. */
+    withProfile: z.number(),
+    /** Accounts of another account's record: separate core users, reported with the old id. */
+    separateAccounts: z.number(),
+    disabledSkipped: z.number(),
+    disabledImported: z.number(),
+  }),
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 
@@ -48,6 +61,7 @@ export class PlanTally {
     rejectionsNotListed: 0,
     duplicates: 0,
     withoutCredentials: 0,
+    identity: { keepsSourceId: 0, verifiedEmails: 0, withProfile: 0, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
   };
 
   addRecord(record: PlannedRecord): void {
@@ -66,6 +80,14 @@ export class PlanTally {
   #addItem(item: PlanItem): void {
     const summary = this.#summary;
     summary.operations += 1;
+    if (item.kind !== 'rejection' && item.identity !== undefined) {
+      const { identity } = item;
+      if (identity.carriesSourceId) summary.identity.keepsSourceId += 1;
+      else if (identity.sourceId !== undefined) summary.identity.separateAccounts += 1;
+      if (identity.emailVerified && item.kind === 'passwordImport') summary.identity.verifiedEmails += 1;
+      if (identity.profile !== undefined) summary.identity.withProfile += 1;
+      if (identity.disabled) summary.identity.disabledImported += 1;
+    }
     switch (item.kind) {
       case 'passwordImport':
         summary.passwordImports += 1;
@@ -81,6 +103,7 @@ export class PlanTally {
         summary.rejected += 1;
         if (item.code === 'duplicateEmail' || item.code === 'duplicateThirdPartyUser') summary.duplicates += 1;
         if (item.code === 'withoutCredentials') summary.withoutCredentials += 1;
+        if (item.code === 'disabledAccount') summary.identity.disabledSkipped += 1;
         const listed = { location: formatLocation(item.location), reason: item.reason };
         let group = summary.rejectionsByCode.find((entry) => entry.code === item.code);
         if (group === undefined) {

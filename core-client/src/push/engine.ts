@@ -13,12 +13,14 @@ import { ChangeNotifier, type PushControl } from './control.js';
 import type { PushEvent, PushEventListener } from './events.js';
 import { Journal, JournalError } from './journal.js';
 import { JournalCoreCheck } from './journal-core-check.js';
-import { endAfterEarlierAttempt, mayHaveReachedCore } from './lost-answer.js';
-import { endOfError, endOfImport, endOfSignInUp, type OperationEnd } from './outcome.js';
-import { addOutcome, emptyCounts, type PushCounts, type PushOutcome, type PushSummary, type StopReason } from './summary.js';
+import { mayHaveReachedCore } from './lost-answer.js';
+import { endOfError, type OperationEnd } from './outcome.js';
+import { addOutcome, emptyCounts, emptyStepCounts, type PushCounts, type PushOutcome, type PushSummary, type StepCounts, type StopReason } from './summary.js';
+import { contractOnlyIdentityOptions, type IdentityOptions } from '../identity/options.js';
+import { runUserSteps, type IdentityClient, type SendTrace, type UserStepContext } from '../identity/user-steps.js';
 
-/** What the engine needs of a core client; `CoreClient` is one. */
-export type PushClient = Pick<CoreClient, 'importPasswordHash' | 'signInUp' | 'describe' | 'digestKey' | 'findPasswordUser'>;
+/** What the engine needs of a core client; `CoreClient` is one. The lookup serves the steps and the journal's core check. */
+export type PushClient = IdentityClient & Pick<CoreClient, 'describe' | 'digestKey'>;
 
 export interface RunPushOptions {
   /** The plan, streamed: the engine pulls the next record only when it can send, so memory stays flat. */
@@ -26,6 +28,11 @@ export interface RunPushOptions {
   /** Operations the plan holds (`summarisePlan(...).operations`), for progress, ETA and the summary's sum. */
   total?: number;
   client: PushClient;
+  /**
+   * The steps after each creation (id mapping, verification, metadata, the lookup). Default: none, the contract's two
+   * operations alone; the headless command and the app pass `defaultIdentityOptions` less what the core lacks.
+   */
+  identity?: IdentityOptions;
   /** `sourceFingerprint(path)` of the file the plan reads; the journal is refused for another file. */
   sourceFingerprint: string;
   /** Without a journal a re-run cannot resume (everything would be sent again). */
@@ -113,6 +120,10 @@ class PushRun {
   readonly #aimd: AimdController;
   readonly #policy: RetryPolicy;
   readonly #counts: PushCounts = emptyCounts();
+  readonly #steps: StepCounts = emptyStepCounts();
+  readonly #stepContext: UserStepContext;
+  /** How many attempts the request that ended an operation took, for the sentence of its failure. */
+  readonly #errorAttempts = new WeakMap<object, number>();
   /** Operations sent and not yet ended (retries included). */
   #inFlight = 0;
   readonly #changes = new ChangeNotifier();
@@ -143,6 +154,25 @@ class PushRun {
     setMaxListeners(0, this.#stopping.signal, this.#abandon.signal);
     this.#callOptions = { retry: false, signal: this.#abandon.signal };
     this.#retryOptions = { signal: this.#stopping.signal, ...(options.random === undefined ? {} : { random: options.random }) };
+    this.#stepContext = {
+      client: options.client,
+      options: options.identity ?? contractOnlyIdentityOptions,
+      journal,
+      send: (call, trace) => this.#send(call, trace),
+      announce: async (item) => {
+        try {
+          await journal?.announce(item);
+        } catch (error) {
+          // The intent line could not be written: nothing may be sent. The hard stop makes this user "not attempted".
+          this.#outputFailed(error);
+          throw error;
+        }
+      },
+      count: (counter) => {
+        this.#steps[counter] += 1;
+      },
+      note: (item, code, reason) => this.#reportLine(item, { code, reason }),
+    };
   }
 
   async run(): Promise<PushSummary> {
@@ -259,10 +289,12 @@ class PushRun {
   /** Ends, launches or waits for one plan item; a promise only when it has to wait. */
   #take(item: PlanItem): Promise<void> | undefined {
     if (item.kind === 'rejection') {
-      addOutcome(this.#counts, 'rejected');
+      addOutcome(this.#counts, item.code === 'disabledAccount' ? 'disabledSkipped' : 'rejected');
       return this.#report?.write(reportLineOfRejection(item));
     }
-    const journalled = this.#journal?.lookup(item);
+    const found = this.#journal?.lookup(item);
+    // A user left untouched under --existing skip is done only for skip: a run with replace sends it.
+    const journalled = found?.outcome === 'untouched' && this.#stepContext.options.existing === 'replace' ? undefined : found;
     if (journalled !== undefined) {
       if (journalled.outcome !== 'rejectedByCore') {
         if (item.kind === 'passwordImport' && this.#coreCheck?.wants() === true) return this.#skipIfOnCore(item);
@@ -364,33 +396,23 @@ class PushRun {
     return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   }
 
-  async #execute(item: ImportOperation): Promise<void> {
+  /**
+   * One request of a user's steps, with the engine's retries: every push-back reaches AIMD, the last one of a request
+   * included, and each answered request counts as a success for it.
+   */
+  async #send<T>(call: (options: CallOptions) => Promise<T>, trace?: SendTrace): Promise<T> {
     let attempts = 0;
-    this.#firstSendAt ??= performance.now();
-    // Sent before: by an earlier run (its `sent` line has no answer after it) or by an earlier attempt of this one.
-    let sentBefore = this.#journal?.wasSent(item) === true;
     try {
-      await this.#journal?.markSent(item);
-    } catch (error) {
-      this.#outputFailed(error);
-      addOutcome(this.#counts, 'notAttempted');
-      this.#inFlight -= 1;
-      this.#changes.notify();
-      return;
-    }
-    try {
-      const answered = await withRetry(
-        async (attempt): Promise<OperationEnd> => {
+      const answer = await withRetry(
+        async (attempt): Promise<T> => {
           attempts = attempt;
           const sentAtEpoch = this.#aimd.epoch;
           try {
-            return item.kind === 'passwordImport'
-              ? endOfImport(await this.#options.client.importPasswordHash(item.body, this.#callOptions))
-              : endOfSignInUp(await this.#options.client.signInUp(item.body, this.#callOptions));
+            return await call(this.#callOptions);
           } catch (error) {
-            // Every push-back reaches AIMD, the last one of an operation included.
             if (error instanceof Transient) this.#pushBack(error, sentAtEpoch);
-            if (mayHaveReachedCore(error)) sentBefore = true;
+            // An attempt whose answer was lost may have been carried out: the retry's "already existed" is then ours.
+            if (trace !== undefined && mayHaveReachedCore(error)) trace.mayHaveReachedCore = true;
             throw error;
           }
         },
@@ -398,9 +420,21 @@ class PushRun {
         this.#retryOptions,
       );
       this.#aimd.onSuccess();
-      const end = sentBefore ? endAfterEarlierAttempt(answered) : answered;
+      return answer;
+    } catch (error) {
+      if (typeof error === 'object' && error !== null) this.#errorAttempts.set(error, attempts);
+      throw error;
+    }
+  }
+
+  /** A user's steps, one after another (runUserSteps); users run in parallel, each in one slot. */
+  async #execute(item: ImportOperation): Promise<void> {
+    this.#firstSendAt ??= performance.now();
+    try {
+      const end = await runUserSteps(item, this.#stepContext);
       await this.#finish(item, end);
     } catch (error) {
+      const attempts = typeof error === 'object' && error !== null ? (this.#errorAttempts.get(error) ?? 1) : 1;
       if (isCoreError(error) && !(error instanceof Transient)) this.#aimd.onSuccess();
       const stoppedMidway = this.#abandon.signal.aborted || (this.#stop !== undefined && (error instanceof Transient || !isCoreError(error)));
       if (stoppedMidway) {
@@ -464,10 +498,16 @@ class PushRun {
   #count(item: ImportOperation, outcome: PushOutcome, line?: { code: string; reason: string }): Promise<void> | undefined {
     addOutcome(this.#counts, outcome);
     if (line === undefined) return undefined;
+    return this.#reportLine(item, line);
+  }
+
+  #reportLine(item: ImportOperation, line: { code: string; reason: string }): Promise<void> | undefined {
+    const sourceId = item.identity?.sourceId;
     return this.#report?.write({
       stage: 'core',
       location: formatLocation(item.location),
       email: item.email,
+      ...(sourceId === undefined ? {} : { sourceId }),
       operation: item.kind,
       code: line.code,
       reason: line.reason,
@@ -511,6 +551,7 @@ class PushRun {
     return {
       ...this.#counts,
       dryRun: this.#options.dryRun === true,
+      steps: { ...this.#steps },
       ...(this.#stop === undefined ? {} : { stoppedEarly: { reason: this.#stop.reason, message: this.#stop.message } }),
       ...(this.#options.journalPath === undefined ? {} : { journalPath: this.#options.journalPath }),
       ...(this.#options.reportPath === undefined ? {} : { reportPath: this.#options.reportPath }),

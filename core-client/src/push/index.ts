@@ -8,7 +8,11 @@ export {
   JournalError,
   JournalEntrySchema,
   JournalHeaderSchema,
+  JournalStepEntrySchema,
+  journalSteps,
   journalledOutcomes,
+  type JournalStep,
+  type StepProgress,
   type JournalledOutcome,
   type JournalledResult,
 } from './journal.js';
@@ -16,6 +20,9 @@ export { endOfError, endOfImport, endOfSignInUp, alreadyExistedNote, thirdPartyE
 export {
   PushCountsSchema,
   PushSummarySchema,
+  StepCountsSchema,
+  emptyStepCounts,
+  type StepCounts,
   CredentialsProofSchema,
   pushOutcomes,
   stopReasons,

@@ -1,4 +1,5 @@
-import type { CoreClient } from '../http/core-client.js';
+import type { CoreClient, UserByEmailResult } from '../http/core-client.js';
+import { NotFound } from '../http/errors.js';
 import { formatLocation } from '../location.js';
 import type { PasswordImportOperation } from '../plan/operation.js';
 
@@ -12,12 +13,12 @@ import type { PasswordImportOperation } from '../plan/operation.js';
 export type JournalCheck = { kind: 'confirmed' } | { kind: 'missing'; message: string } | { kind: 'unchecked'; note?: string };
 
 export class JournalCoreCheck {
-  readonly #client: Pick<CoreClient, 'findPasswordUser'>;
+  readonly #client: Pick<CoreClient, 'userByEmail'>;
   readonly #journalPath: string;
   #seen = 0;
   #available = true;
 
-  constructor(client: Pick<CoreClient, 'findPasswordUser'>, journalPath: string) {
+  constructor(client: Pick<CoreClient, 'userByEmail'>, journalPath: string) {
     this.#client = client;
     this.#journalPath = journalPath;
   }
@@ -30,21 +31,21 @@ export class JournalCoreCheck {
   }
 
   async check(operation: PasswordImportOperation, signal: AbortSignal): Promise<JournalCheck> {
-    let found: Awaited<ReturnType<CoreClient['findPasswordUser']>>;
+    let found: UserByEmailResult;
     try {
-      found = await this.#client.findPasswordUser(operation.email, { signal });
+      found = await this.#client.userByEmail(operation.email, { signal });
     } catch (error) {
       if (signal.aborted) return { kind: 'unchecked' };
+      if (error instanceof NotFound) {
+        this.#available = false;
+        return {
+          kind: 'unchecked',
+          note: 'This core offers no user lookup (GET /recipe/user answered 404), so it cannot be checked that the users the journal records as done are on it.',
+        };
+      }
       return { kind: 'unchecked', note: `Could not check at the core that ${operation.email} from the journal is there: ${(error as Error).message}` };
     }
-    if (found === 'found') return { kind: 'confirmed' };
-    if (found === 'notAvailable') {
-      this.#available = false;
-      return {
-        kind: 'unchecked',
-        note: 'This core offers no user lookup (GET /recipe/user answered 404), so it cannot be checked that the users the journal records as done are on it.',
-      };
-    }
+    if (found.found) return { kind: 'confirmed' };
     return {
       kind: 'missing',
       message:

@@ -7,7 +7,13 @@ import { z } from 'zod';
  * (`<journal>.lock`, created exclusively, holding the owner's pid and host) lets only one run use it. A lock whose
  * process is gone (killed, crashed) on this host is taken over, and the caller says so.
  */
-const LockFileSchema = z.object({ pid: z.number().int().positive(), host: z.string(), startedAt: z.string() });
+const LockFileSchema = z.object({
+  pid: z.number().int().positive(),
+  host: z.string(),
+  startedAt: z.string(),
+  /** What holds it: a push (also when absent) or a rollback; named in the refusal. */
+  command: z.enum(['push', 'rollback']).optional(),
+});
 type LockFile = z.infer<typeof LockFileSchema>;
 
 export type LockResult = { ok: true; lock: JournalLock; tookOverFrom?: LockFile } | { ok: false; message: string };
@@ -20,9 +26,9 @@ export class JournalLock {
     this.path = path;
   }
 
-  static acquire(journalPath: string): LockResult {
+  static acquire(journalPath: string, command: 'push' | 'rollback' = 'push'): LockResult {
     const path = `${journalPath}.lock`;
-    const mine: LockFile = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+    const mine: LockFile = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command };
     // Two attempts: the second after removing a stale lock; if another process took it over meanwhile, it wins.
     for (let attempt = 0; attempt < 2; attempt += 1) {
       if (tryCreate(path, mine)) return { ok: true, lock: new JournalLock(path) };
@@ -35,9 +41,9 @@ export class JournalLock {
         return {
           ok: false,
           message:
-            `The journal ${journalPath} is in use by another push (process ${owner.pid} on ${owner.host}, since ${owner.startedAt}). ` +
-            'Two pushes on one journal would send the same users twice: wait for it to end, or stop it. ' +
-            `If no push is running, remove ${path}.`,
+            `The journal ${journalPath} is in use by another ${owner.command ?? 'push'} (process ${owner.pid} on ${owner.host}, since ${owner.startedAt}). ` +
+            'Two runs on one journal would send the same users twice, or remove users a push is still completing: wait for it to end, or stop it. ' +
+            `If none is running, remove ${path}.`,
         };
       }
       try {

@@ -13,9 +13,10 @@ import { JournalLock } from './journal-lock.js';
  *
  * Line 1 is a versioned header naming the source file (its fingerprint) and the core it was pushed to; then one line
  * per answered operation: `{"k":operationKey,"d":digest,"o":outcome}` (and `r`, the core's sentence, for a refusal),
- * and a `"o":"sent"` line written before an operation's first request leaves, so a later run knows that a user the
- * core "already had" may be one this migration created (its answer lost). Later versions may add header fields and
- * line kinds; a reader keeps what it knows.
+ * and the step lines of each user (`"s"`, see `journalSteps`). The `intent` step is written before a creation request
+ * leaves, so a later run knows that a user the core "already had" may be one this migration created (its answer
+ * lost). Version 3 (issue 13) added the step lines and `untouched`; a reader of version 2 would take them for damage,
+ * so the version says which reader a file needs, and another version is refused with one sentence.
  * Lines are gathered for one event-loop turn (or 256 lines) and written with one synchronous write: an operation is
  * journalled once its line is written. A process killed before that loses the lines of its last turn; those
  * operations were answered but not journalled, so a resume sends them again, which is safe because both operations
@@ -29,12 +30,12 @@ import { JournalLock } from './journal-lock.js';
  * unkeyed digest would); only someone holding the api-key can. The journal holds no hash, password, salt, email or key.
  */
 
-export const journalledOutcomes = ['imported', 'alreadyExisted', 'created', 'existing', 'rejectedByCore'] as const;
+export const journalledOutcomes = ['imported', 'alreadyExisted', 'created', 'existing', 'rejectedByCore', 'untouched'] as const;
 export const JournalledOutcomeSchema = z.enum(journalledOutcomes);
 export type JournalledOutcome = z.infer<typeof JournalledOutcomeSchema>;
 
 const JOURNAL_MARK = 'core-migrate push journal';
-export const JOURNAL_VERSION = 2;
+export const JOURNAL_VERSION = 3;
 
 /** What every version's header has, to tell an older journal from a foreign file. */
 const JournalMarkSchema = z.object({ journal: z.literal(JOURNAL_MARK), version: z.number().int() });
@@ -52,16 +53,43 @@ export const JournalHeaderSchema = z.object({
 });
 export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
 
-/** Written before an operation's first request: it may have reached the core even if no answer is journalled. */
-export const SENT_MARK = 'sent';
-
 export const JournalEntrySchema = z.object({
   k: z.string(),
   d: z.string(),
-  o: z.union([JournalledOutcomeSchema, z.literal(SENT_MARK)]),
+  o: JournalledOutcomeSchema,
   r: z.string().optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+/**
+ * The steps of one user, journalled as each completes (issue 13). `intent` is the one write-ahead line: it is in the
+ * file before a creation request leaves (never for a user the lookup found already there), so a user the core
+ * "already had" after it was created by this migration (an answer lost, then a retry or a resume) and is counted and
+ * journalled as created. `created` keeps the core's id (`u`) of a user this migration created (what a rollback
+ * removes), `found` the id of one that existed; `mapped` keeps the old id it now carries (`x`). An operation's final
+ * line (`o`) comes after its last step.
+ */
+export const journalSteps = ['intent', 'created', 'found', 'mapped', 'verified', 'metadata'] as const;
+export type JournalStep = (typeof journalSteps)[number];
+
+export const JournalStepEntrySchema = z.object({
+  k: z.string(),
+  d: z.string(),
+  s: z.enum(journalSteps),
+  /** The core's id of the user (created, found). An id, never an email or a secret. */
+  u: z.string().optional(),
+  /** The old id the user was mapped to (mapped). */
+  x: z.string().optional(),
+});
+export type JournalStepEntry = z.infer<typeof JournalStepEntrySchema>;
+
+/** What a resume knows of an operation whose steps began but did not all end. */
+export interface StepProgress {
+  steps: Set<JournalStep>;
+  /** The id later calls take: the old id once mapped, else the core's own. */
+  userId?: string;
+  createdHere: boolean;
+}
 
 export class JournalError extends Error {
   readonly kind = 'journalError';
@@ -109,14 +137,14 @@ export class Journal {
   readonly #done = new SeenKeys();
   /** Core refusals are rare; their sentences are kept apart, keyed like `#done`. */
   readonly #refusals = new Map<string, string>();
-  /** Operations a `sent` line names: their first request may have reached the core. */
-  readonly #sent = new SeenKeys();
+  /** Operations with steps journalled but no final line: only those in flight when a run ended, so few. */
+  readonly #progress = new Map<string, StepProgress>();
   #appended = 0;
   #tornLineDropped = false;
   #pending: string[] = [];
   #writeScheduled = false;
   #writeError: unknown;
-  #sentWritten: Promise<void> | undefined;
+  #intentWritten: Promise<void> | undefined;
   readonly #digests = new WeakMap<ImportOperation, string>();
 
   private constructor(path: string, key: string, fd: number | undefined) {
@@ -136,6 +164,10 @@ export class Journal {
         `The journal ${path} is not a regular file (${existing.isSymbolicLink() ? 'a symbolic link' : 'a device, FIFO or folder'}): ` +
           'a journal must be a file to resume from. Pass a file path with --journal.',
       );
+    }
+    if (existing !== undefined && existing.size > 0) {
+      const rolledBack = await rolledBackSentence(path);
+      if (rolledBack !== undefined) return new JournalError(rolledBack);
     }
     let lock: JournalLock | undefined;
     if (options.readOnly !== true) {
@@ -196,6 +228,11 @@ export class Journal {
         continue;
       }
       if (line.trim() === '') continue;
+      const step = parseStep(line);
+      if (step !== undefined) {
+        journal.#rememberStep(step);
+        continue;
+      }
       const entry = parseEntry(line);
       if (entry === undefined) {
         throw new JournalError(
@@ -223,22 +260,7 @@ export class Journal {
   }
 
   static #fromHeader(path: string, line: string, options: OpenJournalOptions): Journal {
-    const json = safeJson(line);
-    const mark = JournalMarkSchema.safeParse(json);
-    if (!mark.success) {
-      throw new JournalError(`The file ${path} is not a core-migrate push journal (its first line is not a journal header); choose another --journal file.`);
-    }
-    if (mark.data.version !== JOURNAL_VERSION) {
-      throw new JournalError(
-        `The journal ${path} was written by another version of core-migrate (journal version ${mark.data.version}, this one reads ${JOURNAL_VERSION}). ` +
-          'Pass a new --journal file: operations already done are sent again, which is safe (imports are idempotent).',
-      );
-    }
-    const parsed = JournalHeaderSchema.safeParse(json);
-    if (!parsed.success) {
-      throw new JournalError(`The journal ${path} has a damaged header; move it aside and pass a new --journal file (re-sending is safe).`);
-    }
-    const header = parsed.data;
+    const header = parseJournalHeader(path, line);
     if (header.source !== options.sourceFingerprint) {
       throw new JournalError(
         `The journal ${path} was written for a different source file (the export changed or is another one). ` +
@@ -262,12 +284,19 @@ export class Journal {
     return new Journal(path, key, undefined);
   }
 
+  #rememberStep(entry: JournalStepEntry): void {
+    const doneKey = `${entry.k}\n${entry.d}`;
+    const progress = this.#progress.get(doneKey) ?? { steps: new Set<JournalStep>(), createdHere: false };
+    progress.steps.add(entry.s);
+    if (entry.s === 'created') progress.createdHere = true;
+    if (entry.u !== undefined) progress.userId = entry.u;
+    if (entry.x !== undefined) progress.userId = entry.x;
+    this.#progress.set(doneKey, progress);
+  }
+
   #remember(entry: JournalEntry): void {
     const doneKey = `${entry.k}\n${entry.d}`;
-    if (entry.o === SENT_MARK) {
-      this.#sent.recordLatest(doneKey, { position: 0, source: 0 });
-      return;
-    }
+    this.#progress.delete(doneKey);
     this.#done.recordLatest(doneKey, { position: outcomeIndex.get(entry.o) ?? 0, source: 0 });
     if (entry.o === 'rejectedByCore') this.#refusals.set(doneKey, entry.r ?? 'refused by the core');
     else this.#refusals.delete(doneKey);
@@ -275,7 +304,7 @@ export class Journal {
 
   /** The keyed digest of an operation's body: a changed record gets another digest and is sent again. */
   digest(operation: ImportOperation): string {
-    // Asked up to three times per operation (lookup, sent line, outcome line): computed once.
+    // Asked several times per operation (lookup, step lines, outcome line): computed once.
     let digest = this.#digests.get(operation);
     if (digest === undefined) {
       digest = keyedDigest(this.#key, `${operation.operationKey}\n${JSON.stringify(operation.body)}`);
@@ -284,24 +313,19 @@ export class Journal {
     return digest;
   }
 
-  /** Whether an earlier run wrote a `sent` line for this very operation (its answer may have been lost). */
-  wasSent(operation: ImportOperation): boolean {
-    if (this.#sent.size === 0) return false;
-    return this.#sent.positionOf(`${operation.operationKey}\n${this.digest(operation)}`) !== undefined;
-  }
-
   /**
-   * Notes that the operation's first request is about to leave. The line is written (one write for every operation
-   * launched in the same turn) before the promise resolves, so before the request: a kill after the send cannot
-   * lose the fact that it was sent.
+   * Writes the operation's `intent` line: its creation request is about to leave. The line is written (one write for
+   * every operation announced in the same turn) before the promise resolves, so before the request: a kill after the
+   * send cannot lose the fact that it was sent.
    */
-  markSent(operation: ImportOperation): Promise<void> | undefined {
+  announce(operation: ImportOperation): Promise<void> | undefined {
     if (this.#writeError !== undefined) return Promise.reject(this.#writeError);
     if (this.#fd === undefined) return undefined;
-    this.#pending.push(`${JSON.stringify({ k: operation.operationKey, d: this.digest(operation), o: SENT_MARK })}\n`);
-    this.#sentWritten ??= new Promise<void>((resolve, reject) => {
+    const entry: JournalStepEntry = { k: operation.operationKey, d: this.digest(operation), s: 'intent' };
+    this.#pending.push(`${JSON.stringify(entry)}\n`);
+    this.#intentWritten ??= new Promise<void>((resolve, reject) => {
       queueMicrotask(() => {
-        this.#sentWritten = undefined;
+        this.#intentWritten = undefined;
         try {
           this.#writePending();
           resolve();
@@ -311,7 +335,7 @@ export class Journal {
         }
       });
     });
-    return this.#sentWritten;
+    return this.#intentWritten;
   }
 
   /** The journalled result of this very operation (same key, same body), if any. */
@@ -325,6 +349,18 @@ export class Journal {
     return reason === undefined ? { outcome } : { outcome, reason };
   }
 
+  /** The steps an earlier run journalled for this very operation without reaching its final line. */
+  progressOf(operation: ImportOperation): StepProgress | undefined {
+    if (this.#progress.size === 0) return undefined;
+    return this.#progress.get(`${operation.operationKey}\n${this.digest(operation)}`);
+  }
+
+  /** Journals a completed step (the write-ahead `intent` goes through `announce`). */
+  recordStep(operation: ImportOperation, step: Exclude<JournalStep, 'intent'>, ids: { u?: string; x?: string } = {}): void {
+    const entry: JournalStepEntry = { k: operation.operationKey, d: this.digest(operation), s: step, ...ids };
+    this.#append(`${JSON.stringify(entry)}\n`);
+  }
+
   /**
    * Appends the final outcome; it reaches the file within this event-loop turn. Throws when an earlier write failed
    * (disk full, file gone): nothing more may be sent if it cannot be journalled.
@@ -334,9 +370,14 @@ export class Journal {
     const entry: JournalEntry = { k: operation.operationKey, d: this.digest(operation), o: result.outcome };
     if (result.outcome === 'rejectedByCore' && result.reason !== undefined) entry.r = result.reason;
     // Not added to the resume index: a run meets each operation once, and the index serves the next run.
+    if (this.#fd !== undefined) this.#appended += 1;
+    this.#append(`${JSON.stringify(entry)}\n`);
+  }
+
+  #append(line: string): void {
+    if (this.#writeError !== undefined) throw this.#writeError;
     if (this.#fd === undefined) return;
-    this.#pending.push(`${JSON.stringify(entry)}\n`);
-    this.#appended += 1;
+    this.#pending.push(line);
     if (this.#pending.length >= MAX_PENDING_LINES) this.#writePending();
     else if (!this.#writeScheduled) {
       this.#writeScheduled = true;
@@ -406,6 +447,50 @@ export class Journal {
   }
 }
 
+/**
+ * The header of a journal of this version, from its first line; a sentence (thrown `JournalError`) for a foreign
+ * file, another version or a damaged header. The push and the rollback read headers through here alike.
+ */
+export function parseJournalHeader(path: string, line: string): JournalHeader {
+  const json = safeJson(line);
+  const mark = JournalMarkSchema.safeParse(json);
+  if (!mark.success) {
+    throw new JournalError(`The file ${path} is not a core-migrate push journal (its first line is not a journal header); choose another --journal file.`);
+  }
+  if (mark.data.version !== JOURNAL_VERSION) {
+    throw new JournalError(
+      `The journal ${path} was written by another version of core-migrate (journal version ${mark.data.version}, this one reads ${JOURNAL_VERSION}). ` +
+        'Pass a new --journal file: operations already done are sent again, which is safe (imports are idempotent).',
+    );
+  }
+  const parsed = JournalHeaderSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new JournalError(`The journal ${path} has a damaged header; move it aside and pass a new --journal file (re-sending is safe).`);
+  }
+  return parsed.data;
+}
+
+/** Where `core-migrate rollback` records its removals; its presence marks the journal as rolled back. */
+export function rollbackRecordPath(journalPath: string): string {
+  return `${journalPath}.rollback`;
+}
+
+/**
+ * A rolled-back journal no longer says what is on the core: the users it records as done were removed on purpose,
+ * so a resume would stop at the first one it checks (or, unchecked, skip users that are gone). It is refused with
+ * the way on instead; a rollback that was interrupted is finished by running it again.
+ */
+async function rolledBackSentence(path: string): Promise<string | undefined> {
+  const record = rollbackRecordPath(path);
+  const info = await lstat(record).catch(() => undefined);
+  if (info === undefined) return undefined;
+  return (
+    `The journal ${path} was rolled back (${record} records the users removed on purpose), so it no longer says what is on the core. ` +
+    'To migrate again, pass a new --journal file: every user is sent again and the removed ones are created anew. ' +
+    'If the rollback was interrupted, run it again first to finish it.'
+  );
+}
+
 /** The digest key as text: derived from the api-key (HKDF inside `digestKey`) and the journal's salt. */
 function digestKeyText(options: OpenJournalOptions, salt: string): string {
   return options.digestKey(salt).toString('base64');
@@ -425,6 +510,22 @@ function safeJson(line: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+const stepNames: ReadonlySet<string> = new Set(journalSteps);
+
+/**
+ * A step line, or undefined. Checked by hand rather than with the schema: a journal holds up to five step lines per
+ * user, and this keeps a resume's load about as fast as before them (JournalStepEntrySchema says the same).
+ */
+function parseStep(line: string): JournalStepEntry | undefined {
+  if (!line.includes('"s":')) return undefined;
+  const value = safeJson(line);
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { k, d, s, u, x } = value as Record<string, unknown>;
+  if (typeof k !== 'string' || typeof d !== 'string' || typeof s !== 'string' || !stepNames.has(s)) return undefined;
+  if ((u !== undefined && typeof u !== 'string') || (x !== undefined && typeof x !== 'string')) return undefined;
+  return { k, d, s: s as JournalStep, ...(u === undefined ? {} : { u }), ...(x === undefined ? {} : { x }) };
 }
 
 function parseEntry(line: string): JournalEntry | undefined {

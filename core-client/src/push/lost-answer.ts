@@ -28,6 +28,8 @@ function codeOf(value: unknown): string | undefined {
  * answer was lost. Reported as such it would list a new user among those whose hash was REPLACED; it counts as
  * created, with a note in the report that says why.
  */
+export function endAfterEarlierAttempt(end: Extract<OperationEnd, { kind: 'done' }>): Extract<OperationEnd, { kind: 'done' }>;
+export function endAfterEarlierAttempt(end: OperationEnd): OperationEnd;
 export function endAfterEarlierAttempt(end: OperationEnd): OperationEnd {
   if (end.kind !== 'done') return end;
   if (end.outcome === 'alreadyExisted') return { kind: 'done', outcome: 'imported', journal: 'imported', note: createdByLostAttemptNote };

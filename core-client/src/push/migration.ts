@@ -3,14 +3,14 @@ import { describeFileChange, snapshotFiles, type FileSnapshot } from '../files/f
 import { checkOutputPaths, type NamedFile } from '../files/output-paths.js';
 import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import { checkCredentialsLocally, credentialsProof, signInCredentials, type CredentialCheck, type KnownCredential } from './credentials.js';
-import { runPush, type RunPushOptions } from './engine.js';
+import { runPush, type PushClient, type RunPushOptions } from './engine.js';
 import { sourceFingerprint } from './fingerprint.js';
 import { emptyCounts, type PushSummary } from './summary.js';
 
 export interface RunMigrationOptions extends Omit<RunPushOptions, 'records' | 'sourceFingerprint' | 'client' | 'sourceCheck' | 'sourceName'> {
   sourcePath: string;
   planOptions: PlanOptions;
-  client: Pick<CoreClient, 'importPasswordHash' | 'signInUp' | 'describe' | 'signIn' | 'digestKey' | 'findPasswordUser'>;
+  client: PushClient & Pick<CoreClient, 'signIn'>;
   /** Known accounts: checked locally against their planned hashes before anything is sent, signed in after. */
   credentials?: KnownCredential[];
   /** Called with the checks after the local check, and again after the sign-ins. */

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 
 /** Every operation of the plan ends in exactly one of these; the counts add up to `total`. */
-export const pushOutcomes = ['imported', 'alreadyExisted', 'thirdPartyCreated', 'thirdPartyExisting', 'rejected', 'failed', 'skipped', 'notAttempted'] as const;
+export const pushOutcomes = [
+  'imported',
+  'alreadyExisted',
+  'thirdPartyCreated',
+  'thirdPartyExisting',
+  'existingUntouched',
+  'disabledSkipped',
+  'rejected',
+  'failed',
+  'skipped',
+  'notAttempted',
+] as const;
 export type PushOutcome = (typeof pushOutcomes)[number];
 
 const count = z.number().int().nonnegative();
@@ -14,6 +25,10 @@ export const PushCountsSchema = z.object({
   thirdPartyCreated: count,
   /** Third-party users that existed: the core updated their email and its verified flag. */
   thirdPartyExisting: count,
+  /** Password users already in the core and not created by this migration: left untouched (`--existing skip`). */
+  existingUntouched: count,
+  /** Accounts disabled in the old system: not imported (`--disabled import` imports them). */
+  disabledSkipped: count,
   /** Refused by the plan (never sent): see the report for each reason. */
   rejected: count,
   /** Failed at the core (refused with its sentence, or still failing after retries). */
@@ -55,8 +70,29 @@ export const CredentialsProofSchema = z.object({
 });
 export type CredentialsProof = z.infer<typeof CredentialsProofSchema>;
 
+/** What the steps after each creation did in this run (issue 13); not outcomes, so not part of the sum. */
+export const StepCountsSchema = z.object({
+  /** Users whose core id was mapped to their old id. */
+  mapped: count,
+  /** Password users whose email was verified, as in the source. */
+  verified: count,
+  metadataWritten: count,
+  /** Linked accounts that became their own core user, reported with the old id beside them. */
+  separateAccounts: count,
+  /** Accounts disabled in the old system imported with `disabled: true` in their metadata. */
+  disabledImported: count,
+  /** Users an earlier run stopped between steps, finished by this one. */
+  completedAfterResume: count,
+});
+export type StepCounts = z.infer<typeof StepCountsSchema>;
+
+export function emptyStepCounts(): StepCounts {
+  return { mapped: 0, verified: 0, metadataWritten: 0, separateAccounts: 0, disabledImported: 0, completedAfterResume: 0 };
+}
+
 export const PushSummarySchema = PushCountsSchema.extend({
   dryRun: z.boolean(),
+  steps: StepCountsSchema.optional(),
   stoppedEarly: z.object({ reason: z.enum(stopReasons), message: z.string() }).optional(),
   credentials: CredentialsProofSchema.optional(),
   journalPath: z.string().optional(),
@@ -71,6 +107,8 @@ export function emptyCounts(): PushCounts {
     alreadyExisted: 0,
     thirdPartyCreated: 0,
     thirdPartyExisting: 0,
+    existingUntouched: 0,
+    disabledSkipped: 0,
     rejected: 0,
     failed: 0,
     skipped: 0,
@@ -100,6 +138,8 @@ export const outcomeLabels: Record<PushOutcome, string> = {
   alreadyExisted: 'already existed (hash replaced)',
   thirdPartyCreated: 'third-party created',
   thirdPartyExisting: 'third-party existing',
+  existingUntouched: 'existing, left untouched',
+  disabledSkipped: 'disabled, not imported',
   rejected: 'rejected by plan',
   failed: 'failed at core',
   skipped: 'skipped (journal)',

@@ -10,14 +10,39 @@ export const LinkedProviderSchema = z.object({
 export type LinkedProvider = z.infer<typeof LinkedProviderSchema>;
 
 /**
+ * What the old system knew of a user beyond the credentials, under the names it gets in the core's user metadata
+ * (README, "What a migrated user keeps"). Never a hash, a salt or a secret.
+ */
+export const SourceProfileSchema = z.object({
+  displayName: z.string().optional(),
+  photoUrl: z.string().optional(),
+  /** ISO 8601, from the export's creation time. */
+  signedUpAt: z.string().optional(),
+  lastSignedInAt: z.string().optional(),
+  /** Not importable as a login into this core: kept as profile data. */
+  phoneNumber: z.string().optional(),
+  /** Firebase `customAttributes` (custom claims), parsed from their JSON text. */
+  customClaims: z.record(z.string(), z.unknown()).optional(),
+  /** Auth0 `user_metadata` and `app_metadata`. */
+  userMetadata: z.record(z.string(), z.unknown()).optional(),
+  appMetadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type SourceProfile = z.infer<typeof SourceProfileSchema>;
+
+/**
  * One user as read from any export format, before any rule is applied: every reader yields this shape,
  * so the plan knows nothing of files. Values are as exported (not trimmed, not validated).
  */
 export const SourceUserSchema = z.object({
   kind: z.literal('user'),
   location: RecordLocationSchema,
-  /** The old system's id (Firebase localId, Auth0 user_id), for messages and joins. */
+  /** The old system's id (Firebase localId, Auth0 user_id as exported, a generic export's mapped id): kept as the user's id. */
   sourceId: z.string().optional(),
+  /** Which system the export came from (`firebase`, `auth0`, or the generic format), named in the mapping and metadata. */
+  system: z.string().optional(),
+  /** The old system's admins disabled the account (Firebase `disabled`, Auth0 `blocked`). */
+  disabled: z.boolean().optional(),
+  profile: SourceProfileSchema.optional(),
   email: z.string().optional(),
   emailVerified: z.boolean().optional(),
   passwordHash: z.string().optional(),

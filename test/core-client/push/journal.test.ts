@@ -1,11 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createHash, hash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { mkdtemp, readFile, rm, writeFile, appendFile, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, JournalError } from '../../../core-client/src/push/journal.js';
+import { Journal, JournalError, rollbackRecordPath } from '../../../core-client/src/push/journal.js';
 import { bcryptOperation, thirdPartyOperation } from './plan-fixtures.js';
 
 const target = 'http://127.0.0.1:3567 (tenant public)';
@@ -179,7 +180,7 @@ describe('Journal', () => {
     const [headerLine, entryLine] = (await readFile(path, 'utf8')).trim().split('\n');
     const header = JSON.parse(headerLine ?? '') as { digestSalt: string; version: number };
     const entry = JSON.parse(entryLine ?? '') as { d: string };
-    expect(header.version).toBe(2);
+    expect(header.version).toBe(3);
     const withoutKey = hash('sha256', `${header.digestSalt}\n${operation.operationKey}\n${JSON.stringify(operation.body)}`, 'base64url').slice(0, 11);
     expect(entry.d).not.toBe(withoutKey);
     expect(JSON.stringify(header)).not.toContain(digestKey(header.digestSalt).toString('base64'));
@@ -192,6 +193,30 @@ describe('Journal', () => {
     );
     const refused = await Journal.open(path, { sourceFingerprint, target, digestKey });
     expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 1.*new --journal/);
+  });
+
+  it('refuses a journal of version 2 (sent lines, no step lines or user ids) with the same sentence', async () => {
+    const header = { journal: 'core-migrate push journal', version: 2, source: sourceFingerprint, target, digestSalt: 's'.repeat(32), digestCheck: 'c' };
+    await writeFile(path, `${JSON.stringify(header)}\n{"k":"L2#pw","d":"abc","o":"sent"}\n`);
+    const refused = await Journal.open(path, { sourceFingerprint, target, digestKey });
+    expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 2, this one reads 3\).*new --journal/);
+    // Refused before the lock is taken: nothing is left behind.
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('refuses to resume a journal a rollback marked, with the way on; a dry run alike', async () => {
+    const journal = await openOk(path);
+    journal.record(bcryptOperation(1), { outcome: 'imported' });
+    journal.close();
+    await writeFile(rollbackRecordPath(path), '');
+    for (const readOnly of [false, true]) {
+      const refused = await Journal.open(path, { sourceFingerprint, target, digestKey, readOnly });
+      expect((refused as JournalError).message).toMatch(
+        /was rolled back \(.*push\.journal\.rollback records the users removed on purpose\).*pass a new --journal file/,
+      );
+    }
+    // A new journal beside it is fine.
+    (await openOk(join(dir, 'new.journal'))).close();
   });
 
   it('a journal in a missing folder is a sentence, not a stack trace', async () => {
@@ -207,19 +232,20 @@ describe('Journal', () => {
     expect(((await Journal.open('/dev/null', { sourceFingerprint, target, digestKey })) as JournalError).message).toMatch(/is not a regular file/);
   });
 
-  it('remembers that an operation was sent without an answer, apart from what is done', async () => {
+  it('remembers an announced creation without an answer (its intent line), apart from what is done', async () => {
     const journal = await openOk(path);
-    await journal.markSent(bcryptOperation(1));
-    // The sent line is on disk before the promise resolves (before the request leaves), not at the next turn.
-    expect(await readFile(path, 'utf8')).toContain('"o":"sent"');
-    await journal.markSent(bcryptOperation(2));
+    await journal.announce(bcryptOperation(1));
+    // The intent line is on disk before the promise resolves (before the request leaves), not at the next turn.
+    expect(await readFile(path, 'utf8')).toContain('"s":"intent"');
+    await journal.announce(bcryptOperation(2));
     journal.record(bcryptOperation(2), { outcome: 'imported' });
     journal.close();
     const again = await openOk(path);
-    expect(again.wasSent(bcryptOperation(1))).toBe(true);
+    expect(again.progressOf(bcryptOperation(1))?.steps.has('intent')).toBe(true);
     expect(again.lookup(bcryptOperation(1))).toBeUndefined();
     expect(again.lookup(bcryptOperation(2))).toEqual({ outcome: 'imported' });
-    expect(again.wasSent(bcryptOperation(3))).toBe(false);
+    expect(again.progressOf(bcryptOperation(2))).toBeUndefined();
+    expect(again.progressOf(bcryptOperation(3))).toBeUndefined();
     again.close();
   });
 });

@@ -125,6 +125,7 @@ describe('Auth0 join through the compact password index', () => {
         kind: 'user',
         location: { file: hashes, line: 1 },
         sourceId: 'auth0|b1',
+        system: 'auth0',
         email: 'b1@example.com',
         emailVerified: true,
         passwordHash: '$2b$10$b1',

@@ -9,12 +9,14 @@ const VECTOR_HASH = 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3ao
 const VECTOR_SALT = '42xEC+ixf3L2lw==';
 
 /** The first two users of both Firebase fixtures (JSON and CSV hold the same people). */
-function adaAndGrace(adaAt: SourceUser['location'], graceAt: SourceUser['location']): SourceUser[] {
+function adaAndGrace(adaAt: SourceUser['location'], graceAt: SourceUser['location'], graceName?: string): SourceUser[] {
   return [
     {
       kind: 'user',
       location: adaAt,
       sourceId: 'fb-1',
+      system: 'firebase',
+      profile: { displayName: 'Ada', signedUpAt: '2020-09-13T12:26:40.000Z', lastSignedInAt: '2020-09-13T12:26:41.000Z' },
       email: 'ada@example.com',
       emailVerified: true,
       passwordHash: VECTOR_HASH,
@@ -25,6 +27,8 @@ function adaAndGrace(adaAt: SourceUser['location'], graceAt: SourceUser['locatio
       kind: 'user',
       location: graceAt,
       sourceId: 'fb-2',
+      system: 'firebase',
+      profile: { ...(graceName === undefined ? {} : { displayName: graceName }), signedUpAt: '2020-09-13T12:26:42.000Z' },
       email: 'grace@example.com',
       emailVerified: false,
       providers: [
@@ -45,7 +49,7 @@ describe('Firebase auth:export JSON', () => {
       ...adaAndGrace({ file: path, index: 0 }, { file: path, index: 1 }),
       expect.objectContaining({ sourceId: 'fb-3', salt: 'c2FsdHNhbHQ=', providers: [{ providerId: 'facebook.com', providerUserId: 'fb-555' }] }),
       // "password" and "phone" are sign-in methods, not third-party accounts.
-      { kind: 'user', location: { file: path, index: 3 }, sourceId: 'fb-4', providers: [] },
+      { kind: 'user', location: { file: path, index: 3 }, sourceId: 'fb-4', system: 'firebase', profile: { phoneNumber: '+15555550100' }, providers: [] },
     ]);
   });
 
@@ -96,7 +100,8 @@ describe('Firebase auth:export CSV', () => {
     const { records, error } = await readAll(readSource(path, { format: 'firebase-csv' }));
     expect(error).toBeUndefined();
     expect(records).toEqual([
-      ...adaAndGrace({ file: path, line: 1 }, { file: path, line: 2 }),
+      // The CSV's name column keeps the quoted "" escapes of Grace's name.
+      ...adaAndGrace({ file: path, line: 1 }, { file: path, line: 2 }, 'Hopper, Grace "Amazing"'),
       expect.objectContaining({
         sourceId: 'fb-3',
         providers: [

@@ -96,11 +96,21 @@ describe('generic CSV with a header row', () => {
     const { records, error } = await readAll(readSource(path, { format: 'csv', mapping: mapping as FieldMapping }));
     expect(error).toBeUndefined();
     expect(records).toEqual([
-      { kind: 'user', location: { file: path, line: 2 }, sourceId: '17', email: 'ada@example.com', emailVerified: true, passwordHash: BCRYPT, providers: [] },
+      {
+        kind: 'user',
+        location: { file: path, line: 2 },
+        sourceId: '17',
+        system: 'generic export',
+        email: 'ada@example.com',
+        emailVerified: true,
+        passwordHash: BCRYPT,
+        providers: [],
+      },
       {
         kind: 'user',
         location: { file: path, line: 3 },
         sourceId: '18',
+        system: 'generic export',
         email: 'linus@example.com',
         emailVerified: false,
         providers: [{ providerId: 'github', providerUserId: '4242', email: 'linus@example.com' }],

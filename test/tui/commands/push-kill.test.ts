@@ -36,9 +36,10 @@ async function journalledKeys(path: string): Promise<Set<string>> {
   const keys = new Set<string>();
   for (const line of text.split('\n').slice(1)) {
     try {
-      const entry = JSON.parse(line) as { k: string; o: string };
-      // A `sent` line says a request left, not that it was answered: such an operation is sent again on resume.
-      if (entry.o !== 'sent') keys.add(entry.k);
+      // Final lines only: a step line (`s`, the write-ahead `intent` included) says a user's steps began, not that the
+      // operation is done.
+      const entry = JSON.parse(line) as { k: string; o?: string };
+      if (entry.o !== undefined) keys.add(entry.k);
     } catch {
       // A torn last line: the process was killed mid-write; the next open cuts it off.
     }

@@ -24,6 +24,7 @@ export function planSummary(overrides: Partial<PlanSummary> = {}): PlanSummary {
     rejectionsNotListed: 0,
     duplicates: 1,
     withoutCredentials: 1,
+    identity: { keepsSourceId: 0, verifiedEmails: 0, withProfile: 0, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
     ...overrides,
   };
 }
@@ -34,6 +35,8 @@ export function pushSummary(overrides: Partial<PushSummary> = {}): PushSummary {
     alreadyExisted: 0,
     thirdPartyCreated: 4,
     thirdPartyExisting: 0,
+    existingUntouched: 0,
+    disabledSkipped: 0,
     rejected: 5,
     failed: 0,
     skipped: 0,

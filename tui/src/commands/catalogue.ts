@@ -21,6 +21,10 @@ export const commandCatalogue = {
     description: 'pre-flight only: the core answers /hello, accepts the api-key, and has the tenant; shows versions and round-trip time',
     load: async (): Promise<RegisterCommand> => (await import('./check.js')).registerCheckCommand,
   },
+  rollback: {
+    description: 'remove exactly the users a push created, by the ids its journal recorded; never a user that was there before',
+    load: async (): Promise<RegisterCommand> => (await import('./rollback.js')).registerRollbackCommand,
+  },
 } as const satisfies Record<string, { description: string; load: () => Promise<RegisterCommand> }>;
 
 export type CommandName = keyof typeof commandCatalogue;

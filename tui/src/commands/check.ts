@@ -2,8 +2,11 @@ import type { Command } from 'commander';
 import { ConnectionError } from 'core-client/connection/errors';
 import { CoreClient } from 'core-client/http/core-client';
 import { CoreClientConfigError } from 'core-client/http/target';
+import { isCoreError } from 'core-client/http/errors';
 import { runPreflight, type PreflightReport, type PreflightStepName } from 'core-client/connection/preflight';
 import type { Connection } from 'core-client/connection/resolve-connection';
+import { probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
+import { featureLabels, identityFeatures } from 'core-client/identity/options';
 import { ExitCode } from '../exit-codes.js';
 import { addConnectionOptions, connectionFromOptions, describeConnectionSources, type ConnectionFlags } from './connection-options.js';
 import { commandCatalogue } from './catalogue.js';
@@ -22,12 +25,21 @@ const STEP_LABELS: Record<PreflightStepName, string> = {
   tenantExists: 'tenant',
 };
 
+/** The identity calls beyond the contract, one line each: what a push can keep of a migrated user. */
+export function formatIdentityFeatures(support: FeatureSupport): string[] {
+  return [
+    'Identity features (what a push can keep of who a user was):',
+    ...identityFeatures.map((feature) => `  ${(support[feature] ? 'yes' : 'no (404)').padEnd(9)} ${featureLabels[feature]}`),
+  ];
+}
+
 /** The pre-flight as lines a person reads: one per step, then where the settings came from. */
-export function formatPreflightReport(report: PreflightReport, connection: Connection, stack: string | undefined): string {
+export function formatPreflightReport(report: PreflightReport, connection: Connection, stack: string | undefined, support?: FeatureSupport): string {
   const lines = [`Pre-flight of ${report.target}`];
   for (const step of report.steps) {
     lines.push(`  ${step.status.padEnd(7)} ${STEP_LABELS[step.name].padEnd(9)} ${step.sentence}`);
   }
+  if (support !== undefined) lines.push(...formatIdentityFeatures(support));
   lines.push(`Settings: ${describeConnectionSources(connection, stack)}.`);
   if (connection.signerKeyConfigured !== undefined) {
     lines.push(
@@ -67,8 +79,15 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
       return;
     }
     let report: PreflightReport;
+    let support: FeatureSupport | undefined;
     try {
       report = await runPreflight(client);
+      if (report.ok) {
+        support = await probeIdentityFeatures(client).catch((error: unknown) => {
+          if (isCoreError(error)) return undefined;
+          throw error;
+        });
+      }
     } finally {
       await client.close();
     }
@@ -80,9 +99,9 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
         sources: connection.sources,
         ...(connection.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: connection.signerKeyConfigured }),
       };
-      io.stdout.write(`${printableJson({ ...report, connection: settings })}\n`);
+      io.stdout.write(`${printableJson({ ...report, ...(support === undefined ? {} : { identityFeatures: support }), connection: settings })}\n`);
     } else {
-      io.stdout.write(printableLines(formatPreflightReport(report, connection, flags.stack)));
+      io.stdout.write(printableLines(formatPreflightReport(report, connection, flags.stack, support)));
     }
     if (!report.ok) {
       if (flags.json !== true) io.stderr.write(printableLines(`core-migrate check: ${report.failure?.sentence ?? 'the pre-flight failed.'}\n`));

@@ -17,6 +17,12 @@ export function formatPlanSummary(file: string, summary: PlanSummary, reportPath
     `  password users        ${counts(summary.byFamily)}`,
     `  third-party users     ${counts(summary.byProvider)}`,
   ];
+  const { identity } = summary;
+  lines.push(
+    `  identity              ${count(identity.keepsSourceId)} keep their old id · ${count(identity.verifiedEmails)} verified emails · ` +
+      `${count(identity.withProfile)} with a profile · ${count(identity.separateAccounts)} separate accounts · ` +
+      `disabled: ${count(identity.disabledSkipped)} left out, ${count(identity.disabledImported)} imported`,
+  );
   if (Object.keys(summary.strippedByRule).length > 0) lines.push(`  wrappers stripped     ${counts(summary.strippedByRule)}`);
   for (const [warning, times] of Object.entries(summary.warnings)) lines.push(`  warning (${count(times)}×)  ${warning}`);
   lines.push(

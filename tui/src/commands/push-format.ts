@@ -36,6 +36,19 @@ export function formatSummary(summary: PushSummary): string {
     lines.push(`  ${label.padEnd(width)}  ${summary[outcome]}`);
   }
   lines.push(`  ${formatCountsSum(summary)}`);
+  if (summary.steps !== undefined && !summary.dryRun) {
+    const steps = summary.steps;
+    lines.push(
+      `  Identity: ${steps.mapped} mapped to their old id, ${steps.verified} emails verified, ${steps.metadataWritten} metadata written, ` +
+        `${steps.separateAccounts} separate accounts, ${steps.disabledImported} disabled imported` +
+        (steps.completedAfterResume > 0 ? `, ${steps.completedAfterResume} completed after a stop` : ''),
+    );
+  }
+  if (summary.existingUntouched > 0) {
+    lines.push(
+      `  Note: ${summary.existingUntouched} password user(s) were already in the core and left untouched (--existing replace would replace their hash).`,
+    );
+  }
   if (summary.alreadyExisted > 0) {
     lines.push(`  Note: ${summary.alreadyExisted} password user(s) already existed; the core replaced their password hash with the imported one.`);
   }

@@ -1,5 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { checkOutputPaths, OutputPathError, type NamedFile } from 'core-client/files/output-paths';
 import { plainHttpWarning } from 'core-client/files/exposure-warnings';
 import { snapshotFiles, type FileSnapshot } from 'core-client/files/file-snapshot';
@@ -12,9 +12,12 @@ import { runPreflight } from 'core-client/connection/preflight';
 import { migrationInputs, migrationSourceFiles, runMigration } from 'core-client/push/migration';
 import { summarisePlan } from 'core-client/plan';
 import type { PlanOptions } from 'core-client/plan/plan-source';
+import type { PlanSummary } from 'core-client/plan/summary';
 import type { PushEvent } from 'core-client/push/events';
 import type { PushSummary } from 'core-client/push/summary';
 import { printableJson, printableLines } from 'core-client/printable';
+import { identityOptionsFor, probeIdentityFeatures } from 'core-client/identity/features';
+import { IdentityOptionsSchema, type IdentityOptions } from 'core-client/identity/options';
 import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import { commandCatalogue } from './catalogue.js';
@@ -31,6 +34,10 @@ interface PushFlags extends SourceFlags, ConnectionFlags {
   dryRun?: boolean;
   verifyCredentials?: string;
   json?: boolean;
+  keepIds?: boolean;
+  verifyEmails?: boolean;
+  metadata?: boolean;
+  existing?: 'skip' | 'replace';
 }
 
 /** Without a TTY (CI logs, files) a progress line every few seconds is enough. */
@@ -55,7 +62,15 @@ export const registerPushCommand: RegisterCommand = (program: Command, { io, set
     )
     .option('--dry-run', 'plan and pre-flight only: nothing is written to the core')
     .option('--verify-credentials <file>', 'lines of "email password" of known accounts: checked locally before, signed in after')
-    .option('--json', 'end with one JSON object holding the summary counts');
+    .option('--json', 'end with one JSON object holding the summary counts')
+    .option('--no-keep-ids', "do not map each user's core id to its id in the old system")
+    .option('--no-verify-emails', 'do not verify in the core the emails the source marks verified')
+    .option('--no-metadata', 'do not write the profile (name, photo, times, claims) into the user metadata')
+    .addOption(
+      new Option('--existing <policy>', 'a password user already in the core: left untouched, or its hash replaced')
+        .choices(['skip', 'replace'])
+        .default('skip'),
+    );
   addConnectionOptions(addSourceOptions(command)).action(async (file: string, flags: PushFlags, self: Command) => {
     const output = new GuardedOutput(io);
     try {
@@ -168,10 +183,16 @@ async function push(file: string, flags: PushFlags, io: CommandIO, output: Guard
       return ExitCode.coreUnreachableOrKeyRefused;
     }
     say(`Core: ${preflight.target} is reachable and accepts the key.`);
+    const support = await probeIdentityFeatures(client);
 
     const sourceSnapshot = await snapshotOf(migrationSourceFiles(sourcePath, planOptions));
     const planned = await planSummary(sourcePath, planOptions);
     say(`Plan: ${planned.operations} operations from ${planned.records} records (${planned.rejected} rejected by the plan).`);
+    const identity = identityOptionsFor(identityFlags(flags), support, planned.summary, preflight.target);
+    if ('problem' in identity) {
+      io.stderr.write(printableLines(`core-migrate push: ${identity.problem}\n`));
+      return ExitCode.usageOrConfiguration;
+    }
     if (planned.vendorScrypt > 0 && connection.signerKeyConfigured === false) {
       say('Warning: the stack says the core has no signer key; the first vendor_scrypt user will prove it, and the push stop.');
     }
@@ -187,6 +208,7 @@ async function push(file: string, flags: PushFlags, io: CommandIO, output: Guard
       dryRun: flags.dryRun === true,
       inputFiles,
       sourceSnapshot,
+      identity: identity.options,
       ...(credentials === undefined ? {} : { credentials }),
     });
     if (final === undefined) return ExitCode.usageOrConfiguration;
@@ -221,7 +243,19 @@ function concurrencyFrom(value: string | undefined): typeof defaultConcurrencyLi
   return concurrencyLimitsFor(requested);
 }
 
-async function planSummary(sourcePath: string, options: PlanOptions): Promise<{ operations: number; records: number; rejected: number; vendorScrypt: number }> {
+function identityFlags(flags: PushFlags): IdentityOptions {
+  return IdentityOptionsSchema.parse({
+    keepIds: flags.keepIds !== false,
+    verifyEmails: flags.verifyEmails !== false,
+    metadata: flags.metadata !== false,
+    existing: flags.existing ?? 'skip',
+  });
+}
+
+async function planSummary(
+  sourcePath: string,
+  options: PlanOptions,
+): Promise<{ operations: number; records: number; rejected: number; vendorScrypt: number; summary: PlanSummary }> {
   try {
     const summary = await summarisePlan(sourcePath, options);
     return {
@@ -229,6 +263,7 @@ async function planSummary(sourcePath: string, options: PlanOptions): Promise<{ 
       records: summary.records,
       rejected: summary.rejected,
       vendorScrypt: summary.byFamily.vendor_scrypt,
+      summary,
     };
   } catch (error) {
     if (isSourceError(error)) throw new UsageError(error.message);
@@ -248,6 +283,7 @@ interface PushRequest {
   dryRun: boolean;
   inputFiles: NamedFile[];
   sourceSnapshot: FileSnapshot[];
+  identity: IdentityOptions;
   credentials?: KnownCredential[];
 }
 
@@ -279,6 +315,7 @@ async function pushWithInterrupts(io: CommandIO, output: GuardedOutput, request:
       dryRun: request.dryRun,
       inputFiles: request.inputFiles,
       sourceSnapshot: request.sourceSnapshot,
+      identity: request.identity,
       signal: interrupt.signal,
       onEvent: progress.onEvent,
       ...(request.credentials === undefined
@@ -348,7 +385,8 @@ function commandLineOf(self: Command, file: string): string[] {
     const key = option.attributeName();
     if (option.long === undefined || self.getOptionValueSource(key) !== 'cli') continue;
     const value: unknown = self.getOptionValue(key);
-    if (value === true) args.push(option.long);
+    // `--no-keep-ids` and its kind store false.
+    if (value === true || (value === false && option.negate)) args.push(option.long);
     else if (Array.isArray(value)) for (const item of value) args.push(option.long, String(item));
     else if (typeof value === 'string') args.push(option.long, value);
   }

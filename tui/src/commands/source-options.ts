@@ -17,6 +17,7 @@ export interface SourceFlags {
   stripPrefix?: string[];
   providerMap?: string[];
   duplicates?: 'first-wins' | 'last-wins';
+  disabled?: 'skip' | 'import';
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -32,6 +33,11 @@ export function addSourceOptions(command: Command): Command {
     .option('--provider-map <id=name>', 'map an export provider id to a short provider name (repeatable)', collect)
     .addOption(
       new Option('--duplicates <policy>', 'which of two records with one email is imported').choices(['first-wins', 'last-wins']).default('first-wins'),
+    )
+    .addOption(
+      new Option('--disabled <policy>', 'accounts disabled in the old system: left out, or imported with disabled: true in their metadata')
+        .choices(['skip', 'import'])
+        .default('skip'),
     );
 }
 
@@ -44,6 +50,7 @@ export async function planOptionsFromFlags(flags: SourceFlags): Promise<PlanOpti
   if (flags.format !== undefined) options.format = flags.format as NonNullable<PlanOptions['format']>;
   if (flags.auth0PasswordFile !== undefined) options.auth0PasswordFile = flags.auth0PasswordFile;
   if (flags.duplicates !== undefined) options.duplicates = flags.duplicates;
+  if (flags.disabled !== undefined) options.disabled = flags.disabled;
 
   if (flags.mapping !== undefined || (flags.map ?? []).length > 0) {
     const mapping = await fieldMappingFromFlags(flags.mapping, flags.map ?? []);

@@ -13,6 +13,14 @@ export const Auth0UserSchema = z.object({
   email: z.string().optional(),
   email_verified: z.boolean().optional(),
   identities: z.array(Auth0IdentitySchema).optional(),
+  name: z.string().optional(),
+  picture: z.string().optional(),
+  created_at: z.string().optional(),
+  last_login: z.string().optional(),
+  phone_number: z.string().optional(),
+  user_metadata: z.record(z.string(), z.unknown()).optional(),
+  app_metadata: z.record(z.string(), z.unknown()).optional(),
+  blocked: z.boolean().optional(),
 });
 export type Auth0User = z.infer<typeof Auth0UserSchema>;
 

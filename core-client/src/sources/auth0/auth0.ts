@@ -126,11 +126,22 @@ async function* readUsers(file: string, index: PasswordIndex | undefined): Async
     const joinId = userJoinId(user.user_id);
     // Claimed once: what no user claimed are the password-only users at the end.
     const password = joinId === undefined || index === undefined ? undefined : await index.claim(joinId);
+    const profile = dropUndefined({
+      displayName: user.name || undefined,
+      photoUrl: user.picture || undefined,
+      signedUpAt: user.created_at || undefined,
+      lastSignedInAt: user.last_login || undefined,
+      phoneNumber: user.phone_number || undefined,
+      userMetadata: user.user_metadata,
+      appMetadata: user.app_metadata,
+    });
     const record: SourceUser = {
       kind: 'user',
       location: { file, line: entry.line },
       sourceId: user.user_id,
-      ...dropUndefined({ email: user.email || undefined, emailVerified: user.email_verified, passwordHash: password?.passwordHash }),
+      system: 'auth0',
+      ...dropUndefined({ email: user.email || undefined, emailVerified: user.email_verified, passwordHash: password?.passwordHash, disabled: user.blocked }),
+      ...(Object.keys(profile).length === 0 ? {} : { profile }),
       providers: linkedProviders(user),
     };
     yield record;
@@ -146,6 +157,7 @@ async function* readUnmatchedPasswords(hashFile: HashFile, index: PasswordIndex)
       kind: 'user',
       location: { file: hashFile.file, line },
       sourceId: `${DATABASE_PROVIDER}|${passwordJoinId(password)}`,
+      system: 'auth0',
       ...dropUndefined({ email: password.email || undefined, emailVerified: password.email_verified }),
       passwordHash: password.passwordHash,
       providers: [],

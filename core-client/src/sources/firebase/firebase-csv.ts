@@ -5,7 +5,19 @@ import { splitLines } from '../text/lines.js';
 import { openText } from '../text/open-text.js';
 import { type FirebaseProviderInfo, firebaseSourceUser } from './firebase-user.js';
 
-const column = { localId: 0, email: 1, emailVerified: 2, passwordHash: 3, salt: 4 } as const;
+/** Profile columns as the Firebase CLI documents its CSV; disabled state and custom claims are JSON-only. */
+const column = {
+  localId: 0,
+  email: 1,
+  emailVerified: 2,
+  passwordHash: 3,
+  salt: 4,
+  displayName: 5,
+  photoUrl: 6,
+  createdAt: 23,
+  lastSignedInAt: 24,
+  phoneNumber: 25,
+} as const;
 
 /** Each provider has four columns (rawId, email, displayName, photoUrl), at a fixed place. */
 const providerColumns: readonly (readonly [providerId: string, firstColumn: number])[] = [
@@ -58,6 +70,11 @@ function readRow(fields: readonly string[], file: string, line: number): RowResu
       passwordHash: text(column.passwordHash),
       salt: text(column.salt),
       providerUserInfo: infos,
+      displayName: text(column.displayName),
+      photoUrl: text(column.photoUrl),
+      createdAt: text(column.createdAt),
+      lastSignedInAt: text(column.lastSignedInAt),
+      phoneNumber: text(column.phoneNumber),
     },
     { file, line },
   );

@@ -23,6 +23,15 @@ export const FirebaseJsonUserSchema = z.object({
   passwordHash: z.string().optional(),
   salt: z.string().optional(),
   providerUserInfo: z.array(FirebaseProviderInfoSchema).optional(),
+  displayName: z.string().optional(),
+  photoUrl: z.string().optional(),
+  /** Milliseconds since the epoch, as text. */
+  createdAt: z.string().optional(),
+  lastSignedInAt: z.string().optional(),
+  phoneNumber: z.string().optional(),
+  /** The custom claims as a JSON text. */
+  customAttributes: z.string().optional(),
+  disabled: z.boolean().optional(),
 });
 export type FirebaseJsonUser = z.infer<typeof FirebaseJsonUserSchema>;
 export type FirebaseProviderInfo = z.infer<typeof FirebaseProviderInfoSchema>;
@@ -33,12 +42,50 @@ export function toLinkedProviders(infos: readonly FirebaseProviderInfo[]): Linke
     .map((info) => ({ providerId: info.providerId, providerUserId: info.rawId, ...(info.email ? { email: info.email } : {}) }));
 }
 
+/** Firebase times are milliseconds since the epoch as text; anything else is kept as it was exported. */
+function isoTime(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const ms = Number(value);
+  return Number.isFinite(ms) && /^\d+$/.test(value.trim()) ? new Date(ms).toISOString() : value;
+}
+
+/** Custom claims are an object in JSON text; text that is not one is kept under `raw` rather than dropped. */
+function customClaims(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // Kept as text below.
+  }
+  return { raw: text };
+}
+
+const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
+
 export function firebaseSourceUser(user: FirebaseJsonUser, location: RecordLocation): SourceUser {
   const optional = dropUndefined({
-    email: user.email === '' ? undefined : user.email,
+    email: nonEmpty(user.email),
     emailVerified: user.emailVerified,
-    passwordHash: user.passwordHash === '' ? undefined : user.passwordHash,
-    salt: user.salt === '' ? undefined : user.salt,
+    passwordHash: nonEmpty(user.passwordHash),
+    salt: nonEmpty(user.salt),
+    disabled: user.disabled,
   });
-  return { kind: 'user', location, sourceId: user.localId, ...optional, providers: toLinkedProviders(user.providerUserInfo ?? []) };
+  const profile = dropUndefined({
+    displayName: nonEmpty(user.displayName),
+    photoUrl: nonEmpty(user.photoUrl),
+    signedUpAt: isoTime(user.createdAt),
+    lastSignedInAt: isoTime(user.lastSignedInAt),
+    phoneNumber: nonEmpty(user.phoneNumber),
+    customClaims: customClaims(user.customAttributes),
+  });
+  return {
+    kind: 'user',
+    location,
+    sourceId: user.localId,
+    system: 'firebase',
+    ...optional,
+    ...(Object.keys(profile).length === 0 ? {} : { profile }),
+    providers: toLinkedProviders(user.providerUserInfo ?? []),
+  };
 }

@@ -15,7 +15,7 @@ export const FieldMappingSchema = z.strictObject({
   isVerified: columnName.default('isVerified'),
   thirdPartyId: columnName.default('thirdPartyId'),
   thirdPartyUserId: columnName.default('thirdPartyUserId'),
-  /** The old system's id, used in messages only. */
+  /** The old system's id: kept as the user's id (--no-keep-ids turns it off), and named in the report. */
   sourceId: columnName.default('id'),
 });
 export type FieldMapping = z.infer<typeof FieldMappingSchema>;

@@ -83,7 +83,8 @@ export function mapGenericRecord(lookup: FieldLookup, mapping: FieldMapping, loc
       salt: readText(lookup(mapping.salt), 'salt', mapping.salt, false),
       hashingAlgorithm: readText(lookup(mapping.hashingAlgorithm), 'hashingAlgorithm', mapping.hashingAlgorithm, false),
     };
-    return { kind: 'user', location, ...dropUndefined(optional), providers };
+    const system = optional.sourceId === undefined ? {} : { system: 'generic export' };
+    return { kind: 'user', location, ...dropUndefined(optional), ...system, providers };
   } catch (error) {
     if (!(error instanceof FieldProblem)) throw error;
     const named = error.column === error.field ? `"${error.column}"` : `"${error.column}" (mapped to ${error.field})`;

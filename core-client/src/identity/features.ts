@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { CallOptions, CoreClient } from '../http/core-client.js';
+import { NotFound } from '../http/errors.js';
+import type { PlanSummary } from '../plan/summary.js';
+import { type IdentityFeature, type IdentityOptions, featureLabels, identityFeatures } from './options.js';
+
+export type FeatureSupport = Record<IdentityFeature, boolean>;
+
+type ProbeClient = Pick<CoreClient, 'userIdMapping' | 'isEmailVerified' | 'userMetadata' | 'userByEmail' | 'removeUser'>;
+
+/** An id and email no user can have, so a probe reads (or removes) nothing. */
+function probeIds(): { userId: string; email: string } {
+  const nonce = randomUUID();
+  return { userId: `core-migrate-probe-${nonce}`, email: `core-migrate-probe-${nonce}@probe.invalid` };
+}
+
+/**
+ * Which identity calls the core has: each is asked once about a user that cannot exist, and a 404 `Not found` means
+ * the core has no such call (core-behaviour.md). The removal probe removes that non-existent id, which the core
+ * answers OK without touching anything. Other errors (the key, the network) are thrown: the pre-flight reports them.
+ */
+export async function probeIdentityFeatures(client: ProbeClient, options: Pick<CallOptions, 'signal'> = {}): Promise<FeatureSupport> {
+  const call: CallOptions = { retry: false, ...options };
+  const { userId, email } = probeIds();
+  const probes: Record<IdentityFeature, () => Promise<unknown>> = {
+    mapping: () => client.userIdMapping(userId, call),
+    verification: () => client.isEmailVerified({ userId, email }, call),
+    metadata: () => client.userMetadata(userId, call),
+    lookup: () => client.userByEmail(email, call),
+    removal: () => client.removeUser(userId, call),
+  };
+  const support = {} as FeatureSupport;
+  for (const feature of identityFeatures) {
+    try {
+      await probes[feature]();
+      support[feature] = true;
+    } catch (error) {
+      if (!(error instanceof NotFound)) throw error;
+      support[feature] = false;
+    }
+  }
+  return support;
+}
+
+export type PlanIdentity = Pick<PlanSummary, 'identity' | 'passwordImports'>;
+
+/** The flag that turns each step off, for the sentence that asks for it. */
+const turnOff: Record<Exclude<IdentityFeature, 'removal'>, string> = {
+  mapping: '--no-keep-ids',
+  verification: '--no-verify-emails',
+  metadata: '--no-metadata',
+  lookup: '--existing replace',
+};
+
+/**
+ * The steps a push runs: what the operator asked for, less what the core lacks. A step the plan needs and the core
+ * lacks stops the push before anything is sent, with one sentence (the step is never turned off silently).
+ */
+export function identityOptionsFor(
+  requested: IdentityOptions,
+  support: FeatureSupport,
+  plan: PlanIdentity,
+  target: string,
+): { options: IdentityOptions } | { problem: string } {
+  const { identity } = plan;
+  const needs: Record<Exclude<IdentityFeature, 'removal'>, boolean> = {
+    mapping: requested.keepIds && identity.keepsSourceId > 0,
+    verification: requested.verifyEmails && identity.verifiedEmails > 0,
+    metadata: requested.metadata && identity.keepsSourceId + identity.separateAccounts + identity.withProfile + identity.disabledImported > 0,
+    // Replace can do without the lookup; skip cannot tell an existing user from a new one without it.
+    lookup: requested.lookup && requested.existing === 'skip' && plan.passwordImports > 0,
+  };
+  const missing = (Object.keys(needs) as (keyof typeof needs)[]).filter((feature) => needs[feature] && !support[feature]);
+  if (missing.length > 0) {
+    const names = missing.map((feature) => featureLabels[feature]).join(', ');
+    const flags = missing.map((feature) => turnOff[feature]).join(' ');
+    return {
+      problem:
+        `The core at ${target} has no ${names} (it answered 404), which this push needs; nothing was sent. ` +
+        `Upgrade the core, or pass ${flags} to push without ${missing.length === 1 ? 'it' : 'them'}.`,
+    };
+  }
+  return {
+    options: {
+      ...requested,
+      keepIds: requested.keepIds && support.mapping,
+      verifyEmails: requested.verifyEmails && support.verification,
+      metadata: requested.metadata && support.metadata,
+      lookup: requested.lookup && support.lookup,
+    },
+  };
+}

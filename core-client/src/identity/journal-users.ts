@@ -1,0 +1,86 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { JournalEntrySchema, JournalError, JournalStepEntrySchema, parseJournalHeader } from '../push/journal.js';
+
+/** A user a push created, as its journal recorded it: ids only, never an email or a secret. */
+export interface CreatedUser {
+  /** The operation (`<operationKey>\n<digest>`), so a rollback can say which ones it already did. */
+  key: string;
+  /** The core's own id, from the creation's answer. */
+  coreId: string;
+  /** The old id it was mapped to, when it was; every later call then names the user by it. */
+  externalId?: string;
+}
+
+export class JournalReadError extends Error {
+  override readonly name = 'JournalReadError';
+}
+
+/** The core a journal was written for, from its first line. */
+export async function journalTarget(path: string): Promise<string> {
+  for await (const line of lines(path)) {
+    // The push's own reading of the header: another version (one without the ids of created users) is refused alike.
+    try {
+      return parseJournalHeader(path, line).target;
+    } catch (error) {
+      if (error instanceof JournalError) throw new JournalReadError(error.message);
+      throw error;
+    }
+  }
+  throw new JournalReadError(`The journal ${path} is empty: that push created no user.`);
+}
+
+/**
+ * Streams the users a push created (`stats.uncertain` counts, once the stream ends, creations that were sent but
+ * whose answer was never journalled: resuming the push records them), in the journal's order. Only `created` steps count: a user that existed before
+ * (`found`, or a final line without a creation) is never listed. Memory holds only the operations whose final line
+ * has not come yet, which are the few in flight when a push stopped.
+ */
+export async function* createdUsers(path: string, stats: { uncertain: number } = { uncertain: 0 }): AsyncGenerator<CreatedUser> {
+  const open = new Map<string, CreatedUser>();
+  /** Creations announced (written ahead) whose answer no line recorded: the push was killed while they were sent. */
+  const announced = new Set<string>();
+  let first = true;
+  for await (const line of lines(path)) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    const json = safeJson(line);
+    const step = JournalStepEntrySchema.safeParse(json);
+    if (step.success) {
+      const key = `${step.data.k}\n${step.data.d}`;
+      const entry = step.data;
+      if (entry.s === 'intent') announced.add(key);
+      else announced.delete(key);
+      if (entry.s === 'created' && entry.u !== undefined) open.set(key, { key, coreId: entry.u });
+      const user = open.get(key);
+      if (entry.s === 'mapped' && entry.x !== undefined && user !== undefined) user.externalId = entry.x;
+      continue;
+    }
+    const final = JournalEntrySchema.safeParse(json);
+    if (!final.success) continue; // A torn last line: the push was killed mid-write.
+    const key = `${final.data.k}\n${final.data.d}`;
+    announced.delete(key);
+    const user = open.get(key);
+    if (user !== undefined) {
+      open.delete(key);
+      yield user;
+    }
+  }
+  // Users whose steps a stop interrupted: created all the same.
+  yield* open.values();
+  stats.uncertain += announced.size;
+}
+
+function lines(path: string): AsyncIterable<string> {
+  return createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+}
+
+function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}

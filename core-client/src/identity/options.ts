@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** The identity calls beyond the contract, as the pre-flight finds them (core-behaviour.md). */
+export const identityFeatures = ['mapping', 'verification', 'metadata', 'lookup', 'removal'] as const;
+export type IdentityFeature = (typeof identityFeatures)[number];
+
+export const featureLabels: Record<IdentityFeature, string> = {
+  mapping: 'user id mapping (/recipe/userid/map)',
+  verification: 'email verification (/recipe/user/email/verify)',
+  metadata: 'user metadata (/recipe/user/metadata)',
+  lookup: 'user lookup by email (/recipe/user?email=)',
+  removal: 'user removal (/user/remove)',
+};
+
+export const ExistingPolicySchema = z.enum(['skip', 'replace']);
+export type ExistingPolicy = z.infer<typeof ExistingPolicySchema>;
+
+/**
+ * What a push does after creating each user. The defaults keep who the user was; each can be turned off, and a
+ * step whose core feature is missing is off too (the push refuses to start when the operator did not turn it off).
+ */
+export const IdentityOptionsSchema = z.object({
+  /** Map each created user's core id to its old id (`--no-keep-ids` turns it off). */
+  keepIds: z.boolean().default(true),
+  /** Verify in the core the emails the source marks verified. */
+  verifyEmails: z.boolean().default(true),
+  /** Write the profile into the user's metadata (`--no-metadata` turns it off). */
+  metadata: z.boolean().default(true),
+  /** A password user already in the core: left untouched (`skip`, default) or its hash replaced (`replace`). */
+  existing: ExistingPolicySchema.default('skip'),
+  /** Look each password user's email up before importing it (needs the lookup feature; `skip` depends on it). */
+  lookup: z.boolean().default(true),
+});
+export type IdentityOptions = z.infer<typeof IdentityOptionsSchema>;
+
+export const defaultIdentityOptions: IdentityOptions = IdentityOptionsSchema.parse({});
+
+/** No identity step at all: the contract's two operations only (today's behaviour before issue 13). */
+export const contractOnlyIdentityOptions: IdentityOptions = { keepIds: false, verifyEmails: false, metadata: false, existing: 'replace', lookup: false };

@@ -1,0 +1,202 @@
+import { closeSync, createReadStream, existsSync, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { checkOutputPaths, openOutputFile, outputErrorSentence, type NamedFile } from '../files/output-paths.js';
+import type { CoreClient } from '../http/core-client.js';
+import { AuthRejected, isCoreError, TenantNotFound } from '../http/errors.js';
+import { rollbackRecordPath } from '../push/journal.js';
+import { JournalLock } from '../push/journal-lock.js';
+import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
+
+export type RollbackClient = Pick<CoreClient, 'removeUser' | 'userIdMapping' | 'describe'>;
+
+export interface RollbackOptions {
+  journalPath: string;
+  client: RollbackClient;
+  dryRun?: boolean;
+  /** Removals in flight at once. Default 8. */
+  concurrency?: number;
+  /**
+   * Where removals are recorded, so a second run goes on where the first stopped. Default `<journal>.rollback`, which
+   * also marks the journal as rolled back: a push refuses to resume from it (its users were removed on purpose).
+   */
+  recordPath?: string;
+  /** Called with a sentence when a stale lock of a process that is gone was taken over. */
+  onNote?: (message: string) => void;
+  signal?: AbortSignal;
+  /** Whether the core has id mapping (the pre-flight's probe); without it no user can be mapped. Default true. */
+  mappingSupported?: boolean;
+}
+
+export interface RollbackSummary {
+  /** Users the journal says this migration created. */
+  created: number;
+  removed: number;
+  /** Removed by an earlier run of this rollback. */
+  alreadyRemoved: number;
+  /** The old id now names another core user: left alone. */
+  leftAlone: number;
+  failed: number;
+  /** A dry run, or a stop: not removed (a re-run removes them). */
+  notAttempted: number;
+  /**
+   * Creations the push sent but was killed before journalling their answer: the journal has no id for them. Resuming
+   * the push first finds and records them; a rollback after that removes them too.
+   */
+  uncertain: number;
+  dryRun: boolean;
+  recordPath: string;
+  stoppedEarly?: { reason: 'authRejected' | 'tenantNotFound' | 'interrupted' | 'outputFailed'; message: string };
+  /** One sentence each for what failed or was left alone (ids only). */
+  problems: string[];
+}
+
+const MAX_LISTED_PROBLEMS = 100;
+
+/**
+ * Removes exactly the users a push created, by the ids its journal recorded, never a user that was there before.
+ * A mapped user is removed by its old id (every call names it so), after checking that the old id still names the
+ * user this migration created. Each removal is recorded; a re-run skips what is recorded.
+ */
+export async function runRollback(options: RollbackOptions): Promise<RollbackSummary> {
+  const { client, journalPath } = options;
+  const target = await journalTarget(journalPath);
+  if (target !== client.describe()) {
+    throw new JournalReadError(
+      `The journal ${journalPath} records a push to ${target}, not to ${client.describe()}: connect to the core the journal was written for.`,
+    );
+  }
+  const recordPath = options.recordPath ?? rollbackRecordPath(journalPath);
+  if (options.dryRun === true) return removeCreated(options, recordPath, undefined);
+  // Like a push, a rollback holds the journal's lock: a push completing users while they are removed would undo it.
+  let locked: ReturnType<typeof JournalLock.acquire>;
+  try {
+    locked = JournalLock.acquire(journalPath, 'rollback');
+  } catch (error) {
+    throw new JournalReadError(outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the journal lock', path: `${journalPath}.lock` }));
+  }
+  if (!locked.ok) throw new JournalReadError(locked.message);
+  if (locked.tookOverFrom !== undefined) {
+    options.onNote?.(
+      `The journal's lock was left by process ${locked.tookOverFrom.pid} (started ${locked.tookOverFrom.startedAt}), which is gone; this rollback took it over.`,
+    );
+  }
+  const record: NamedFile = { role: 'the rollback record', path: recordPath };
+  let fd: number | undefined;
+  try {
+    const refused = await checkOutputPaths([{ role: 'the journal', path: journalPath }], [record]);
+    if (refused !== undefined) throw refused;
+    // Opened (so created) before the first removal: the journal is marked rolled back before any user is gone.
+    fd = openOutputFile(record, { append: true });
+    return await removeCreated(options, recordPath, fd);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+    locked.lock.release();
+  }
+}
+
+async function removeCreated(options: RollbackOptions, recordPath: string, recordFd: number | undefined): Promise<RollbackSummary> {
+  const { client, journalPath } = options;
+  const done = await removedBefore(recordPath);
+  const summary: RollbackSummary = {
+    created: 0,
+    removed: 0,
+    alreadyRemoved: 0,
+    leftAlone: 0,
+    failed: 0,
+    notAttempted: 0,
+    uncertain: 0,
+    dryRun: options.dryRun === true,
+    recordPath,
+    problems: [],
+  };
+  const problem = (sentence: string): void => {
+    if (summary.problems.length < MAX_LISTED_PROBLEMS) summary.problems.push(sentence);
+  };
+  const inFlight = new Set<Promise<void>>();
+  const limit = options.concurrency ?? 8;
+
+  const removeOne = async (user: CreatedUser): Promise<void> => {
+    try {
+      const call = options.signal === undefined ? {} : { signal: options.signal };
+      let removeId = user.coreId;
+      if (options.mappingSupported !== false && user.externalId !== undefined) {
+        const mapping = await client.userIdMapping(user.externalId, call);
+        // A resume that found the user already mapped recorded the old id as its id: then the old id is the user's own.
+        const ours = mapping === undefined || mapping.coreId === user.coreId || user.coreId === user.externalId;
+        if (!ours) {
+          summary.leftAlone += 1;
+          problem(`the old id ${user.externalId} now names another core user (${mapping?.coreId ?? '?'}), not the one this migration created: left alone`);
+          return;
+        }
+        if (mapping !== undefined) removeId = user.externalId;
+      } else if (options.mappingSupported !== false) {
+        // Mapped at the core after its mapping step was journalled? (A push killed between the two.) Then the core
+        // names the user by the old id only, and a removal by its own id would do nothing.
+        const mapping = await client.userIdMapping(user.coreId, call);
+        if (mapping !== undefined && mapping.coreId === user.coreId) removeId = mapping.externalId;
+      }
+      await client.removeUser(removeId, call);
+      summary.removed += 1;
+      try {
+        if (recordFd !== undefined) writeSync(recordFd, `${JSON.stringify({ k: user.key, u: removeId })}\n`);
+      } catch (error) {
+        // Removed but not recorded: a re-run removes it again, which is harmless; nothing more is removed now.
+        summary.stoppedEarly ??= {
+          reason: 'outputFailed',
+          message: `${outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the rollback record', path: recordPath })} Nothing more was removed.`,
+        };
+      }
+    } catch (error) {
+      if (error instanceof AuthRejected || error instanceof TenantNotFound) {
+        summary.stoppedEarly ??= { reason: error.kind, message: error.message };
+        summary.notAttempted += 1;
+        return;
+      }
+      if (options.signal?.aborted === true) {
+        summary.notAttempted += 1;
+        return;
+      }
+      summary.failed += 1;
+      problem(`user ${user.externalId ?? user.coreId}: ${isCoreError(error) ? error.message : String(error)}`);
+    }
+  };
+
+  const stats = { uncertain: 0 };
+  for await (const user of createdUsers(journalPath, stats)) {
+    summary.created += 1;
+    if (done.has(user.key)) {
+      summary.alreadyRemoved += 1;
+      continue;
+    }
+    if (summary.dryRun || summary.stoppedEarly !== undefined || options.signal?.aborted === true) {
+      summary.notAttempted += 1;
+      continue;
+    }
+    const pending = removeOne(user).finally(() => inFlight.delete(pending));
+    inFlight.add(pending);
+    if (inFlight.size >= limit) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  summary.uncertain = stats.uncertain;
+  if (summary.stoppedEarly === undefined && options.signal?.aborted === true) {
+    summary.stoppedEarly = {
+      reason: 'interrupted',
+      message: 'Interrupted: removals in flight finished and were recorded; run the same command again to go on.',
+    };
+  }
+  return summary;
+}
+
+async function removedBefore(recordPath: string): Promise<Set<string>> {
+  const keys = new Set<string>();
+  if (!existsSync(recordPath)) return keys;
+  for await (const line of createInterface({ input: createReadStream(recordPath), crlfDelay: Infinity })) {
+    try {
+      const entry = JSON.parse(line) as { k?: unknown };
+      if (typeof entry.k === 'string') keys.add(entry.k);
+    } catch {
+      // A torn last line: that removal is done again (removing twice is harmless).
+    }
+  }
+  return keys;
+}

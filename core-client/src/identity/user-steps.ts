@@ -1,0 +1,211 @@
+import type { CallOptions, CoreClient } from '../http/core-client.js';
+import type { ImportOperation } from '../plan/operation.js';
+import type { Journal, StepProgress } from '../push/journal.js';
+import { endAfterEarlierAttempt } from '../push/lost-answer.js';
+import { alreadyExistedNote, endOfSignInUp, thirdPartyExistingNote, type OperationEnd } from '../push/outcome.js';
+import { metadataOf, mappingInfo } from './metadata.js';
+import type { IdentityOptions } from './options.js';
+
+/** What the steps need of a core client; `CoreClient` is one. */
+export type IdentityClient = Pick<
+  CoreClient,
+  'importPasswordHash' | 'signInUp' | 'userByEmail' | 'mapUserId' | 'createEmailVerificationToken' | 'verifyEmail' | 'updateUserMetadata'
+>;
+
+export const stepCounters = ['mapped', 'verified', 'metadataWritten', 'separateAccounts', 'disabledImported', 'completedAfterResume'] as const;
+export type StepCounter = (typeof stepCounters)[number];
+
+/** Filled in by `send`: whether an attempt whose answer was lost may have been carried out by the core. */
+export interface SendTrace {
+  mayHaveReachedCore: boolean;
+}
+
+export interface UserStepContext {
+  client: IdentityClient;
+  /** The steps in force: the operator's choice, less what the core lacks. */
+  options: IdentityOptions;
+  journal: Journal | undefined;
+  /** Sends one request with the engine's retries and back-pressure; rejects with the last error. */
+  send<T>(call: (options: CallOptions) => Promise<T>, trace?: SendTrace): Promise<T>;
+  /** Journals the `intent` line before a creation request leaves; rejects (and the push stops) when it cannot. */
+  announce(item: ImportOperation): Promise<void>;
+  count(counter: StepCounter): void;
+  /** A report line about this operation that is not its end (a separate account, a resumed user). */
+  note(item: ImportOperation, code: string, reason: string): Promise<void> | undefined;
+}
+
+/** Who the user is after its creation step, or how the operation ended already. */
+type Creation =
+  | {
+      userId: string;
+      createdHere: boolean;
+      outcomeEnd: Extract<OperationEnd, { kind: 'done' }>;
+      /** An earlier run created the user and stopped before its last step: this run finishes it. */
+      resumed?: true;
+    }
+  | { end: OperationEnd };
+
+/**
+ * One user's steps, one after another: look the email up (password users), create, map the old id, verify the
+ * email, write the metadata. Each completed step is journalled; a resume starts after the last one. Transient and
+ * unexpected errors are thrown to the engine, which counts them as it counts a failed import.
+ */
+export async function runUserSteps(item: ImportOperation, context: UserStepContext): Promise<OperationEnd> {
+  const progress = context.journal?.progressOf(item);
+  const creation = await create(item, context, progress);
+  if ('end' in creation) return creation.end;
+  let { userId } = creation;
+  const { options, journal } = context;
+  const identity = item.identity;
+  if (identity === undefined) return creation.outcomeEnd;
+  const done = progress?.steps ?? new Set();
+
+  const sourceId = identity.sourceId;
+  if (options.keepIds && identity.carriesSourceId && sourceId !== undefined && !done.has('mapped')) {
+    if (userId !== sourceId) {
+      const mapped = await context.send((call) =>
+        context.client.mapUserId({ superTokensUserId: userId, externalUserId: sourceId, externalUserIdInfo: mappingInfo(identity) }, call),
+      );
+      if (mapped.outcome === 'conflict') {
+        const which = mapped.externalIdMapped
+          ? `the old id "${sourceId}" is already mapped to another user of the core`
+          : 'this core user already carries another old id';
+        return {
+          kind: 'refused',
+          code: 'idMappingConflict',
+          reason: `the user was ${creation.createdHere ? 'created' : 'found'}, but ${which}; resolve it in the core, then push again`,
+        };
+      }
+      if (mapped.outcome === 'unknownUser') {
+        return {
+          kind: 'failed',
+          code: 'idMappingUnknownUser',
+          reason: `the core no longer knows the user it answered with (id ${userId}); a resume retries it`,
+        };
+      }
+    }
+    journal?.recordStep(item, 'mapped', { x: sourceId });
+    context.count('mapped');
+    userId = sourceId;
+  }
+  if (!identity.carriesSourceId && sourceId !== undefined) {
+    context.count('separateAccounts');
+    await context.note(
+      item,
+      'separateAccount',
+      `${item.kind === 'thirdPartySignInUp' ? `the ${item.sourceProviderId} account` : 'this account'} of the old user "${sourceId}" is a separate core user ` +
+        `(id ${userId}): the core links accounts only as a paid feature; link it to the user "${sourceId}" later`,
+    );
+  }
+
+  if (options.verifyEmails && item.kind === 'passwordImport' && identity.emailVerified && !done.has('verified')) {
+    const token = await context.send((call) => context.client.createEmailVerificationToken({ userId, email: item.email }, call));
+    if (token.outcome === 'token') {
+      const verified = await context.send((call) => context.client.verifyEmail(token.token, call));
+      if (verified.outcome === 'invalidToken') {
+        return { kind: 'failed', code: 'verificationFailed', reason: 'the core refused its own fresh verification token; a resume retries it' };
+      }
+    }
+    journal?.recordStep(item, 'verified');
+    context.count('verified');
+  }
+
+  const metadata = options.metadata ? metadataOf(identity) : undefined;
+  if (metadata !== undefined && !done.has('metadata')) {
+    await context.send((call) => context.client.updateUserMetadata({ userId, metadataUpdate: metadata }, call));
+    journal?.recordStep(item, 'metadata');
+    context.count('metadataWritten');
+  }
+  if (identity.disabled) context.count('disabledImported');
+  if (creation.resumed === true) {
+    context.count('completedAfterResume');
+    await context.note(item, 'completedAfterResume', "an earlier run stopped between this user's steps; this run finished them");
+  }
+  return creation.outcomeEnd;
+}
+
+/**
+ * Creates the user, or finds who it is. The `intent` line goes out before every creation request (never for a user
+ * the lookup found already there). "Already existed" (or "existing") after this migration's own earlier request for
+ * the user, whose answer was lost (in this run: a reset, a timeout, a 5xx; or in an earlier run: an `intent` with no
+ * answer journalled), means that request created it: counted, journalled and rolled back as created, with a note.
+ * With the lookup, a resume asks the core first: a user found after an `intent` is this migration's, finished here.
+ */
+async function create(item: ImportOperation, context: UserStepContext, progress: StepProgress | undefined): Promise<Creation> {
+  const { journal, options, client } = context;
+  if (progress?.userId !== undefined) {
+    // Created (or found) and journalled by an earlier run: only the remaining steps are left.
+    const outcomeEnd = doneEnd(item, progress.createdHere);
+    return { userId: progress.userId, createdHere: progress.createdHere, outcomeEnd, resumed: true };
+  }
+  const announcedBefore = progress?.steps.has('intent') === true;
+  const trace: SendTrace = { mayHaveReachedCore: false };
+
+  if (item.kind === 'passwordImport') {
+    if (options.lookup) {
+      const found = await context.send((call) => client.userByEmail(item.email, call));
+      if (found.found) {
+        if (announcedBefore) {
+          // This migration announced the import when the email was free: the user is its own, created before a stop.
+          journal?.recordStep(item, 'created', { u: found.userId });
+          return { userId: found.userId, createdHere: true, outcomeEnd: doneEnd(item, true), resumed: true };
+        }
+        if (options.existing === 'skip') {
+          return {
+            end: {
+              kind: 'done',
+              outcome: 'existingUntouched',
+              journal: 'untouched',
+              note: 'a password user with this email was already in the core (not created by this migration): left untouched (no hash, id or metadata written); --existing replace would replace its hash',
+            },
+          };
+        }
+        // Replace: the user was there before this migration, so no intent, and a lost answer changes nothing.
+        const replaced = await context.send((call) => client.importPasswordHash(item.body, call));
+        const createdHere = replaced.outcome === 'imported';
+        journal?.recordStep(item, createdHere ? 'created' : 'found', { u: replaced.userId });
+        return { userId: replaced.userId, createdHere, outcomeEnd: doneEnd(item, createdHere) };
+      }
+    }
+    await context.announce(item);
+    const result = await context.send((call) => client.importPasswordHash(item.body, call), trace);
+    // The lookup just found no user: an earlier run's request did not create one, only this run's attempts may have.
+    const lostAnswer = trace.mayHaveReachedCore || (announcedBefore && !options.lookup);
+    const createdHere = result.outcome === 'imported' || lostAnswer;
+    journal?.recordStep(item, createdHere ? 'created' : 'found', { u: result.userId });
+    const outcomeEnd = result.outcome === 'alreadyExisted' && createdHere ? createdByLostAnswer(item) : doneEnd(item, createdHere);
+    const resumed = announcedBefore && result.outcome === 'alreadyExisted' ? { resumed: true as const } : {};
+    return { userId: result.userId, createdHere, outcomeEnd, ...resumed };
+  }
+
+  await context.announce(item);
+  const result = await context.send((call) => client.signInUp(item.body, call), trace);
+  if (result.outcome === 'nonOkStatus') return { end: endOfSignInUp(result) };
+  // A third-party user cannot be looked up: "existing" after this migration's own unanswered request is its own.
+  const ours = result.outcome === 'created' || announcedBefore || trace.mayHaveReachedCore;
+  journal?.recordStep(item, ours ? 'created' : 'found', { u: result.userId });
+  if (!ours && options.existing === 'skip') {
+    return {
+      end: { kind: 'done', outcome: 'thirdPartyExisting', journal: 'existing', note: `${thirdPartyExistingNote}; no id, verification or metadata written` },
+    };
+  }
+  const outcomeEnd = result.outcome === 'existing' && ours ? createdByLostAnswer(item) : doneEnd(item, ours);
+  const resumed = announcedBefore && result.outcome === 'existing' ? { resumed: true as const } : {};
+  return { userId: result.userId, createdHere: ours, outcomeEnd, ...resumed };
+}
+
+/** Created by a request of this migration whose answer was lost: counted as created, with the note that says why. */
+function createdByLostAnswer(item: ImportOperation): Extract<OperationEnd, { kind: 'done' }> {
+  return endAfterEarlierAttempt(doneEnd(item, false));
+}
+
+function doneEnd(item: ImportOperation, createdHere: boolean): Extract<OperationEnd, { kind: 'done' }> {
+  if (item.kind === 'passwordImport') {
+    return createdHere
+      ? { kind: 'done', outcome: 'imported', journal: 'imported' }
+      : { kind: 'done', outcome: 'alreadyExisted', journal: 'alreadyExisted', note: alreadyExistedNote };
+  }
+  return createdHere
+    ? { kind: 'done', outcome: 'thirdPartyCreated', journal: 'created' }
+    : { kind: 'done', outcome: 'thirdPartyExisting', journal: 'existing', note: thirdPartyExistingNote };
+}
