@@ -20,7 +20,7 @@ export class FaultPlan {
   #latencyMs = 0;
   readonly #queue: Fault[] = [];
   readonly #byRequestNumber = new Map<number, Fault>();
-  #slowBodies: number[] = [];
+  #slowBodies: { ms: number; method?: string }[] = [];
   /** Requests whose path starts with this are held, unanswered and not acted on, until released. */
   #holdPrefix: string | undefined;
   #holdMethod: string | undefined;
@@ -77,9 +77,12 @@ export class FaultPlan {
     this.#byRequestNumber.set(requestNumber, fault);
   }
 
-  /** The next `count` answers send their headers at once and their body only after `ms`. */
-  slowBodyNext(count: number, ms: number): void {
-    for (let i = 0; i < count; i += 1) this.#slowBodies.push(ms);
+  /**
+   * The next `count` answers (to requests of `method` only, when given: a write after a lookup) send their headers at
+   * once and their body only after `ms`.
+   */
+  slowBodyNext(count: number, ms: number, method?: string): void {
+    for (let i = 0; i < count; i += 1) this.#slowBodies.push({ ms, ...(method === undefined ? {} : { method }) });
   }
 
   clearFaults(): void {
@@ -101,7 +104,10 @@ export class FaultPlan {
   }
 
   /** How long to hold back the body of this answer, if at all; consumes it. */
-  takeSlowBody(): number | undefined {
-    return this.#slowBodies.shift();
+  takeSlowBody(method: string): number | undefined {
+    const next = this.#slowBodies[0];
+    if (next === undefined || (next.method !== undefined && next.method !== method)) return undefined;
+    this.#slowBodies.shift();
+    return next.ms;
   }
 }

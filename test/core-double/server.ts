@@ -74,7 +74,7 @@ export interface CoreDouble {
     holdPath(path: string, method?: string): void;
     heldCount(): number;
     releaseHeld(): void;
-    slowBodyNext(count: number, ms: number): void;
+    slowBodyNext(count: number, ms: number, method?: string): void;
     clearFaults(): void;
   };
 }
@@ -177,7 +177,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     }
     const answer = fault !== undefined ? faultAnswer(fault) : await answerCall(call, settings);
     if (plan.latencyMs > 0) await later(plan.latencyMs);
-    const slowBodyMs = plan.takeSlowBody();
+    const slowBodyMs = plan.takeSlowBody(call.method);
     response.writeHead(answer.status, {
       'content-type': answer.contentType,
       'content-length': Buffer.byteLength(answer.body),
@@ -247,7 +247,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       holdPath: (path, method) => plan.holdPath(path, method),
       heldCount: () => plan.heldCount,
       releaseHeld: () => plan.releaseHeld(),
-      slowBodyNext: (count, ms) => plan.slowBodyNext(count, ms),
+      slowBodyNext: (count, ms, method) => plan.slowBodyNext(count, ms, method),
       clearFaults: () => plan.clearFaults(),
     },
   };

@@ -139,5 +139,19 @@ describe('identity steps across a killed push, and a rollback', () => {
     const second = await runCli(['rollback', '--journal', journal, '--core', core.url, '--json'], dir);
     expect(lastJson(second)).toMatchObject({ created: createdCount, removed: 0, alreadyRemoved: createdCount });
     expect(core.users().map((user) => user.id)).toEqual([linusId]);
+
+    // The rolled-back journal no longer says what is on the core: a push on it stops before sending anything, with
+    // the way on (not "journalled users missing"); a new journal migrates everyone again, Linus still untouched.
+    const onRolledBack = await runCli(args('--json'), dir);
+    expect(onRolledBack.exitCode).toBe(2);
+    expect(onRolledBack.stderr).toMatch(/The journal .* was rolled back \(.*\.rollback records the users removed on purpose\).*pass a new --journal file/);
+    expect(onRolledBack.stderr).not.toMatch(/no such user|journalNotOnCore/);
+    // Only the pre-flight's probes reached the core: no user was created or touched.
+    expect(core.users().map((user) => user.id)).toEqual([linusId]);
+    journal = join(dir, 'again.journal');
+    const again = await runCli(args('--json'), dir);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(lastJson(again)).toMatchObject({ existingUntouched: 1, skipped: 0, failed: 0, notAttempted: 0 });
+    expect(core.users().length).toBeGreaterThan(createdCount + 1);
   });
 });
