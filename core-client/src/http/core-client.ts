@@ -31,8 +31,18 @@ import {
   RemoveUserAnswerSchema,
 } from '../contract/responses.js';
 import { Secret } from '../secret.js';
-import { contractViolation, errorFromResponse, errorFromTransport, type ExchangeContext } from './error-mapping.js';
-import { type CoreError, NotFound, Unexpected } from './errors.js';
+import { DEFAULT_MAX_ANSWER_BYTES, readAnswerBody } from './answer-body.js';
+import { RequestDeadline } from './deadline.js';
+import {
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  contractViolation,
+  deadlinePassed,
+  errorFromResponse,
+  errorFromTransport,
+  quoteCoreText,
+  type ExchangeContext,
+} from './error-mapping.js';
+import { type CoreError, NotFound, Unexpected, isCoreError } from './errors.js';
 import { type RetryOptions, type RetryPolicy, RetryPolicySchema, defaultRetryPolicy, withRetry } from './retry.js';
 import { CoreClientConfigError, type CoreTarget, describeTarget, resolveCoreTarget } from './target.js';
 
@@ -42,8 +52,14 @@ export interface CoreClientOptions {
   apiKey: Secret;
   tenantId?: string;
   appId?: string;
-  /** Longest wait for the response headers, and for each piece of the body. Default 30 s. */
+  /** One deadline per request for the headers and the whole body together (a trickling body included). Default 30 s. */
   requestTimeoutMs?: number;
+  /** The longest answer body read; a longer one is a contract violation and its connection is closed. Default 1 MiB. */
+  maxAnswerBytes?: number;
+  /** The longest `Retry-After` honoured; a longer (or unreadable) one is retried with normal backoff. Default 60 s. */
+  maxRetryAfterMs?: number;
+  /** Other secrets that must never appear in an error, as the api-key (the vendor scrypt signer key). */
+  redact?: readonly (Secret | undefined)[];
   /** Pool size. Default 64. */
   connections?: number;
   /** Default: retry Transient errors with `defaultRetryPolicy`; `false` turns retrying off. */
@@ -125,6 +141,9 @@ export class CoreClient {
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy | false;
   readonly #retryHooks: CoreClientOptions['retryHooks'];
+  readonly #maxAnswerBytes: number;
+  readonly #maxRetryAfterMs: number;
+  readonly #alsoRedacted: readonly Secret[];
 
   constructor(options: CoreClientOptions) {
     if (!(options.apiKey instanceof Secret)) {
@@ -137,6 +156,9 @@ export class CoreClient {
     const keepAliveTimeout = positiveInteger(options.keepAliveTimeoutMs, DEFAULT_KEEP_ALIVE_MS, 'keep-alive timeout (ms)');
     this.#retry = checkRetry(options.retry);
     this.#retryHooks = options.retryHooks;
+    this.#maxAnswerBytes = positiveInteger(options.maxAnswerBytes, DEFAULT_MAX_ANSWER_BYTES, 'answer size limit (bytes)');
+    this.#maxRetryAfterMs = positiveInteger(options.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'Retry-After cap (ms)');
+    this.#alsoRedacted = (options.redact ?? []).filter((secret): secret is Secret => secret instanceof Secret && !secret.isEmpty);
     this.#pool = new Pool(this.#target.origin, {
       connections,
       pipelining: 1,
@@ -177,8 +199,10 @@ export class CoreClient {
         return { outcome: ok.createdNewUser ? 'created' : 'existing', userId: ok.user.id };
       }
       const parsed = this.#conform(answer, NonOkStatusAnswerSchema, json);
-      const reason = typeof parsed.reason === 'string' ? parsed.reason : undefined;
-      return reason === undefined ? { outcome: 'nonOkStatus', status: parsed.status } : { outcome: 'nonOkStatus', status: parsed.status, reason };
+      // Both go to the report: redacted and shortened like any text of the core's.
+      const status = quoteCoreText(parsed.status, answer.context.redact);
+      const reason = typeof parsed.reason === 'string' ? quoteCoreText(parsed.reason, answer.context.redact) : undefined;
+      return reason === undefined ? { outcome: 'nonOkStatus', status } : { outcome: 'nonOkStatus', status, reason };
     });
   }
 
@@ -343,7 +367,7 @@ export class CoreClient {
       );
       return { exists: false, error };
     }
-    const error = errorFromResponse({ status: answer.status, bodyText: answer.bodyText, retryAfter: answer.retryAfter, nowMs: Date.now() }, answer.context);
+    const error = errorFromResponse(this.#errorResponse(answer), answer.context);
     return answer.status === 403 ? { exists: true, note: error.message } : { exists: false, error };
   }
 
@@ -365,17 +389,21 @@ export class CoreClient {
     const once = async (): Promise<T> => {
       const startedAt = performance.now();
       const answer = await this.#exchange(exchange, options.signal);
-      if (answer.status !== 200) {
-        throw errorFromResponse({ status: answer.status, bodyText: answer.bodyText, retryAfter: answer.retryAfter, nowMs: Date.now() }, answer.context);
-      }
+      if (answer.status !== 200) throw errorFromResponse(this.#errorResponse(answer), answer.context);
       return interpret(answer, startedAt);
     };
     if (policy === false) return once();
     return withRetry(once, policy, { ...this.#retryHooks, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
+  #errorResponse(answer: Answer & { retryAfter: string | undefined }) {
+    return { status: answer.status, bodyText: answer.bodyText, retryAfter: answer.retryAfter, nowMs: Date.now(), maxRetryAfterMs: this.#maxRetryAfterMs };
+  }
+
   #redactor(secrets: readonly string[]): (text: string) => string {
-    const hidden = [this.#apiKey.reveal(), ...secrets].filter((value) => value.length >= MIN_REDACTED_LENGTH);
+    const hidden = [this.#apiKey.reveal(), ...this.#alsoRedacted.map((secret) => secret.reveal()), ...secrets].filter(
+      (value) => value.length >= MIN_REDACTED_LENGTH,
+    );
     return (text) => hidden.reduce((clean, value) => clean.split(value).join('***'), text);
   }
 
@@ -389,28 +417,41 @@ export class CoreClient {
     const headers: Record<string, string> = {};
     if (!this.#apiKey.isEmpty) headers[CoreHeaders.apiKey] = this.#apiKey.reveal();
     if (exchange.body !== undefined) headers[CoreHeaders.contentType] = REQUEST_CONTENT_TYPE;
+    // Every call goes through here, so the deadline and the size limit hold for any request this client makes.
+    const deadline = new RequestDeadline(this.#timeoutMs, signal);
     try {
       const response = await this.#pool.request({
         method: exchange.method,
         path: exchange.path,
         headers,
         body: exchange.body === undefined ? null : JSON.stringify(exchange.body),
-        signal: signal ?? null,
+        signal: deadline.signal,
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
       });
-      // Always read the whole body, even of errors, so the connection goes back to the pool clean.
-      const bodyText = await response.body.text();
+      // Always read the body, even of errors, so the connection goes back to the pool clean (or is closed when too long).
+      const body = await readAnswerBody(response.body, headerText(response.headers['content-length']), this.#maxAnswerBytes);
+      if (!body.ok) {
+        throw contractViolation(
+          `the answer is longer than ${sizeText(this.#maxAnswerBytes)}, where every answer of the contract is a few hundred; the rest was not read`,
+          context,
+          response.statusCode,
+        );
+      }
       return {
         status: response.statusCode,
         contentType: headerText(response.headers[CoreHeaders.contentType]) ?? '',
         retryAfter: headerText(response.headers[CoreHeaders.retryAfter]),
-        bodyText,
+        bodyText: body.text,
         context,
       };
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason ?? error;
+      if (deadline.expired) throw deadlinePassed({ ...context, target: this.describe() }, this.#timeoutMs);
+      if (isCoreError(error)) throw error;
       throw errorFromTransport(error, { ...context, target: this.describe() });
+    } finally {
+      deadline.clear();
     }
   }
 
@@ -439,6 +480,10 @@ export class CoreClient {
   #json<S extends z.ZodType>(answer: Answer, schema: S): z.infer<S> {
     return this.#conform(answer, schema, this.#jsonBody(answer));
   }
+}
+
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

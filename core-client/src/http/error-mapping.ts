@@ -29,7 +29,12 @@ export interface ErrorResponse {
   bodyText: string;
   retryAfter: string | undefined;
   nowMs: number;
+  /** The longest Retry-After honoured; a longer one is dropped (normal backoff). Default `DEFAULT_MAX_RETRY_AFTER_MS`. */
+  maxRetryAfterMs?: number;
 }
+
+/** A core asking for more than this is not waited for: a day-long (or overflowing) wait would freeze the run. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
 /** The core's text as it may be quoted: trimmed, redacted, shortened. */
 export function quoteCoreText(text: string, redact: (text: string) => string): string {
@@ -67,15 +72,27 @@ export function errorFromResponse(response: ErrorResponse, context: ExchangeCont
     );
   }
   if (status === 429 || status >= 500) {
-    const retryAfterMs = parseRetryAfterMs(response.retryAfter, response.nowMs);
+    const asked = parseRetryAfterMs(response.retryAfter, response.nowMs);
+    const cap = response.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    // Beyond the cap it is a plain transient failure, retried with normal backoff: never a timer past 2^31-1 ms.
+    const retryAfterMs = asked !== undefined && asked <= cap ? asked : undefined;
     const reason = status === 429 ? 'rateLimited' : 'serverError';
     const what = status === 429 ? 'The core asked to slow down' : 'The core had a server error';
-    const wait = retryAfterMs === undefined ? '' : `; it asked to retry after ${Math.ceil(retryAfterMs / 1000)}s`;
+    const wait =
+      asked === undefined
+        ? ''
+        : retryAfterMs === undefined
+          ? `; it asked to wait ${secondsText(asked)}, longer than the ${secondsText(cap)} this client waits at most, so it is retried with normal backoff`
+          : `; it asked to retry after ${secondsText(retryAfterMs)}`;
     return new Transient(`${what} (${said}) on ${context.request}${wait}.`, reason, retryAfterMs, details);
   }
   const hint = STATUS_HINTS[status] ?? 'an answer this client does not expect';
   const message = `The core answered ${said} to ${context.request}: ${hint}.`;
   return status === 404 ? new NotFound(message, coreMessage, details) : new Unexpected(message, coreMessage, details);
+}
+
+function secondsText(ms: number): string {
+  return Number.isFinite(ms) ? `${Math.ceil(ms / 1000)}s` : 'forever';
 }
 
 const STATUS_HINTS: Readonly<Record<number, string>> = {
@@ -127,6 +144,17 @@ export function errorFromTransport(error: unknown, context: ExchangeContext & { 
     );
   }
   return error;
+}
+
+/** The request's one deadline (headers and body together) passed: a stalled or trickling answer. */
+export function deadlinePassed(context: ExchangeContext & { target: string }, deadlineMs: number): Transient {
+  return new Transient(
+    `The core at ${context.target} did not finish answering ${context.request} within ${deadlineMs} ms (headers and body together); ` +
+      'it is retried, and a resume sends it again.',
+    'timeout',
+    undefined,
+    { request: context.request },
+  );
 }
 
 export function contractViolation(what: string, context: ExchangeContext, status: number): ContractViolation {

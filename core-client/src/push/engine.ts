@@ -53,6 +53,11 @@ export interface RunPushOptions {
   signal?: AbortSignal;
   /** Abort the requests in flight too (a second Ctrl-C in a face that does not exit). */
   abandonSignal?: AbortSignal;
+  /**
+   * After a stop that lets requests in flight finish, how long they get before they are abandoned (not journalled,
+   * so a resume sends them again): a core that never finishes an answer cannot hold a Ctrl-C. Default 5 s.
+   */
+  stopGraceMs?: number;
   control?: PushControl;
   onEvent?: PushEventListener;
   /** Default 250 ms: progress a few times a second, never per operation. */
@@ -66,6 +71,8 @@ export interface RunPushOptions {
  * and a core under load recovers; AIMD already slows everyone down.
  */
 export const defaultPushRetryPolicy: RetryPolicy = Object.freeze({ ...defaultRetryPolicy, maxAttempts: 8, maxTotalMs: 120_000 });
+
+export const DEFAULT_STOP_GRACE_MS = 5_000;
 
 /** A core that fails this many operations in a row, each after every retry, is treated as gone. */
 export const CONSECUTIVE_FAILURES_BEFORE_STOP = 10;
@@ -136,6 +143,7 @@ class PushRun {
   readonly #callOptions: CallOptions;
   readonly #retryOptions: RetryOptions;
   #stop: StopState | undefined;
+  #graceTimer: NodeJS.Timeout | undefined;
   #fatal: unknown;
   #scryptProbed = false;
   #consecutiveFailures = 0;
@@ -180,7 +188,7 @@ class PushRun {
     const onInterrupt = (): void =>
       this.#requestStop({
         reason: 'interrupted',
-        message: 'Interrupted: no new operations are sent; those in flight finish and are journalled.',
+        message: 'Interrupted: no new operations are sent; those in flight get a few seconds to finish and be journalled.',
         hard: false,
       });
     const onAbandon = (): void => this.#requestStop({ reason: 'interrupted', message: 'Interrupted: requests in flight were abandoned.', hard: true });
@@ -211,6 +219,7 @@ class PushRun {
       }
     } finally {
       await this.#drain();
+      clearTimeout(this.#graceTimer);
       clearInterval(progress);
       clearInterval(sourceWatch);
       signal?.removeEventListener('abort', onInterrupt);
@@ -522,6 +531,7 @@ class PushRun {
     }
     this.#stopping.abort();
     if (stop.hard) this.#abandon.abort();
+    else this.#graceTimer ??= setTimeout(() => this.#abandon.abort(), this.#options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS).unref();
     this.#changes.notify();
   }
 
