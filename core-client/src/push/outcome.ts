@@ -1,3 +1,4 @@
+import { CoreStatus } from '../contract/names.js';
 import { isCoreError } from '../http/errors.js';
 import type { ImportPasswordHashResult, SignInUpResult } from '../http/core-client.js';
 import type { JournalledOutcome } from './journal.js';
@@ -23,6 +24,9 @@ export function endOfImport(result: ImportPasswordHashResult): OperationEnd {
     : { kind: 'done', outcome: 'alreadyExisted', journal: 'alreadyExisted', note: alreadyExistedNote };
 }
 
+/** The non-OK statuses of a sign-in-up that are final for the record (core-behaviour.md). */
+const REFUSAL_STATUSES: ReadonlySet<string> = new Set([CoreStatus.emailChangeNotAllowed]);
+
 export function endOfSignInUp(result: SignInUpResult): OperationEnd {
   switch (result.outcome) {
     case 'created':
@@ -31,7 +35,15 @@ export function endOfSignInUp(result: SignInUpResult): OperationEnd {
       return { kind: 'done', outcome: 'thirdPartyExisting', journal: 'existing', note: thirdPartyExistingNote };
     case 'nonOkStatus': {
       const said = result.reason === undefined ? '' : `: ${result.reason}`;
-      return { kind: 'refused', code: result.status, reason: `the core answered ${result.status}${said}` };
+      if (REFUSAL_STATUSES.has(result.status)) return { kind: 'refused', code: result.status, reason: `the core answered ${result.status}${said}` };
+      // A status this client does not know says nothing about the record: never journal it as "fix the record".
+      return {
+        kind: 'failed',
+        code: 'unknownStatus',
+        reason:
+          `the core answered the status ${result.status}${said}, which this client does not know, so the operation is not counted as done ` +
+          'or refused: it is not journalled and a resume sends it again (check that the core is a version this client supports).',
+      };
     }
   }
 }
