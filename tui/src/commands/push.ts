@@ -175,6 +175,7 @@ async function push(file: string, flags: PushFlags, io: CommandIO, output: Guard
     ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
     ...(connection.appId === undefined ? {} : { appId: connection.appId }),
     connections: limits.max,
+    redact: [planOptions.hashConfig?.signerKey],
   });
   try {
     const preflight = await runPreflight(client);

@@ -2,6 +2,7 @@ import { CoreClient } from 'core-client/http/core-client';
 import { resolveConnection } from 'core-client/connection/resolve-connection';
 import { runPreflight } from 'core-client/connection/preflight';
 import type { ConnectionError } from 'core-client/connection/errors';
+import type { Secret } from 'core-client/secret';
 import type { ConnectForm, PreflightView, ResolvedCore } from '../screens/walk-state.js';
 
 /**
@@ -44,8 +45,9 @@ export async function checkConnection(form: ConnectForm, env: NodeJS.ProcessEnv,
   }
 }
 
-export function clientFor(core: ResolvedCore, connections?: number): CoreClient {
+export function clientFor(core: ResolvedCore, connections?: number, signerKey?: Secret): CoreClient {
   return new CoreClient({
+    redact: [signerKey],
     baseUrl: core.coreUrl,
     apiKey: core.apiKey,
     ...(core.tenantId === undefined ? {} : { tenantId: core.tenantId }),

@@ -4,6 +4,7 @@ import { concurrencyLimitsFor } from 'core-client/push/aimd';
 import { readCredentials } from 'core-client/push/credentials';
 import { runMigration } from 'core-client/push/migration';
 import type { PushEvent } from 'core-client/push/events';
+import type { Secret } from 'core-client/secret';
 import type { ResolvedCore, WalkAction } from '../screens/walk-state.js';
 import type { PlanRequest } from './plan-request.js';
 import { clientFor } from './preflight.js';
@@ -28,6 +29,11 @@ export interface PushHandle {
   stop: () => void;
 }
 
+function redactBoth(text: string, apiKey: Secret, signerKey: Secret | undefined): string {
+  const clean = apiKey.redact(text);
+  return signerKey === undefined ? clean : signerKey.redact(clean);
+}
+
 /** Runs core-client's push engine and turns its events into actions; the engine decides everything. */
 export function usePush(dispatch: (action: WalkAction) => void): PushHandle {
   const running = useRef<{ stop: AbortController; abandon: AbortController; control: PushControl; view: PushProgressView } | undefined>(undefined);
@@ -43,7 +49,8 @@ export function usePush(dispatch: (action: WalkAction) => void): PushHandle {
       };
       dispatch({ type: 'goTo', step: 'push' });
       void (async () => {
-        const client = clientFor(settings.core, Math.max(settings.concurrency, 1));
+        const signerKey = settings.request.options.hashConfig?.signerKey;
+        const client = clientFor(settings.core, Math.max(settings.concurrency, 1), signerKey);
         try {
           const credentials = settings.credentialsPath === undefined ? undefined : await readCredentials(settings.credentialsPath);
           if (credentials instanceof Error) throw credentials;
@@ -66,7 +73,7 @@ export function usePush(dispatch: (action: WalkAction) => void): PushHandle {
           });
           dispatch({ type: 'pushFinished', summary });
         } catch (error) {
-          dispatch({ type: 'pushFailed', message: error instanceof Error ? settings.core.apiKey.redact(error.message) : String(error) });
+          dispatch({ type: 'pushFailed', message: error instanceof Error ? redactBoth(error.message, settings.core.apiKey, signerKey) : String(error) });
         } finally {
           await client.close();
         }
