@@ -9,7 +9,7 @@ export interface PulumiCliOptions {
   pulumiBinary?: string;
   /** The folder of Pulumi.yaml: stack names belong to a project. Default: the current directory. */
   cwd?: string;
-  /** The environment the CLI runs with (PATH, PULUMI_CONFIG_PASSPHRASE, PULUMI_BACKEND_URL...). Default: process.env. */
+  /** Where the CLI's environment is taken from; only what it needs is passed on (`pulumiEnvironment`). Default: process.env. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -27,12 +27,61 @@ export interface StackConnection {
   database: StackDatabase;
 }
 
+/**
+ * What the Pulumi CLI needs to find itself, its state and its secrets: its own settings (PULUMI_*: backend, access
+ * token, passphrase), the credentials of a cloud backend or secrets provider, the home and temp folders, locale,
+ * certificates and proxies. Nothing else reaches it: above all not CORE_API_KEY or whatever else the shell holds.
+ */
+const PULUMI_ENV_NAMES: ReadonlySet<string> = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_DATA_HOME',
+  'XDG_RUNTIME_DIR',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  // Windows: where the profile, the system and executables are.
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'SYSTEMROOT',
+  'SystemRoot',
+  'PATHEXT',
+  'COMSPEC',
+]);
+const PULUMI_ENV_PREFIXES = ['PULUMI_', 'LC_', 'AWS_', 'AZURE_', 'ARM_', 'GOOGLE_', 'CLOUDSDK_', 'VAULT_'] as const;
+
+/** The part of `env` the Pulumi CLI gets (see PULUMI_ENV_NAMES). */
+export function pulumiEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const passed: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (PULUMI_ENV_NAMES.has(name) || PULUMI_ENV_PREFIXES.some((prefix) => name.startsWith(prefix))) passed[name] = value;
+  }
+  return passed;
+}
+
 const StackListSchema = z.array(z.looseObject({ name: z.string() }));
 
 /** Runs the Pulumi CLI without a shell; resolves to its stdout, or a ConnectionError saying what to do. */
 function runPulumi(args: readonly string[], options: PulumiCliOptions, doing: string): Promise<string | ConnectionError> {
   const binary = options.pulumiBinary ?? DEFAULT_BINARY;
-  const env = { ...(options.env ?? process.env), PULUMI_SKIP_UPDATE_CHECK: 'true' };
+  const env = { ...pulumiEnvironment(options.env ?? process.env), PULUMI_SKIP_UPDATE_CHECK: 'true' };
   return new Promise((resolve) => {
     execFile(
       binary,

@@ -7,6 +7,8 @@ export interface FakePulumi {
   path: string;
   /** The arguments of the last run, one per element, and the folder it ran in. */
   lastRun(): Promise<{ args: string[]; cwd: string }>;
+  /** The names and values of the environment the last run got. */
+  lastEnv(): Promise<Record<string, string>>;
 }
 
 /**
@@ -22,6 +24,7 @@ export async function fakePulumi(answer: { stdout?: string; stderr?: string; exi
     `dir='${dir}'`,
     'pwd > "$dir/cwd.txt"',
     'printf "%s\\n" "$@" > "$dir/args.txt"',
+    'env > "$dir/env.txt"',
     'cat "$dir/stdout.txt"',
     'cat "$dir/stderr.txt" >&2',
     `exit ${answer.exitCode ?? 0}`,
@@ -36,6 +39,10 @@ export async function fakePulumi(answer: { stdout?: string; stderr?: string; exi
       const args = (await readFile(join(dir, 'args.txt'), 'utf8')).split('\n').filter((line) => line !== '');
       const cwd = (await readFile(join(dir, 'cwd.txt'), 'utf8')).trim();
       return { args, cwd };
+    },
+    async lastEnv() {
+      const lines = (await readFile(join(dir, 'env.txt'), 'utf8')).split('\n').filter((line) => line.includes('='));
+      return Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
     },
   };
 }
