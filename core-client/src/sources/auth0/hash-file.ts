@@ -29,25 +29,29 @@ function startsWith(bytes: Buffer, prefix: readonly number[]): boolean {
 
 /**
  * The password-hash export opened for the join: read front to back once, then line by line at a byte offset.
- * Offsets need an uncompressed file, so a gzipped export is decompressed once, during the first pass, into a
- * private folder under the system's temp folder that `close()` removes.
+ * Offsets need an uncompressed file, so a gzipped export is decompressed once, during the first pass, into a file
+ * under the system's temp folder that is unlinked as soon as it is opened: it lives only through this descriptor,
+ * so no ending of the process (a SIGKILL included) leaves the hashes on disk.
  */
 export class HashFile {
   readonly file: string;
   readonly #handle: FileHandle;
-  /** Where the decompressed copy lives, for a gzipped export. */
-  readonly #copyFolder: string | undefined;
+  /** True when the handle is a decompressed copy that the first pass writes. */
+  readonly #copying: boolean;
+  /** A folder left to remove at `close()`: only where an open file cannot be unlinked (Windows). */
+  readonly #leftFolder: string | undefined;
   /** Bytes before the first line that the text decoder drops (a byte-order mark). */
   readonly #firstOffset: number;
   #block = Buffer.alloc(BLOCK_BYTES);
   #blockStart = 0;
   #blockLength = 0;
 
-  private constructor(file: string, handle: FileHandle, firstOffset: number, copyFolder: string | undefined) {
+  private constructor(file: string, handle: FileHandle, firstOffset: number, copy: { leftFolder: string | undefined } | undefined) {
     this.file = file;
     this.#handle = handle;
     this.#firstOffset = firstOffset;
-    this.#copyFolder = copyFolder;
+    this.#copying = copy !== undefined;
+    this.#leftFolder = copy?.leftFolder;
   }
 
   static async open(file: string, tempRoot: string = tmpdir()): Promise<HashFile> {
@@ -66,19 +70,27 @@ export class HashFile {
     }
     if (!startsWith(start, GZIP_MAGIC)) return new HashFile(file, handle, startsWith(start, UTF8_BOM) ? UTF8_BOM.length : 0, undefined);
     await handle.close();
-    const folder = await mkdtemp(join(tempRoot, 'core-migrate-auth0-'));
+    let folder: string | undefined;
+    let copy: FileHandle;
     try {
-      return new HashFile(file, await open(join(folder, 'passwords.ndjson'), 'w+'), 0, folder);
+      folder = await mkdtemp(join(tempRoot, 'core-migrate-auth0-'));
+      copy = await open(join(folder, 'passwords.ndjson'), 'w+', 0o600);
     } catch (error) {
-      await rm(folder, { recursive: true, force: true });
+      if (folder !== undefined) await rm(folder, { recursive: true, force: true });
       throw new SourceError('unreadable', { file }, `cannot make a decompressed copy in ${tempRoot}: ${(error as Error).message}`, { cause: error });
     }
+    // Still empty here; from now on the copy is reached only through `copy`, and the system frees it on any exit.
+    const unlinked = await rm(folder, { recursive: true, force: true }).then(
+      () => true,
+      () => false,
+    );
+    return new HashFile(file, copy, 0, { leftFolder: unlinked ? undefined : folder });
   }
 
   /** The one pass over the whole file: every line with its offset. A gzipped export is copied as it is decompressed. */
   firstPass(): AsyncGenerator<TextLine> {
     const text = openText(this.file);
-    return splitLines(this.#copyFolder === undefined ? text : this.#copied(text), this.#firstOffset);
+    return splitLines(this.#copying ? this.#copied(text) : text, { file: this.file, firstOffset: this.#firstOffset });
   }
 
   /**
@@ -147,7 +159,7 @@ export class HashFile {
     try {
       await this.#handle.close();
     } finally {
-      if (this.#copyFolder !== undefined) await rm(this.#copyFolder, { recursive: true, force: true });
+      if (this.#leftFolder !== undefined) await rm(this.#leftFolder, { recursive: true, force: true });
     }
   }
 }
