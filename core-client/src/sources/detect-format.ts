@@ -3,18 +3,55 @@ import { parse } from 'csv-parse/sync';
 import { firebaseCsvWidth } from './firebase/firebase-csv.js';
 import { SourceError } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
+import { DEFAULT_MAX_LINE_BYTES, lineTooLong } from './text/lines.js';
 import { openText, withoutGzipExtension } from './text/open-text.js';
 
+/** Enough to decide most files at once; a longer first line is read on to its end, up to the line limit. */
 const HEAD_CHARS = 64 * 1024;
 const jsonExtensions = new Set(['.json', '.ndjson', '.jsonl']);
 
-async function readHead(path: string): Promise<string> {
-  let head = '';
+interface Head {
+  text: string;
+  /** False when the first line with content did not end within the line limit. */
+  firstLineComplete: boolean;
+}
+
+/** A JSON array or a Firebase export is told by its first characters: no need to read its (maybe endless) first line. */
+function decidedByStart(text: string): boolean {
+  const start = text.trimStart();
+  return start.startsWith('[') || /^\{\s*"users"\s*:/.test(start);
+}
+
+/**
+ * The file's first characters: at least HEAD_CHARS, and on to the end of the first line that has content (the
+ * NDJSON and CSV checks parse it whole), but never more than the line limit. Each chunk is looked at once.
+ */
+async function readHead(path: string, maxLineBytes: number): Promise<Head> {
+  const pieces: string[] = [];
+  let length = 0;
+  let contentStarted = false;
+  let firstLineEnded = false;
+  let checkedStart = false;
   for await (const chunk of openText(path)) {
-    head += chunk;
-    if (head.length >= HEAD_CHARS) break;
+    pieces.push(chunk);
+    length += chunk.length;
+    if (!firstLineEnded) {
+      const from = contentStarted ? 0 : chunk.search(/\S/);
+      if (from !== -1) {
+        contentStarted = true;
+        firstLineEnded = chunk.indexOf('\n', from) !== -1;
+      }
+    }
+    if (length < HEAD_CHARS) continue;
+    if (firstLineEnded) break;
+    if (!checkedStart) {
+      checkedStart = true;
+      if (decidedByStart(pieces.join(''))) break;
+    }
+    // Characters, not bytes: a bound of the same size, reached no later than the readers' own.
+    if (length > maxLineBytes) return { text: pieces.join(''), firstLineComplete: false };
   }
-  return head;
+  return { text: pieces.join(''), firstLineComplete: true };
 }
 
 function firstLine(text: string): string {
@@ -57,14 +94,16 @@ function detectCsvFamily(path: string, head: string): SourceFormat | SourceError
  * export, `[` a JSON array, an object per line NDJSON (Auth0 when it has Auth0's keys), and a CSV first row of
  * Firebase's width (28 or 52 columns and a trailing comma) a Firebase CSV, any other CSV a header row.
  */
-export async function detectFormat(path: string): Promise<SourceFormat | SourceError> {
-  let head: string;
+export async function detectFormat(path: string, maxLineBytes: number = DEFAULT_MAX_LINE_BYTES): Promise<SourceFormat | SourceError> {
+  let read: Head;
   try {
-    head = await readHead(path);
+    read = await readHead(path, maxLineBytes);
   } catch (error) {
     if (error instanceof SourceError) return error;
     throw error;
   }
+  const head = read.text;
+  if (!read.firstLineComplete && !decidedByStart(head)) return lineTooLong(path, 1, 0, maxLineBytes);
   const extension = extname(withoutGzipExtension(path)).toLowerCase();
   const first = head.trimStart().charAt(0);
   const looksJson = first === '{' || first === '[';

@@ -12,6 +12,7 @@ export const sourceErrorKinds = [
   'wrong-format',
   'unknown-format',
   'bad-mapping',
+  'line-too-long',
 ] as const;
 export type SourceErrorKind = (typeof sourceErrorKinds)[number];
 

@@ -8,7 +8,7 @@ async function* once(text: string): AsyncGenerator<string> {
 }
 
 async function rows(text: string, limits = { maxRecordChars: 1 << 20, batchRecords: 2 }) {
-  const { records, error } = await readAll(readCsvRows(splitLines(once(text)), limits));
+  const { records, error } = await readAll(readCsvRows(splitLines(once(text), { file: 'f.csv' }), limits));
   expect(error).toBeUndefined();
   return records.map((row) => (row.kind === 'row' ? [row.line, ...row.fields] : [row.line, 'ERROR']));
 }

@@ -43,7 +43,7 @@ describe('splitLines', () => {
       yield 'o\n\nthré';
       yield 'e';
     }
-    const { records } = await readAll(splitLines(chunks(), 3));
+    const { records } = await readAll(splitLines(chunks(), { file: 'f', firstOffset: 3 }));
     expect(records).toEqual([
       { number: 1, text: 'one', byteOffset: 3 },
       { number: 2, text: 'two', byteOffset: 8 },

@@ -20,7 +20,7 @@ import { PasswordIndex } from './password-index.js';
 type Auth0FileRole = 'users' | 'passwords';
 
 function objectsOf(file: string) {
-  return readNdjsonObjects(file, splitLines(openText(file)));
+  return readNdjsonObjects(file, splitLines(openText(file), { file }));
 }
 
 /** Tells the user export from the password-hash export by the first object's keys. */

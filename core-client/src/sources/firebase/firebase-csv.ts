@@ -84,7 +84,7 @@ function readRow(fields: readonly string[], file: string, line: number): RowResu
 /** Firebase `auth:export` CSV: no header, columns by position, old (28) and new (52) widths. */
 export async function* readFirebaseCsv(file: string): AsyncGenerator<SourceRecord> {
   let first = true;
-  for await (const row of readCsvRows(splitLines(openText(file)))) {
+  for await (const row of readCsvRows(splitLines(openText(file), { file }))) {
     const result: RowResult = row.kind === 'row' ? readRow(row.fields, file, row.line) : { ok: false, reason: row.reason };
     // The first row's width decides whether this is a Firebase export at all (a header row would fail here).
     if (first && row.kind === 'row' && firebaseCsvWidth(row.fields) === undefined && !result.ok) {

@@ -34,7 +34,7 @@ function checkHeader(file: string, header: readonly string[], mapping: FieldMapp
 export async function* readCsv(file: string, mapping: FieldMapping): AsyncGenerator<SourceRecord> {
   let columns: Map<string, number> | undefined;
   let width = 0;
-  for await (const row of readCsvRows(splitLines(openText(file)))) {
+  for await (const row of readCsvRows(splitLines(openText(file), { file }))) {
     if (columns === undefined) {
       if (row.kind === 'row-error') throw new SourceError('wrong-format', { file, line: row.line }, `the header row cannot be read: ${row.reason}`);
       columns = checkHeader(file, row.fields, mapping);

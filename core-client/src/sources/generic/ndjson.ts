@@ -7,7 +7,7 @@ import { jsonLookup, mapGenericRecord } from './generic-record.js';
 
 /** Generic NDJSON: one user object per line, fields found through the mapping. */
 export async function* readNdjson(file: string, mapping: FieldMapping): AsyncGenerator<SourceRecord> {
-  for await (const entry of readNdjsonObjects(file, splitLines(openText(file)))) {
+  for await (const entry of readNdjsonObjects(file, splitLines(openText(file), { file }))) {
     const location = { file, line: entry.line };
     yield entry.kind === 'object' ? mapGenericRecord(jsonLookup(entry.value), mapping, location) : { kind: 'malformed', location, reason: entry.reason };
   }
