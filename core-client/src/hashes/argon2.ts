@@ -1,5 +1,6 @@
 import { verify as argon2Verify } from '@node-rs/argon2';
 import { decodeUnpaddedBase64 } from './base64.js';
+import { argon2CostProblem } from './cost-limits.js';
 import { reject, type FamilyOutcome } from './families.js';
 
 /** The reference implementation's limits (argon2.h) and what a password hash plausibly carries. */
@@ -62,6 +63,8 @@ export function normaliseArgon2(hash: string): FamilyOutcome {
   if ('problem' in salt) return malformed(salt.problem);
   const digest = decodeBase64Part(digestText, 'hash', LIMITS.minHashBytes, LIMITS.maxHashBytes, warnings);
   if ('problem' in digest) return malformed(digest.problem);
+  const costProblem = argon2CostProblem(m, t, p);
+  if (costProblem !== undefined) return reject('cost_too_high', costProblem);
 
   return {
     ok: true,
@@ -101,9 +104,12 @@ function decodeBase64Part(text: string, name: 'salt' | 'hash', min: number, max:
   return { value: unpadded };
 }
 
-/** Verifies with the reference algorithm on the encoded string, as the core does (all three variants). */
-export async function verifyArgon2(password: string, normalisedHash: string): Promise<boolean> {
-  return argon2Verify(normalisedHash, Buffer.from(password, 'utf8'));
+/**
+ * Verifies with the reference algorithm on the encoded string, as the core does (all three variants). The signal
+ * cancels a check still waiting for a thread; one already running ends within the cost limits' few seconds.
+ */
+export async function verifyArgon2(password: string, normalisedHash: string, signal?: AbortSignal): Promise<boolean> {
+  return argon2Verify(normalisedHash, Buffer.from(password, 'utf8'), undefined, signal);
 }
 
 function malformed(problem: string): FamilyOutcome {

@@ -1,5 +1,6 @@
 import bcryptjs from 'bcryptjs';
 import { isAscii } from './base64.js';
+import { bcryptCostProblem } from './cost-limits.js';
 import { reject, type FamilyOutcome } from './families.js';
 
 /** The bcrypt alphabet, in value order (it is not base64's). */
@@ -44,6 +45,8 @@ export function normaliseBcrypt(hash: string): FamilyOutcome {
   if (lastSaltValue % 16 !== 0) return malformed('the last salt character is not one bcrypt writes (altered salt?)');
   const lastDigestValue = BCRYPT_ALPHABET.indexOf(saltAndDigest.charAt(SALT_LENGTH + DIGEST_LENGTH - 1));
   if (lastDigestValue % 4 !== 0) return malformed('the last hash character is not one bcrypt writes (altered hash?)');
+  const costProblem = bcryptCostProblem(costValue);
+  if (costProblem !== undefined) return reject('cost_too_high', costProblem);
 
   if (minor === 'x') {
     return {

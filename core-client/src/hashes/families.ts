@@ -42,6 +42,7 @@ export const HashRejectionCodeSchema = z.enum([
   'invalid_hash_config',
   'algorithm_mismatch',
   'no_usable_password',
+  'cost_too_high',
 ]);
 export type HashRejectionCode = z.infer<typeof HashRejectionCodeSchema>;
 

@@ -14,6 +14,7 @@ export {
 export { HashConfigError, HashConfigSchema, VENDOR_SCRYPT_RANGES, parseHashConfig, type HashConfig } from './hash-config.js';
 export { PrefixRuleError, builtInWrapperNames, builtInWrapperRules, prefixRuleFromOption, type PrefixRule } from './prefix-rules.js';
 export { MAX_HASH_LENGTH, MISSING_HASH_CONFIG_REASON, prepareHash, type PrepareHashInput } from './prepare-hash.js';
-export { LOCAL_CHECK_LIMITS, verifyPassword, type VerifyPasswordOptions, type VerifyPasswordResult } from './verify-password.js';
+export { HASH_COST_LIMITS } from './cost-limits.js';
+export { verifyPassword, type VerifyPasswordOptions, type VerifyPasswordResult } from './verify-password.js';
 export { formatVendorScrypt, parseVendorScrypt, type VendorScryptParts } from './vendor-scrypt.js';
 export { signerKeyReminder } from './signer-key-reminder.js';

@@ -74,16 +74,19 @@ export interface CredentialCheck {
 
 /**
  * Reads the plan once, keeps the planned password imports of the known emails only (a handful), and checks each
- * password against its hash the way the core will.
+ * password against its hash the way the core will. An abort of `signal` (the first Ctrl-C) stops the reading or
+ * the check under way at once: the promise rejects with the signal's reason.
  */
 export async function checkCredentialsLocally(
   records: AsyncIterable<PlannedRecord>,
   credentials: KnownCredential[],
-  options: { signerKey?: Secret } = {},
+  options: { signerKey?: Secret; signal?: AbortSignal } = {},
 ): Promise<CredentialCheck[]> {
+  const { signal } = options;
   const wanted = new Set(credentials.map((credential) => credential.email));
   const planned = new Map<string, PasswordImportOperation>();
   for await (const record of records) {
+    signal?.throwIfAborted();
     for (const item of record.items) {
       if (item.kind === 'passwordImport' && wanted.has(item.email)) planned.set(item.email, item);
     }
@@ -96,11 +99,7 @@ export async function checkCredentialsLocally(
       checks.push({ ...base, local: 'notPlanned', notes: ['no password import is planned for this email (rejected, third-party only, or absent)'] });
       continue;
     }
-    const verified = await verifyPassword(
-      credential.password,
-      operation.body.passwordHash,
-      options.signerKey === undefined ? {} : { signerKey: options.signerKey },
-    );
+    const verified = await verifyPassword(credential.password, operation.body.passwordHash, { signerKey: options.signerKey, signal });
     checks.push(
       verified.ok
         ? { ...base, local: verified.match ? 'match' : 'mismatch', notes: verified.warnings }

@@ -55,7 +55,15 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
   let checks: CredentialCheck[] | undefined;
   if (credentials !== undefined) {
     const signerKey = planOptions.hashConfig?.signerKey;
-    checks = await checkCredentialsLocally(planSource(sourcePath, planOptions), credentials, signerKey === undefined ? {} : { signerKey });
+    try {
+      checks = await checkCredentialsLocally(planSource(sourcePath, planOptions), credentials, {
+        ...(signerKey === undefined ? {} : { signerKey }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    } catch (error) {
+      if (options.signal?.aborted !== true) throw error;
+      return interruptedBeforePushSummary(options);
+    }
     onCredentialChecks?.(checks, 'local');
     const mismatches = checks.filter((check) => check.local === 'mismatch');
     if (mismatches.length > 0) return credentialsMismatchSummary(options, mismatches, checks);
@@ -74,6 +82,20 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
     onCredentialChecks?.(checks, 'signIn');
   }
   return { ...summary, credentials: credentialsProof(checks) };
+}
+
+function interruptedBeforePushSummary(options: RunMigrationOptions): PushSummary {
+  const total = options.total ?? 0;
+  return {
+    ...emptyCounts(),
+    notAttempted: total,
+    total,
+    dryRun: options.dryRun === true,
+    stoppedEarly: { reason: 'interrupted', message: 'Interrupted while checking the known credentials: nothing was sent.' },
+    ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
+    ...(options.reportPath === undefined ? {} : { reportPath: options.reportPath }),
+    elapsedMs: 0,
+  };
 }
 
 function credentialsMismatchSummary(options: RunMigrationOptions, mismatches: CredentialCheck[], checks: CredentialCheck[]): PushSummary {

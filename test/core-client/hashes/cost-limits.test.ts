@@ -1,0 +1,86 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import bcryptjs from 'bcryptjs';
+import { describe, expect, it } from 'vitest';
+import { prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
+import { verifyPassword } from '../../../core-client/src/hashes/verify-password.js';
+import { planSource } from '../../../core-client/src/plan/plan-source.js';
+import { checkCredentialsLocally } from '../../../core-client/src/push/credentials.js';
+import { Secret } from '../../../core-client/src/secret.js';
+import { withTempDir } from '../sources/support.js';
+
+const SALT_AND_HASH = 'c29tZXNhbHQ$nf65EOgLrQMR/uIPnA4rEsF5h7TKyQwu9U1bMCHGi/4';
+const argon2 = (parameters: string): string => `$argon2id$v=19$${parameters}$${SALT_AND_HASH}`;
+const BCRYPT_REST = 'CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
+
+describe('hash costs beyond what a core verifies in reasonable time are refused, naming the parameter and the bound', () => {
+  it.each([
+    ['Argon2 t=4294967295', argon2('m=256,t=4294967295,p=1'), /the Argon2 cost m × t = 256 × 4294967295 is above 4194304 KiB \(4 GiB\)/],
+    ['Argon2 m=4294967295', argon2('m=4294967295,t=1,p=1'), /the Argon2 memory m=4294967295 KiB is above 1048576 KiB \(1 GiB\)/],
+    ['Argon2 p=1000', argon2('m=65536,t=1,p=1000'), /the Argon2 parallelism p=1000 is above 64/],
+    ['Argon2 m=1 GiB, t=5', argon2('m=1048576,t=5,p=1'), /m × t = 1048576 × 5 is above/],
+    ['BCrypt cost 31', `$2a$31$${BCRYPT_REST}`, /the BCrypt cost 31 is above 16/],
+    ['BCrypt cost 17 through a wrapper', `{bcrypt}$2b$17$${BCRYPT_REST}`, /the BCrypt cost 17 is above 16/],
+  ])('%s', (_name, rawHash, reason) => {
+    const result = prepareHash({ rawHash });
+    expect(result).toMatchObject({ ok: false, code: 'cost_too_high', reason: expect.stringMatching(reason) });
+    expect((result as { reason: string }).reason).toMatch(/needs a password reset or login-time migration/);
+  });
+
+  it.each([
+    ['Argon2 at the memory bound, t=4', argon2('m=1048576,t=4,p=1')],
+    ['Argon2 m=64 MiB, t=64, p=64', argon2('m=65536,t=64,p=64')],
+    ['BCrypt cost 16', `$2a$16$${BCRYPT_REST}`],
+  ])('%s is still accepted', (_name, rawHash) => {
+    expect(prepareHash({ rawHash }).ok).toBe(true);
+  });
+
+  it('the plan refuses such a user with the sentence instead of planting the hash', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'users.ndjson');
+      const lines = [
+        { email: 'slow@example.com', passwordHash: argon2('m=256,t=4294967295,p=1') },
+        { email: 'ok@example.com', passwordHash: `$2a$10$${BCRYPT_REST}` },
+      ];
+      await writeFile(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+      const items = [];
+      for await (const record of planSource(file, { format: 'ndjson' })) items.push(...record.items);
+      expect(items.map((item) => item.kind)).toEqual(['rejection', 'passwordImport']);
+      expect(JSON.stringify(items[0])).toMatch(/t = 256 × 4294967295 is above 4194304 KiB/);
+    });
+  });
+});
+
+describe('local checks stop at the first abort', () => {
+  it('verifyPassword rejects with the abort reason while the check runs', async () => {
+    const hash = bcryptjs.hashSync('known password', 10);
+    const stop = new AbortController();
+    const check = verifyPassword(new Secret('known password'), hash, { signal: stop.signal });
+    stop.abort(new Error('Ctrl-C'));
+    await expect(check).rejects.toThrow('Ctrl-C');
+  });
+
+  it('an already aborted signal starts no check', async () => {
+    const stop = new AbortController();
+    stop.abort(new Error('Ctrl-C'));
+    await expect(verifyPassword(new Secret('x'), `$2a$04$${BCRYPT_REST}`, { signal: stop.signal })).rejects.toThrow('Ctrl-C');
+  });
+
+  it('--verify-credentials: checkCredentialsLocally stops at once', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'users.ndjson');
+      const passwordHash = bcryptjs.hashSync('known password', 4);
+      await writeFile(file, `${JSON.stringify({ email: 'known@example.com', passwordHash })}\n`);
+      const stop = new AbortController();
+      const checking = checkCredentialsLocally(
+        planSource(file, { format: 'ndjson' }),
+        [{ email: 'known@example.com', password: new Secret('known password'), line: 1 }],
+        {
+          signal: stop.signal,
+        },
+      );
+      stop.abort(new Error('Ctrl-C'));
+      await expect(checking).rejects.toThrow('Ctrl-C');
+    });
+  });
+});
