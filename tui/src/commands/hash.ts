@@ -14,9 +14,12 @@ import { ExitCode } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
+import { StdinLines } from './stdin-lines.js';
 
 interface HashFlags {
   salt?: string;
+  hashFile?: string;
+  saltFile?: string;
   hashConfig?: string;
   stripPrefix?: string[];
   json?: boolean;
@@ -30,20 +33,22 @@ const VerifyExit = { match: ExitCode.ok, mismatch: ExitCode.someRecordsFailed, u
 export const registerHashCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
   const hash = program.command('hash').description(commandCatalogue.hash.description);
 
-  addHashOptions(hash.command('inspect <hash>'))
+  addHashOptions(hash.command('inspect [hash]'))
     .description('show the family, the normalised hash for the import body (or why it is refused) and warnings; exit 0 usable, 2 not')
     .option('--json', 'print one JSON object instead of lines')
-    .action(async (rawHash: string, flags: HashFlags) => {
-      const prepared = await prepareFromFlags(rawHash, flags, io);
+    .action(async (rawHash: string | undefined, flags: HashFlags) => {
+      const stdin = new StdinLines(io.stdin);
+      const prepared = await prepareFromFlags(rawHash, flags, io, stdin);
       if (prepared instanceof Error) return usageError(io, setExitCode, 'inspect', prepared.message);
       io.stdout.write(flags.json === true ? `${JSON.stringify(inspectionJson(prepared.result))}\n` : formatInspection(prepared.result));
       setExitCode(prepared.result.ok ? ExitCode.ok : ExitCode.usageOrConfiguration);
     });
 
-  addHashOptions(hash.command('verify <hash>'))
+  addHashOptions(hash.command('verify [hash]'))
     .description('check a known password (standard input, or a prompt that shows nothing) against the hash; exit 0 match, 1 mismatch, 2 unusable')
-    .action(async (rawHash: string, flags: HashFlags) => {
-      const prepared = await prepareFromFlags(rawHash, flags, io);
+    .action(async (rawHash: string | undefined, flags: HashFlags) => {
+      const stdin = new StdinLines(io.stdin);
+      const prepared = await prepareFromFlags(rawHash, flags, io, stdin);
       if (prepared instanceof Error) return usageError(io, setExitCode, 'verify', prepared.message);
       const { result, config } = prepared;
       if (!result.ok) {
@@ -51,9 +56,14 @@ export const registerHashCommand: RegisterCommand = (program: Command, { io, set
         setExitCode(VerifyExit.unusable);
         return;
       }
-      const password = await readPassword(io);
+      const password = await readPassword(io, stdin);
       if (password === undefined) return usageError(io, setExitCode, 'verify', 'no password given (send it on standard input, one line)');
-      const checked = await verifyPassword(password, result.passwordHash, config?.signerKey === undefined ? {} : { signerKey: config.signerKey });
+      const checked = await untilInterrupted((signal) => verifyPassword(password, result.passwordHash, { signerKey: config?.signerKey, signal }));
+      if (checked === undefined) {
+        io.stderr.write('core-migrate hash verify: interrupted (Ctrl-C) before the check ended; nothing was decided.\n');
+        setExitCode(VerifyExit.unusable);
+        return;
+      }
       if (!checked.ok) {
         io.stderr.write(`core-migrate hash verify: cannot check: ${checked.reason}\n`);
         setExitCode(VerifyExit.unusable);
@@ -67,15 +77,82 @@ export const registerHashCommand: RegisterCommand = (program: Command, { io, set
     });
 };
 
-function addHashOptions(command: Command): Command {
-  return command
-    .option('--salt <salt>', "the user's salt (vendor scrypt exports carry it beside the hash)")
-    .option('--hash-config <file>', "the provider's hash_config block or JSON (vendor scrypt)")
-    .option('--strip-prefix <prefix>', 'strip this prefix from the hash: exact text, or re:<regex> matched at the start (repeatable)', collect)
-    .addHelpText('after', '\nA hash that starts with "-" goes after "--", e.g. core-migrate hash inspect -- -abc...');
+/**
+ * Runs a local check that the first Ctrl-C stops (a costly hash takes seconds); undefined when it was stopped. The
+ * handler goes away with the check, so a Ctrl-C at any other moment has its usual effect.
+ */
+async function untilInterrupted<T>(check: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+  const stop = new AbortController();
+  const onSigint = (): void => stop.abort(new Error('interrupted'));
+  process.once('SIGINT', onSigint);
+  try {
+    return await check(stop.signal);
+  } catch (error) {
+    if (stop.signal.aborted) return undefined;
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
 }
 
-async function prepareFromFlags(rawHash: string, flags: HashFlags, io: CommandIO): Promise<{ result: PrepareHashResult; config?: HashConfig } | Error> {
+const STDIN_NAME = '-';
+
+function addHashOptions(command: Command): Command {
+  return command
+    .option('--hash-file <file>', `read the hash from the first line of this file instead of the command line ("${STDIN_NAME}": standard input)`)
+    .option('--salt <salt>', "the user's salt (vendor scrypt exports carry it beside the hash)")
+    .option('--salt-file <file>', `read the salt from the first line of this file ("${STDIN_NAME}": standard input)`)
+    .option('--hash-config <file>', "the provider's hash_config block or JSON (vendor scrypt)")
+    .option('--strip-prefix <prefix>', 'strip this prefix from the hash: exact text, or re:<regex> matched at the start (repeatable)', collect)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'A hash or salt on the command line lands in shell history and `ps`; --hash-file and --salt-file keep them off it.',
+        `With "${STDIN_NAME}", standard input gives, one line each and in this order: the hash, the salt, then (verify) the password.`,
+        'A hash that starts with "-" goes after "--", e.g. core-migrate hash inspect -- -abc...',
+      ].join('\n'),
+    );
+}
+
+/** The hash and the salt from the command line, a file, or standard input; an Error says which option is wrong. */
+async function hashInput(rawHash: string | undefined, flags: HashFlags, io: CommandIO, stdin: StdinLines): Promise<{ rawHash: string; salt?: string } | Error> {
+  if (rawHash !== undefined && flags.hashFile !== undefined) return new Error('give the hash either as an argument or with --hash-file, not both');
+  if (rawHash === undefined && flags.hashFile === undefined)
+    return new Error(`give the hash as an argument, or with --hash-file FILE (${STDIN_NAME} for standard input)`);
+  if (flags.salt !== undefined && flags.saltFile !== undefined) return new Error('give the salt either with --salt or with --salt-file, not both');
+  const hash = rawHash ?? (await firstLineOf(flags.hashFile as string, '--hash-file', 'hash', io, stdin));
+  if (hash instanceof Error) return hash;
+  const salt = flags.saltFile === undefined ? flags.salt : await firstLineOf(flags.saltFile, '--salt-file', 'salt', io, stdin);
+  if (salt instanceof Error) return salt;
+  return salt === undefined ? { rawHash: hash } : { rawHash: hash, salt };
+}
+
+async function firstLineOf(path: string, option: string, what: string, io: CommandIO, stdin: StdinLines): Promise<string | Error> {
+  let line: string | undefined;
+  if (path === STDIN_NAME) {
+    line = await stdin.next();
+  } else {
+    try {
+      const text = await readFile(resolve(io.cwd, path), 'utf8');
+      line = text.split('\n', 1)[0]?.replace(/\r$/, '');
+    } catch (error) {
+      return new Error(`${option} ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    }
+  }
+  const value = line?.trim() ?? '';
+  const from = path === STDIN_NAME ? 'standard input' : path;
+  return value === '' ? new Error(`${option} ${path}: no ${what} on the first line of ${from}`) : value;
+}
+
+async function prepareFromFlags(
+  rawHash: string | undefined,
+  flags: HashFlags,
+  io: CommandIO,
+  stdin: StdinLines,
+): Promise<{ result: PrepareHashResult; config?: HashConfig } | Error> {
+  const input = await hashInput(rawHash, flags, io, stdin);
+  if (input instanceof Error) return input;
   const config = flags.hashConfig === undefined ? undefined : await readHashConfig(flags.hashConfig, io);
   if (config instanceof Error) return config;
   const prefixRules: PrefixRule[] = [];
@@ -85,8 +162,8 @@ async function prepareFromFlags(rawHash: string, flags: HashFlags, io: CommandIO
     prefixRules.push(rule);
   }
   const result = prepareHash({
-    rawHash,
-    ...(flags.salt !== undefined && { salt: flags.salt }),
+    rawHash: input.rawHash,
+    ...(input.salt !== undefined && { salt: input.salt }),
     ...(config !== undefined && { hashConfig: config }),
     prefixRules,
   });
@@ -133,38 +210,11 @@ function usageError(io: CommandIO, setExitCode: (code: number) => void, subcomma
 
 type PasswordInput = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 
-/** The password as a Secret: a prompt that shows nothing on a terminal, else the first line of standard input. */
-async function readPassword(io: CommandIO): Promise<Secret | undefined> {
+/** The password as a Secret: a prompt that shows nothing on a terminal, else the next line of standard input. */
+async function readPassword(io: CommandIO, lines: StdinLines): Promise<Secret | undefined> {
   const stdin = io.stdin as PasswordInput;
-  const text = stdin.isTTY === true && typeof stdin.setRawMode === 'function' ? await promptHidden(stdin, io) : await readFirstLine(stdin);
+  const text = stdin.isTTY === true && typeof stdin.setRawMode === 'function' ? await promptHidden(stdin, io) : await lines.next();
   return text === undefined ? undefined : new Secret(text);
-}
-
-function readFirstLine(stdin: Readable): Promise<string | undefined> {
-  return new Promise((resolvePassword, rejectPassword) => {
-    const decoder = new StringDecoder('utf8');
-    let buffered = '';
-    const finish = (line: string | undefined) => {
-      stdin.off('data', onData).off('end', onEnd).off('error', onError);
-      stdin.pause();
-      resolvePassword(line?.replace(/\r$/, ''));
-    };
-    const onData = (chunk: Buffer | string) => {
-      buffered += typeof chunk === 'string' ? chunk : decoder.write(chunk);
-      const newline = buffered.indexOf('\n');
-      if (newline >= 0) finish(buffered.slice(0, newline));
-    };
-    const onEnd = () => {
-      buffered += decoder.end();
-      finish(buffered.length > 0 ? buffered : undefined);
-    };
-    const onError = (error: Error) => {
-      stdin.off('data', onData).off('end', onEnd);
-      rejectPassword(error);
-    };
-    stdin.on('data', onData).once('end', onEnd).once('error', onError);
-    stdin.resume();
-  });
 }
 
 /** Raw mode, so the terminal echoes nothing; Enter ends, Backspace deletes, Ctrl-C cancels. */
