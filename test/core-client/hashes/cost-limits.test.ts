@@ -6,6 +6,7 @@ import { prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
 import { verifyPassword } from '../../../core-client/src/hashes/verify-password.js';
 import { planSource } from '../../../core-client/src/plan/plan-source.js';
 import { checkCredentialsLocally } from '../../../core-client/src/push/credentials.js';
+import { runMigration } from '../../../core-client/src/push/migration.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { withTempDir } from '../sources/support.js';
 
@@ -81,6 +82,27 @@ describe('local checks stop at the first abort', () => {
       );
       stop.abort(new Error('Ctrl-C'));
       await expect(checking).rejects.toThrow('Ctrl-C');
+    });
+  });
+
+  it('a push interrupted during --verify-credentials sends nothing and says so', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'users.ndjson');
+      await writeFile(file, `${JSON.stringify({ email: 'known@example.com', passwordHash: bcryptjs.hashSync('known password', 4) })}\n`);
+      const stop = new AbortController();
+      stop.abort(new Error('Ctrl-C'));
+      const refuse = (): never => {
+        throw new Error('nothing may be sent');
+      };
+      const summary = await runMigration({
+        sourcePath: file,
+        planOptions: { format: 'ndjson' },
+        total: 1,
+        client: { importPasswordHash: refuse, signInUp: refuse, signIn: refuse, describe: () => 'no core' },
+        credentials: [{ email: 'known@example.com', password: new Secret('known password'), line: 1 }],
+        signal: stop.signal,
+      });
+      expect(summary).toMatchObject({ notAttempted: 1, total: 1, stoppedEarly: { reason: 'interrupted' } });
     });
   });
 });
