@@ -6,7 +6,7 @@ const [file, tempRoot] = process.argv.slice(2);
 if (file === undefined || tempRoot === undefined) throw new Error('usage: hold-hash-file.ts <gzipped hash file> <temp root>');
 const hashes = await HashFile.open(file, tempRoot);
 let lines = 0;
-for await (const line of hashes.firstPass()) {
+for await (const _line of hashes.firstPass()) {
   lines += 1;
   if (lines === 100) break;
 }
