@@ -122,6 +122,16 @@ function positiveInteger(value: number | undefined, fallback: number, what: stri
   return value;
 }
 
+/** setTimeout fires at once above this (a signed 32-bit count of milliseconds). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function timerMs(value: number | undefined, fallback: number, what: string): number {
+  const ms = positiveInteger(value, fallback, what);
+  if (ms > MAX_TIMER_MS)
+    throw new CoreClientConfigError(`The ${what} must be at most ${MAX_TIMER_MS} (about 24 days), not ${ms}: a longer timer fires at once.`);
+  return ms;
+}
+
 function checkRetry(retry: RetryPolicy | false | undefined): RetryPolicy | false {
   if (retry === undefined) return defaultRetryPolicy;
   if (retry === false) return false;
@@ -151,13 +161,13 @@ export class CoreClient {
     }
     this.#target = resolveCoreTarget(options);
     this.#apiKey = options.apiKey;
-    this.#timeoutMs = positiveInteger(options.requestTimeoutMs, DEFAULT_TIMEOUT_MS, 'request timeout (ms)');
+    this.#timeoutMs = timerMs(options.requestTimeoutMs, DEFAULT_TIMEOUT_MS, 'request timeout (ms)');
     const connections = positiveInteger(options.connections, DEFAULT_CONNECTIONS, 'number of connections');
     const keepAliveTimeout = positiveInteger(options.keepAliveTimeoutMs, DEFAULT_KEEP_ALIVE_MS, 'keep-alive timeout (ms)');
     this.#retry = checkRetry(options.retry);
     this.#retryHooks = options.retryHooks;
     this.#maxAnswerBytes = positiveInteger(options.maxAnswerBytes, DEFAULT_MAX_ANSWER_BYTES, 'answer size limit (bytes)');
-    this.#maxRetryAfterMs = positiveInteger(options.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'Retry-After cap (ms)');
+    this.#maxRetryAfterMs = timerMs(options.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'Retry-After cap (ms)');
     this.#alsoRedacted = (options.redact ?? []).filter((secret): secret is Secret => secret instanceof Secret && !secret.isEmpty);
     this.#pool = new Pool(this.#target.origin, {
       connections,

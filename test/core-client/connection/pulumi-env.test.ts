@@ -7,7 +7,15 @@ const ENV_KEY = 'env-api-key-must-stay-home-0123456789';
 
 describe('--stack runs pulumi with only the environment it needs', () => {
   it('passes PATH, HOME, PULUMI_*, locale and proxies; never CORE_API_KEY or anything else', async () => {
-    const pulumi = await fakePulumi({ stdout: stackOutputJson({ apiKey: 'stack-key-0123456789', coreUrl: 'http://127.0.0.1:3567' }) });
+    const pulumi = await fakePulumi({
+      stdout: stackOutputJson({
+        apiKey: 'stack-key-0123456789',
+        coreUrl: 'http://127.0.0.1:3567',
+        coreUrls: ['http://127.0.0.1:3567'],
+        database: 'memory',
+        signerKeyConfigured: false,
+      }),
+    });
     const env = {
       PATH: pulumi.path,
       HOME: '/home/operator',

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoreClient, type CoreClientOptions } from '../../../core-client/src/http/core-client.js';
 import { ContractViolation, Transient } from '../../../core-client/src/http/errors.js';
+import { CoreClientConfigError } from '../../../core-client/src/http/target.js';
 import type { RetryPolicy } from '../../../core-client/src/http/retry.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { startJunkServer } from './junk-server.js';
@@ -76,6 +77,12 @@ describe('Retry-After is honoured up to a cap', () => {
     const error = (await client.importPasswordHash(importBody).catch((caught: unknown) => caught)) as Transient;
     expect(error.retryAfterMs).toBeUndefined();
     expect(sleeps[1]).toBeLessThanOrEqual(fastRetry.maxDelayMs);
+  });
+});
+
+describe('timers a client sets stay within what setTimeout can count', () => {
+  it.each([{ requestTimeoutMs: 2 ** 31 }, { maxRetryAfterMs: 99_999_999_999_000 }])('refuses %j', (options) => {
+    expect(() => new CoreClient({ baseUrl: 'http://127.0.0.1:9', apiKey: new Secret(API_KEY), ...options })).toThrow(CoreClientConfigError);
   });
 });
 
