@@ -32,7 +32,7 @@ import {
 } from '../contract/responses.js';
 import { Secret } from '../secret.js';
 import { DEFAULT_MAX_ANSWER_BYTES, readAnswerBody } from './answer-body.js';
-import { RequestDeadline } from './deadline.js';
+import { DeadlineWatch } from './deadline.js';
 import {
   DEFAULT_MAX_RETRY_AFTER_MS,
   contractViolation,
@@ -154,6 +154,7 @@ export class CoreClient {
   readonly #maxAnswerBytes: number;
   readonly #maxRetryAfterMs: number;
   readonly #alsoRedacted: readonly Secret[];
+  readonly #deadlines: DeadlineWatch;
 
   constructor(options: CoreClientOptions) {
     if (!(options.apiKey instanceof Secret)) {
@@ -166,6 +167,7 @@ export class CoreClient {
     const keepAliveTimeout = positiveInteger(options.keepAliveTimeoutMs, DEFAULT_KEEP_ALIVE_MS, 'keep-alive timeout (ms)');
     this.#retry = checkRetry(options.retry);
     this.#retryHooks = options.retryHooks;
+    this.#deadlines = new DeadlineWatch(Math.max(10, Math.min(1_000, Math.floor(this.#timeoutMs / 4))));
     this.#maxAnswerBytes = positiveInteger(options.maxAnswerBytes, DEFAULT_MAX_ANSWER_BYTES, 'answer size limit (bytes)');
     this.#maxRetryAfterMs = timerMs(options.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'Retry-After cap (ms)');
     this.#alsoRedacted = (options.redact ?? []).filter((secret): secret is Secret => secret instanceof Secret && !secret.isEmpty);
@@ -427,17 +429,25 @@ export class CoreClient {
     const headers: Record<string, string> = {};
     if (!this.#apiKey.isEmpty) headers[CoreHeaders.apiKey] = this.#apiKey.reveal();
     if (exchange.body !== undefined) headers[CoreHeaders.contentType] = REQUEST_CONTENT_TYPE;
-    // Every call goes through here, so the deadline and the size limit hold for any request this client makes.
-    const deadline = new RequestDeadline(this.#timeoutMs, signal);
+    // Every call goes through here, so the deadline and the size limit hold for any request this client makes. The
+    // headers come within undici's headersTimeout (a whole-wait timeout); the body within what is left of the same
+    // deadline, enforced here, because undici's bodyTimeout restarts with every byte and a trickle never trips it.
+    const startedAt = performance.now();
+    let expired = false;
+    let unwatch: (() => void) | undefined;
     try {
       const response = await this.#pool.request({
         method: exchange.method,
         path: exchange.path,
         headers,
         body: exchange.body === undefined ? null : JSON.stringify(exchange.body),
-        signal: deadline.signal,
+        signal: signal ?? null,
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
+      });
+      unwatch = this.#deadlines.watch(startedAt + this.#timeoutMs, () => {
+        expired = true;
+        response.body.destroy(new Error(`deadline of ${this.#timeoutMs} ms passed`));
       });
       // Always read the body, even of errors, so the connection goes back to the pool clean (or is closed when too long).
       const body = await readAnswerBody(response.body, headerText(response.headers['content-length']), this.#maxAnswerBytes);
@@ -457,11 +467,11 @@ export class CoreClient {
       };
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason ?? error;
-      if (deadline.expired) throw deadlinePassed({ ...context, target: this.describe() }, this.#timeoutMs);
+      if (expired) throw deadlinePassed({ ...context, target: this.describe() }, this.#timeoutMs);
       if (isCoreError(error)) throw error;
       throw errorFromTransport(error, { ...context, target: this.describe() });
     } finally {
-      deadline.clear();
+      unwatch?.();
     }
   }
 

@@ -132,10 +132,13 @@ describe('answer bodies are capped', () => {
 });
 
 describe('one deadline for headers and body together', () => {
-  it('a body that trickles forever ends as a timeout, not a hang', async () => {
+  it.each([
+    ['chunked', {}],
+    ['with a declared length', { 'content-length': '100000' }],
+  ])('a body that trickles forever (%s) ends as a timeout, not a hang', async (_name, lengthHeader) => {
     const timers: NodeJS.Timeout[] = [];
     const server = await misbehaving((response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
+      response.writeHead(200, { 'content-type': 'application/json', ...lengthHeader });
       response.write('{');
       // A byte well within undici's per-chunk timeout, forever.
       timers.push(setInterval(() => response.write(' '), 50));
