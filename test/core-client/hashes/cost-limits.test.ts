@@ -7,6 +7,8 @@ import { verifyPassword } from '../../../core-client/src/hashes/verify-password.
 import { planSource } from '../../../core-client/src/plan/plan-source.js';
 import { checkCredentialsLocally } from '../../../core-client/src/push/credentials.js';
 import { runMigration } from '../../../core-client/src/push/migration.js';
+import { CoreClient } from '../../../core-client/src/http/core-client.js';
+import { startJunkServer } from '../http/junk-server.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { withTempDir } from '../sources/support.js';
 
@@ -91,18 +93,24 @@ describe('local checks stop at the first abort', () => {
       await writeFile(file, `${JSON.stringify({ email: 'known@example.com', passwordHash: bcryptjs.hashSync('known password', 4) })}\n`);
       const stop = new AbortController();
       stop.abort(new Error('Ctrl-C'));
-      const refuse = (): never => {
-        throw new Error('nothing may be sent');
-      };
+      let requests = 0;
+      const server = await startJunkServer((_request, _body, response) => {
+        requests += 1;
+        response.writeHead(500).end();
+      });
+      const client = new CoreClient({ baseUrl: server.url, apiKey: new Secret('bench-key-0123456789') });
       const summary = await runMigration({
         sourcePath: file,
         planOptions: { format: 'ndjson' },
         total: 1,
-        client: { importPasswordHash: refuse, signInUp: refuse, signIn: refuse, describe: () => 'no core' },
+        client,
         credentials: [{ email: 'known@example.com', password: new Secret('known password'), line: 1 }],
         signal: stop.signal,
       });
+      await client.close();
+      await server.close();
       expect(summary).toMatchObject({ notAttempted: 1, total: 1, stoppedEarly: { reason: 'interrupted' } });
+      expect(requests).toBe(0);
     });
   });
 });
