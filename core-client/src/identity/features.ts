@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallOptions, CoreClient } from '../http/core-client.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound, RecordRejected, isCoreError } from '../http/errors.js';
 import type { PlanSummary } from '../plan/summary.js';
 import { type IdentityFeature, type IdentityOptions, featureLabels, identityFeatures } from './options.js';
 
@@ -14,10 +14,25 @@ function probeIds(): { userId: string; email: string } {
   return { userId: `core-migrate-probe-${nonce}`, email: `core-migrate-probe-${nonce}@probe.invalid` };
 }
 
+/** The core answered a probe with neither the call's answer nor 404: nothing can be decided, nothing is sent. */
+export class IdentityProbeError extends Error {
+  override readonly name = 'IdentityProbeError';
+  constructor(
+    readonly feature: IdentityFeature,
+    answer: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `the core's answer to the ${featureLabels[feature]} check could not be read (${answer}); nothing was sent. Run core-migrate check to see what the core offers.`,
+      options,
+    );
+  }
+}
+
 /**
  * Which identity calls the core has: each is asked once about a user that cannot exist, and a 404 `Not found` means
  * the core has no such call (core-behaviour.md). The removal probe removes that non-existent id, which the core
- * answers OK without touching anything. Other errors (the key, the network) are thrown: the pre-flight reports them.
+ * answers OK without touching anything. Any other error becomes an `IdentityProbeError`.
  */
 export async function probeIdentityFeatures(client: ProbeClient, options: Pick<CallOptions, 'signal'> = {}): Promise<FeatureSupport> {
   const call: CallOptions = { retry: false, ...options };
@@ -35,8 +50,11 @@ export async function probeIdentityFeatures(client: ProbeClient, options: Pick<C
       await probes[feature]();
       support[feature] = true;
     } catch (error) {
-      if (!(error instanceof NotFound)) throw error;
-      support[feature] = false;
+      if (error instanceof NotFound) support[feature] = false;
+      // A 400 is the call refusing the probe's invented values: the core has the call.
+      else if (error instanceof RecordRejected) support[feature] = true;
+      else if (isCoreError(error)) throw new IdentityProbeError(feature, error.message, { cause: error });
+      else throw error;
     }
   }
   return support;

@@ -5,7 +5,7 @@ import { CoreClientConfigError } from 'core-client/http/target';
 import { isCoreError } from 'core-client/http/errors';
 import { runPreflight, type PreflightReport, type PreflightStepName } from 'core-client/connection/preflight';
 import type { Connection } from 'core-client/connection/resolve-connection';
-import { probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
+import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
 import { featureLabels, identityFeatures } from 'core-client/identity/options';
 import { ExitCode } from '../exit-codes.js';
 import { addConnectionOptions, connectionFromOptions, describeConnectionSources, type ConnectionFlags } from './connection-options.js';
@@ -84,7 +84,7 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
       report = await runPreflight(client);
       if (report.ok) {
         support = await probeIdentityFeatures(client).catch((error: unknown) => {
-          if (isCoreError(error)) return undefined;
+          if (isCoreError(error) || error instanceof IdentityProbeError) return undefined;
           throw error;
         });
       }

@@ -16,7 +16,7 @@ import type { PlanSummary } from 'core-client/plan/summary';
 import type { PushEvent } from 'core-client/push/events';
 import type { PushSummary } from 'core-client/push/summary';
 import { printableJson, printableLines } from 'core-client/printable';
-import { identityOptionsFor, probeIdentityFeatures } from 'core-client/identity/features';
+import { IdentityProbeError, identityOptionsFor, probeIdentityFeatures } from 'core-client/identity/features';
 import { IdentityOptionsSchema, type IdentityOptions } from 'core-client/identity/options';
 import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
@@ -184,7 +184,14 @@ async function push(file: string, flags: PushFlags, io: CommandIO, output: Guard
       return ExitCode.coreUnreachableOrKeyRefused;
     }
     say(`Core: ${preflight.target} is reachable and accepts the key.`);
-    const support = await probeIdentityFeatures(client);
+    const support = await probeIdentityFeatures(client).catch((error: unknown) => {
+      if (error instanceof IdentityProbeError) return error;
+      throw error;
+    });
+    if (support instanceof IdentityProbeError) {
+      io.stderr.write(printableLines(`core-migrate push: ${support.message}\n`));
+      return ExitCode.coreUnreachableOrKeyRefused;
+    }
 
     const sourceSnapshot = await snapshotOf(migrationSourceFiles(sourcePath, planOptions));
     const planned = await planSummary(sourcePath, planOptions);
