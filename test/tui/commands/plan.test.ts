@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,5 +84,18 @@ describe('core-migrate plan', () => {
     const badMap = await run(['plan', join(fixtures, 'firebase/users.json'), '--provider-map', 'nonsense']);
     expect(badMap.code).toBe(2);
     expect(badMap.stderr).toContain('export-provider-id=short-name');
+  });
+
+  it("reads the files flags name from the command's folder, not the process's", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'plan-cwd-'));
+    await copyFile(join(fixtures, 'generic/mapped.csv'), join(folder, 'mapped.csv'));
+    await copyFile(join(fixtures, 'generic/mapping.txt'), join(folder, 'mapping.txt'));
+    await copyFile(await hashConfigFile(), join(folder, 'hash-config.txt'));
+    expect(process.cwd()).not.toBe(folder);
+    const captured = captureIO({ cwd: folder });
+    const code = await main(['plan', 'mapped.csv', '--mapping', 'mapping.txt', '--hash-config', 'hash-config.txt', '--json'], captured.io);
+    expect(captured.stderr()).not.toMatch(/cannot read the file/);
+    expect(code).not.toBe(2);
+    expect(JSON.parse(captured.stdout().trim().split('\n').at(-1) ?? '')).toMatchObject({ records: 2 });
   });
 });

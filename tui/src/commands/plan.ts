@@ -32,7 +32,7 @@ export const registerPlanCommand: RegisterCommand = (program: Command, { io, set
     };
     for (const warning of await exposedSecretWarnings([{ path: flags.hashConfig, holds: 'the signer key' }], io.cwd))
       io.stderr.write(`${printableLines(warning)}\n`);
-    const options = await planOptionsFromFlags(flags);
+    const options = await planOptionsFromFlags(flags, io.cwd);
     if (options instanceof Error) return fail(options.message);
     let report: ReportWriter | undefined;
     if (flags.report !== undefined) {
@@ -48,7 +48,7 @@ export const registerPlanCommand: RegisterCommand = (program: Command, { io, set
     }
     const tally = new PlanTally();
     try {
-      for await (const record of planSource(file, options)) {
+      for await (const record of planSource(resolve(io.cwd, file), options)) {
         tally.addRecord(record);
         if (report === undefined) continue;
         for (const item of record.items) if (item.kind === 'rejection') await report.write(reportLineOfRejection(item));

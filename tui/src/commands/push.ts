@@ -141,10 +141,8 @@ async function push(file: string, flags: PushFlags, io: CommandIO, output: Guard
   const say = (text: string): void => output.write(`${text}\n`);
   const warn = (text: string): void => void io.stderr.write(`${printableLines(text)}\n`);
   const sourcePath = resolve(io.cwd, file);
-  const planOptions = await planOptionsFromFlags(flags);
+  const planOptions = await planOptionsFromFlags(flags, io.cwd);
   if (planOptions instanceof Error) throw new UsageError(planOptions.message);
-  // Named as the operator gave it, from the command's folder: it is snapshotted and fingerprinted, not only read.
-  if (planOptions.auth0PasswordFile !== undefined) planOptions.auth0PasswordFile = resolve(io.cwd, planOptions.auth0PasswordFile);
   const limits = concurrencyFrom(flags.concurrency);
   const reportPath = resolve(io.cwd, flags.report ?? `${basename(file)}.push-report.ndjson`);
   const journalPath = resolve(io.cwd, flags.journal ?? join(dirname(reportPath), `${basename(file)}.push-journal.ndjson`));

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { buildProviderMap, ProviderMapError } from 'core-client/plan/providers';
 import { parseFieldMapping, type FieldMapping } from 'core-client/sources/generic/field-mapping';
@@ -45,21 +46,22 @@ export class SourceFlagsError extends Error {
   override readonly name = 'SourceFlagsError';
 }
 
-export async function planOptionsFromFlags(flags: SourceFlags): Promise<PlanOptions | SourceFlagsError> {
+/** The plan's options from the flags; every file a flag names is read from the command's folder `cwd`. */
+export async function planOptionsFromFlags(flags: SourceFlags, cwd: string): Promise<PlanOptions | SourceFlagsError> {
   const options: PlanOptions = {};
   if (flags.format !== undefined) options.format = flags.format as NonNullable<PlanOptions['format']>;
-  if (flags.auth0PasswordFile !== undefined) options.auth0PasswordFile = flags.auth0PasswordFile;
+  if (flags.auth0PasswordFile !== undefined) options.auth0PasswordFile = resolve(cwd, flags.auth0PasswordFile);
   if (flags.duplicates !== undefined) options.duplicates = flags.duplicates;
   if (flags.disabled !== undefined) options.disabled = flags.disabled;
 
   if (flags.mapping !== undefined || (flags.map ?? []).length > 0) {
-    const mapping = await fieldMappingFromFlags(flags.mapping, flags.map ?? []);
+    const mapping = await fieldMappingFromFlags(flags.mapping === undefined ? undefined : resolve(cwd, flags.mapping), flags.map ?? []);
     if (mapping instanceof SourceFlagsError) return mapping;
     options.mapping = mapping;
   }
 
   if (flags.hashConfig !== undefined) {
-    const text = await readText(flags.hashConfig, '--hash-config');
+    const text = await readText(resolve(cwd, flags.hashConfig), '--hash-config');
     if (text instanceof SourceFlagsError) return text;
     const hashConfig = parseHashConfig(text);
     if (hashConfig instanceof Error) return new SourceFlagsError(`${flags.hashConfig}: ${hashConfig.message}`);
