@@ -10,3 +10,4 @@ export * from './connection/index.js';
 export * from './sources/index.js';
 export * from './plan/index.js';
 export * from './identity/index.js';
+export * from './settings/index.js';

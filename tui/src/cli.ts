@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { commandCatalogue, isCommandName } from './commands/catalogue.js';
-import { registerInteractive } from './commands/interactive.js';
-import { ExitCode } from './exit-codes.js';
+import { ExitCode } from 'core-client/settings/verdict';
 import { processIO, type CommandIO } from './io.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -22,14 +21,18 @@ export async function buildProgram(io: CommandIO, setExitCode: (code: number) =>
       writeErr: (text) => io.stderr.write(text),
     })
     .showHelpAfterError('(run core-migrate --help for usage)')
-    .helpCommand(true);
+    .helpCommand(true)
+    // A subcommand's flags are its own: `push --core` is push's option, not the terminal app's.
+    .enablePositionalOptions();
   const wanted = commandNamed(argv);
   for (const [name, entry] of Object.entries(commandCatalogue)) {
     // Only the subcommand that runs is loaded; the others are listed by name for the help.
     if (name === wanted && isCommandName(name)) (await entry.load())(program, { io, setExitCode });
     else program.command(name).description(entry.description);
   }
-  registerInteractive(program, { io, setExitCode });
+  // Without a subcommand the terminal app opens, filled from the push flags given; `--version` needs none of it.
+  const versionOnly = argv.length > 0 && argv.every((arg) => arg === '-v' || arg === '--version');
+  if (!isCommandName(wanted) && !versionOnly) (await import('./commands/interactive.js')).registerInteractive(program, { io, setExitCode });
   return program;
 }
 

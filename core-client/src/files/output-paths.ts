@@ -11,7 +11,11 @@ export interface NamedFile {
 
 export class OutputPathError extends Error {
   readonly kind = 'outputPathError';
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The role of the output at fault ("the report"), so a face can lead to the setting that fixes it. */
+    readonly role?: string,
+  ) {
     super(message);
     this.name = 'OutputPathError';
   }
@@ -42,6 +46,7 @@ export async function checkOutputPaths(inputs: readonly NamedFile[], outputs: re
       return new OutputPathError(
         `${capital(output.role)} ${output.path} would overwrite ${clash.file.role} ${clash.file.path}: ${same}. ` +
           `Choose another path for ${output.role}; nothing was opened.`,
+        output.role,
       );
     }
     seen.push({ file: output, identity, output: true });
@@ -65,26 +70,27 @@ async function outputIdentity(output: NamedFile): Promise<Identity | OutputPathE
     if (info.isSymbolicLink()) {
       return new OutputPathError(
         `${capital(output.role)} ${output.path} is a symbolic link; outputs are never written through a link. Name the file itself, or another path.`,
+        output.role,
       );
     }
-    if (!info.isFile()) return new OutputPathError(`${capital(output.role)} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`);
+    if (!info.isFile()) return new OutputPathError(`${capital(output.role)} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`, output.role);
     const folder = dirname(path);
     const writable = await access(path, constants.W_OK).then(
       () => undefined,
       (error: NodeJS.ErrnoException) => error,
     );
-    if (writable !== undefined) return new OutputPathError(outputErrorSentence(writable, output, folder));
+    if (writable !== undefined) return new OutputPathError(outputErrorSentence(writable, output, folder), output.role);
     return { exists: true, id: `${info.dev}:${info.ino}` };
   }
-  if (info.code !== 'ENOENT') return new OutputPathError(outputErrorSentence(info, output, dirname(path)));
+  if (info.code !== 'ENOENT') return new OutputPathError(outputErrorSentence(info, output, dirname(path)), output.role);
   const folder = dirname(path);
   const realFolder = await realpath(folder).catch((error: NodeJS.ErrnoException) => error);
-  if (realFolder instanceof Error) return new OutputPathError(outputErrorSentence(realFolder, output, folder));
+  if (realFolder instanceof Error) return new OutputPathError(outputErrorSentence(realFolder, output, folder), output.role);
   const creatable = await access(realFolder, constants.W_OK).then(
     () => undefined,
     (error: NodeJS.ErrnoException) => error,
   );
-  if (creatable !== undefined) return new OutputPathError(outputErrorSentence(creatable, output, folder));
+  if (creatable !== undefined) return new OutputPathError(outputErrorSentence(creatable, output, folder), output.role);
   return { exists: false, id: join(realFolder, basename(path)) };
 }
 
@@ -140,12 +146,12 @@ export function openOutputFile(output: NamedFile, options: { append: boolean }):
   try {
     fd = openSync(resolve(output.path), flags, 0o600);
   } catch (error) {
-    throw new OutputPathError(outputErrorSentence(error as NodeJS.ErrnoException, output));
+    throw new OutputPathError(outputErrorSentence(error as NodeJS.ErrnoException, output), output.role);
   }
   const info = fstatSync(fd);
   if (!info.isFile()) {
     closeSync(fd);
-    throw new OutputPathError(`${capital(output.role)} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`);
+    throw new OutputPathError(`${capital(output.role)} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`, output.role);
   }
   return fd;
 }

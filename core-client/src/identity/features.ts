@@ -63,12 +63,24 @@ export async function probeIdentityFeatures(client: ProbeClient, options: Pick<C
 export type PlanIdentity = Pick<PlanSummary, 'identity' | 'passwordImports'>;
 
 /** The flag that turns each step off, for the sentence that asks for it. */
-const turnOff: Record<Exclude<IdentityFeature, 'removal'>, string> = {
+const turnOffFlags: Record<StepFeature, string> = {
   mapping: '--no-keep-ids',
   verification: '--no-verify-emails',
   metadata: '--no-metadata',
   lookup: '--existing replace',
 };
+
+/** The identity features a push's steps use (removal is the rollback's). */
+export type StepFeature = Exclude<IdentityFeature, 'removal'>;
+
+/**
+ * The sentence that stops a push needing features the core lacks; `turnOff` says how to do without them, in the
+ * words of the face that shows it (default: the flags).
+ */
+export function missingFeaturesSentence(missing: readonly StepFeature[], target: string, turnOff = `pass ${missing.map((feature) => turnOffFlags[feature]).join(' ')}`): string {
+  const names = missing.map((feature) => featureLabels[feature]).join(', ');
+  return `The core at ${target} has no ${names} (it answered 404), which this push needs; nothing was sent. Upgrade the core, or ${turnOff} to push without ${missing.length === 1 ? 'it' : 'them'}.`;
+}
 
 /**
  * The steps a push runs: what the operator asked for, less what the core lacks. A step the plan needs and the core
@@ -79,25 +91,17 @@ export function identityOptionsFor(
   support: FeatureSupport,
   plan: PlanIdentity,
   target: string,
-): { options: IdentityOptions } | { problem: string } {
+): { options: IdentityOptions } | { problem: string; missing: StepFeature[] } {
   const { identity } = plan;
-  const needs: Record<Exclude<IdentityFeature, 'removal'>, boolean> = {
+  const needs: Record<StepFeature, boolean> = {
     mapping: requested.keepIds && identity.keepsSourceId > 0,
     verification: requested.verifyEmails && identity.verifiedEmails > 0,
     metadata: requested.metadata && identity.keepsSourceId + identity.separateAccounts + identity.withProfile + identity.disabledImported > 0,
     // Replace can do without the lookup; skip cannot tell an existing user from a new one without it.
     lookup: requested.lookup && requested.existing === 'skip' && plan.passwordImports > 0,
   };
-  const missing = (Object.keys(needs) as (keyof typeof needs)[]).filter((feature) => needs[feature] && !support[feature]);
-  if (missing.length > 0) {
-    const names = missing.map((feature) => featureLabels[feature]).join(', ');
-    const flags = missing.map((feature) => turnOff[feature]).join(' ');
-    return {
-      problem:
-        `The core at ${target} has no ${names} (it answered 404), which this push needs; nothing was sent. ` +
-        `Upgrade the core, or pass ${flags} to push without ${missing.length === 1 ? 'it' : 'them'}.`,
-    };
-  }
+  const missing = (Object.keys(needs) as StepFeature[]).filter((feature) => needs[feature] && !support[feature]);
+  if (missing.length > 0) return { problem: missingFeaturesSentence(missing, target), missing };
   return {
     options: {
       ...requested,

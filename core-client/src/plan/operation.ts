@@ -90,6 +90,8 @@ export const PlanRejectionSchema = z.object({
   code: z.enum(rejectionCodes),
   /** The operation the record would have become, when known. */
   operation: z.enum(['passwordImport', 'thirdPartySignInUp']).optional(),
+  /** The export's provider id, for a provider that has no short name (so a face can offer to map it). */
+  providerId: z.string().optional(),
   /** A sentence an operator can act on; never a hash, salt or secret. */
   reason: z.string(),
 });

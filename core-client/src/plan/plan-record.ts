@@ -108,13 +108,16 @@ function planPasswordImport(user: SourceUser, key: string, rules: RecordPlanning
 function planThirdParty(user: SourceUser, provider: LinkedProvider, operationKey: string, rules: RecordPlanningRules): PlanItem {
   const thirdPartyId = shortProviderName(provider.providerId, rules.providerMap);
   if (thirdPartyId === undefined) {
-    return rejection(
-      user,
-      operationKey,
-      'unmappedProvider',
-      `provider "${provider.providerId}" has no short name: map it with --provider-map "${provider.providerId}=<name>"`,
-      'thirdPartySignInUp',
-    );
+    return {
+      ...rejection(
+        user,
+        operationKey,
+        'unmappedProvider',
+        `provider "${provider.providerId}" has no short name: map it with --provider-map "${provider.providerId}=<name>"`,
+        'thirdPartySignInUp',
+      ),
+      providerId: provider.providerId,
+    };
   }
   const thirdPartyUserId = provider.providerUserId.trim();
   if (thirdPartyUserId.length === 0 || thirdPartyUserId.length > MAX_THIRD_PARTY_USER_ID_LENGTH) {

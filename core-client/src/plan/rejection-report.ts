@@ -56,7 +56,7 @@ export class ReportWriter {
     const fd = openOutputFile(file, { append: true });
     this.#stream = createWriteStream('', { fd, encoding: 'utf8' });
     this.#stream.on('error', (error: NodeJS.ErrnoException) => {
-      this.#error ??= new OutputPathError(outputErrorSentence(error, this.#file));
+      this.#error ??= new OutputPathError(outputErrorSentence(error, this.#file), this.#file.role);
     });
     const runHeader: ReportRunHeader = { stage: 'run', startedAt: new Date().toISOString(), ...header };
     this.#stream.write(`${JSON.stringify(runHeader)}\n`);

@@ -24,10 +24,12 @@ export const PlanSummarySchema = z.object({
       examples: z.array(z.object({ location: z.string(), reason: z.string() })),
     }),
   ),
-  rejections: z.array(z.object({ location: z.string(), reason: z.string() })),
+  rejections: z.array(z.object({ location: z.string(), reason: z.string(), code: z.enum(rejectionCodes) })),
   rejectionsNotListed: z.number(),
   duplicates: z.number(),
   withoutCredentials: z.number(),
+  /** Export provider ids that have no short name, with how many accounts each holds: the provider map fixes them. */
+  unmappedProviders: z.record(z.string(), z.number()),
   /** What the identity steps after each creation will have to do (they decide which core features a push needs). */
   identity: z.object({
     /** Operations whose account carries the old id (a mapping each). */
@@ -61,6 +63,7 @@ export class PlanTally {
     rejectionsNotListed: 0,
     duplicates: 0,
     withoutCredentials: 0,
+    unmappedProviders: {},
     identity: { keepsSourceId: 0, verifiedEmails: 0, withProfile: 0, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
   };
 
@@ -104,6 +107,7 @@ export class PlanTally {
         if (item.code === 'duplicateEmail' || item.code === 'duplicateThirdPartyUser') summary.duplicates += 1;
         if (item.code === 'withoutCredentials') summary.withoutCredentials += 1;
         if (item.code === 'disabledAccount') summary.identity.disabledSkipped += 1;
+        if (item.code === 'unmappedProvider' && item.providerId !== undefined) increment(summary.unmappedProviders, item.providerId);
         const listed = { location: formatLocation(item.location), reason: item.reason };
         let group = summary.rejectionsByCode.find((entry) => entry.code === item.code);
         if (group === undefined) {
@@ -112,7 +116,7 @@ export class PlanTally {
         }
         group.count += 1;
         if (group.examples.length < EXAMPLES_PER_REASON) group.examples.push(listed);
-        if (summary.rejections.length < LISTED_REJECTIONS_LIMIT) summary.rejections.push(listed);
+        if (summary.rejections.length < LISTED_REJECTIONS_LIMIT) summary.rejections.push({ ...listed, code: item.code });
         else summary.rejectionsNotListed += 1;
       }
     }

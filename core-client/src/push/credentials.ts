@@ -55,7 +55,7 @@ export async function readCredentials(path: string): Promise<KnownCredential[] |
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    return new CredentialsFileError(`--verify-credentials ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}).`);
+    return new CredentialsFileError(`${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}).`);
   }
   return parseCredentials(text, path);
 }
@@ -142,5 +142,6 @@ export function credentialsProof(checks: CredentialCheck[]): CredentialsProof {
     matchedLocally: checks.filter((check) => check.local === 'match').length,
     notPlanned: checks.filter((check) => check.local === 'notPlanned').length,
     loggedIn: offered ? signInsTried.filter((check) => check.signIn === 'signedIn').length : null,
+    signIns: signInsTried.length === 0 ? 'notTried' : offered ? 'done' : 'notOffered',
   };
 }

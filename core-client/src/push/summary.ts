@@ -65,10 +65,23 @@ export const CredentialsProofSchema = z.object({
   matchedLocally: count,
   /** Accounts not found among the planned password imports. */
   notPlanned: count,
-  /** Accounts that signed in at the core after the push; null when the core offers no /recipe/signin. */
+  /** Accounts that signed in at the core after the push; null when none was tried, or the core offers no sign-in. */
   loggedIn: count.nullable(),
+  /** Whether the sign-ins were tried (after a push that ran to its end), and whether the core offers /recipe/signin. */
+  signIns: z.enum(['done', 'notOffered', 'notTried']),
 });
 export type CredentialsProof = z.infer<typeof CredentialsProofSchema>;
+
+/** The proof in one sentence, the same in both faces. */
+export function describeCredentialsProof(proof: CredentialsProof): string {
+  const signIn =
+    proof.signIns === 'done'
+      ? `${proof.loggedIn ?? 0} of ${proof.checked} logged in at the core`
+      : proof.signIns === 'notOffered'
+        ? 'the core offers no /recipe/signin to prove log-ins'
+        : 'no sign-in was tried (the push did not run to its end)';
+  return `Known accounts: ${proof.matchedLocally} of ${proof.checked} matched their planned hash locally (${proof.notPlanned} not planned); ${signIn}.`;
+}
 
 /** What the steps after each creation did in this run (issue 13); not outcomes, so not part of the sum. */
 export const StepCountsSchema = z.object({

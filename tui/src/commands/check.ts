@@ -1,23 +1,17 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ConnectionError } from 'core-client/connection/errors';
-import { CoreClient } from 'core-client/http/core-client';
-import { CoreClientConfigError } from 'core-client/http/target';
+import type { CoreClient } from 'core-client/http/core-client';
 import { isCoreError } from 'core-client/http/errors';
 import { runPreflight, type PreflightReport, type PreflightStepName } from 'core-client/connection/preflight';
 import type { Connection } from 'core-client/connection/resolve-connection';
 import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
 import { featureLabels, identityFeatures } from 'core-client/identity/options';
-import { ExitCode } from '../exit-codes.js';
-import { addConnectionOptions, connectionFromOptions, describeConnectionSources, type ConnectionFlags } from './connection-options.js';
-import { commandCatalogue } from './catalogue.js';
-import { plainHttpWarning } from 'core-client/files/exposure-warnings';
+import { plainHttpWarning, readableByOthersWarning } from 'core-client/files/exposure-warnings';
 import { printableJson, printableLines } from 'core-client/printable';
-import { exposedSecretWarnings } from './file-safety.js';
+import { clientOf, connectionOf, describeConnectionSources, ExitCode, parseSettings, SettingError, type MigrationSettings } from 'core-client/settings';
+import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
-
-interface CheckFlags extends ConnectionFlags {
-  json?: boolean;
-}
+import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
 
 const STEP_LABELS: Record<PreflightStepName, string> = {
   reachable: 'reachable',
@@ -53,31 +47,21 @@ export function formatPreflightReport(report: PreflightReport, connection: Conne
 }
 
 export const registerCheckCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program.command('check').description(commandCatalogue.check.description).option('--json', 'print one JSON object instead of lines');
-  addConnectionOptions(command).action(async (flags: CheckFlags) => {
-    const connection = await connectionFromOptions(flags, io);
-    if (connection instanceof ConnectionError) {
-      io.stderr.write(printableLines(`core-migrate check: ${connection.message}\n`));
+  const command = program.command('check').description(commandCatalogue.check.description);
+  addSettingOptions(command, 'check').action(async (flags: Record<string, unknown>) => {
+    const fail = (message: string): void => {
+      io.stderr.write(printableLines(`core-migrate check: ${message}\n`));
       setExitCode(ExitCode.usageOrConfiguration);
-      return;
-    }
-    const warnings = await exposedSecretWarnings([{ path: flags.apiKeyFile, holds: 'the api-key' }], io.cwd);
-    const clearText = plainHttpWarning(connection.coreUrl);
-    for (const warning of clearText === undefined ? warnings : [...warnings, clearText]) io.stderr.write(`${printableLines(warning)}\n`);
-    let client: CoreClient;
-    try {
-      client = new CoreClient({
-        baseUrl: connection.coreUrl,
-        apiKey: connection.apiKey,
-        ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
-        ...(connection.appId === undefined ? {} : { appId: connection.appId }),
-      });
-    } catch (error) {
-      if (!(error instanceof CoreClientConfigError)) throw error;
-      io.stderr.write(printableLines(`core-migrate check: ${error.message}\n`));
-      setExitCode(ExitCode.usageOrConfiguration);
-      return;
-    }
+    };
+    const refusal = apiKeyFlagRefusal(flags);
+    if (refusal !== undefined) return fail(refusal);
+    const settings = parseSettings(settingsInputOf(flags));
+    if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'));
+    const connection = await connectionOf(settings, { cwd: io.cwd, env: io.env });
+    if (connection instanceof SettingError) return fail(connection.message);
+    for (const warning of await connectionWarnings(settings, connection.coreUrl, io.cwd)) io.stderr.write(`${printableLines(warning)}\n`);
+    const client: CoreClient | SettingError = clientOf(connection);
+    if (client instanceof SettingError) return fail(client.message);
     let report: PreflightReport;
     let support: FeatureSupport | undefined;
     try {
@@ -91,23 +75,32 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
     } finally {
       await client.close();
     }
-    if (flags.json === true) {
-      const settings = {
+    if (settings.json) {
+      const resolved = {
         coreUrl: connection.coreUrl,
         tenantId: connection.tenantId ?? 'public',
         appId: connection.appId ?? 'public',
         sources: connection.sources,
         ...(connection.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: connection.signerKeyConfigured }),
       };
-      io.stdout.write(`${printableJson({ ...report, ...(support === undefined ? {} : { identityFeatures: support }), connection: settings })}\n`);
+      io.stdout.write(`${printableJson({ ...report, ...(support === undefined ? {} : { identityFeatures: support }), connection: resolved })}\n`);
     } else {
-      io.stdout.write(printableLines(formatPreflightReport(report, connection, flags.stack, support)));
+      io.stdout.write(printableLines(formatPreflightReport(report, connection, settings.stack, support)));
     }
     if (!report.ok) {
-      if (flags.json !== true) io.stderr.write(printableLines(`core-migrate check: ${report.failure?.sentence ?? 'the pre-flight failed.'}\n`));
+      if (!settings.json) io.stderr.write(printableLines(`core-migrate check: ${report.failure?.sentence ?? 'the pre-flight failed.'}\n`));
       setExitCode(ExitCode.coreUnreachableOrKeyRefused);
       return;
     }
     setExitCode(ExitCode.ok);
   });
 };
+
+async function connectionWarnings(settings: MigrationSettings, coreUrl: string, cwd: string): Promise<string[]> {
+  const warnings: string[] = [];
+  const exposed = settings.apiKeyFile === undefined ? undefined : await readableByOthersWarning(resolve(cwd, settings.apiKeyFile), 'the api-key');
+  if (exposed !== undefined) warnings.push(exposed);
+  const clearText = plainHttpWarning(coreUrl);
+  if (clearText !== undefined) warnings.push(clearText);
+  return warnings;
+}

@@ -10,7 +10,7 @@ import { hashFamilyLabel, type PrepareHashResult } from 'core-client/hashes/fami
 import { prepareHash } from 'core-client/hashes/prepare-hash';
 import { signerKeyReminder } from 'core-client/hashes/signer-key-reminder';
 import { verifyPassword } from 'core-client/hashes/verify-password';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode } from 'core-client/settings/verdict';
 import type { CommandIO } from '../io.js';
 import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';

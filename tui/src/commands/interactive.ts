@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
-import type { PushSummary } from 'core-client/push/summary';
-import { ExitCode, exitCodeOfPush } from '../exit-codes.js';
+import { printableLines } from 'core-client/printable';
+import { defaultSettings, type MigrationSettings } from 'core-client/settings/settings';
+import { parseSettings } from 'core-client/settings/setting-error';
+import { ExitCode } from 'core-client/settings/verdict';
 import type { CommandIO } from '../io.js';
+import { invocationFor } from '../invocation.js';
 import type { CommandContext } from './index.js';
-import type { WalkDefaults } from '../screens/walk-state.js';
+import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
 
 export const headlessUsage = `core-migrate needs a terminal for its interactive walk (stdin and stdout must be a TTY).
 Without one, use the headless commands:
@@ -15,6 +18,8 @@ Without one, use the headless commands:
   core-migrate push <file> [--core URL | --stack NAME] [--hash-config FILE] [--journal FILE]
                     [--report FILE] [--concurrency N] [--dry-run] [--json]
       send the users; re-run with the same --journal to resume
+  core-migrate rollback --journal FILE [--core URL | --stack NAME]
+      remove exactly the users a push created
   core-migrate hash inspect <hash> | hash verify <hash>
       look at one hash, or check a known password against it
 
@@ -23,18 +28,15 @@ Run core-migrate <command> --help for every option.
 `;
 
 export interface InteractiveOptions {
-  defaults?: WalkDefaults;
+  settings?: MigrationSettings;
   pulumiBinary?: string;
 }
 
-/** The exit code of a walk: the push's own (see `exitCodeOfPush`); leaving before any push is not a failure. */
-export function exitCodeOfWalk(summary: PushSummary | undefined): ExitCode {
-  return summary === undefined ? ExitCode.ok : exitCodeOfPush(summary);
-}
-
 /**
- * Opens the terminal app on the command's own streams and resolves when the operator leaves. Ink and React are
- * loaded only here, so the headless commands start without them.
+ * Opens the terminal app on the command's own streams, filled with the settings of the command line, and resolves
+ * when the operator leaves, with the exit code `push` would give for the same outcome. The app draws on the
+ * terminal's alternate screen; on leaving, the command that resumes or repeats the run is printed on one line.
+ * Ink and React are loaded only here, so the headless commands start without them.
  */
 export async function runInteractive(io: CommandIO, options: InteractiveOptions = {}): Promise<number> {
   if (io.stdin.isTTY !== true || io.stdout.isTTY !== true) {
@@ -45,17 +47,25 @@ export async function runInteractive(io: CommandIO, options: InteractiveOptions 
   const colour = colourAllowed(io.env);
   // chalk (under Ink) reads FORCE_COLOR but not NO_COLOR, and only when it loads: set it before Ink is imported.
   if (!colour && process.env['FORCE_COLOR'] === undefined) process.env['FORCE_COLOR'] = '0';
-  const [{ render }, { createElement }, { App }] = await Promise.all([import('ink'), import('react'), import('../app.js')]);
-  let summary: PushSummary | undefined;
+  const [{ render }, { createElement }, { App }, { Secret }] = await Promise.all([
+    import('ink'),
+    import('react'),
+    import('../app/app.js'),
+    import('core-client/secret'),
+  ]);
+  const apiKey = io.env['CORE_API_KEY'];
+  let result: { exitCode: number; command?: { label: string; line: string; caveat?: string } } = { exitCode: ExitCode.ok };
   const instance = render(
     createElement(App, {
       env: io.env,
       cwd: io.cwd,
       colour,
-      ...(options.defaults === undefined ? {} : { defaults: options.defaults }),
+      settings: options.settings ?? defaultSettings,
+      invocation: invocationFor(io.env),
+      ...(apiKey === undefined || apiKey === '' ? {} : { apiKey: new Secret(apiKey), apiKeyFromEnvironment: true }),
       ...(options.pulumiBinary === undefined ? {} : { pulumiBinary: options.pulumiBinary }),
-      onDone: (result) => {
-        summary = result;
+      onDone: (done) => {
+        result = done;
       },
     }),
     {
@@ -64,17 +74,34 @@ export async function runInteractive(io: CommandIO, options: InteractiveOptions 
       stderr: io.stderr as NodeJS.WriteStream,
       exitOnCtrlC: false,
       patchConsole: false,
+      alternateScreen: true,
       // Both streams are terminals (checked above): live frames even where CI is set, which Ink reads as "final frame only".
       interactive: true,
     },
   );
   await instance.waitUntilExit();
-  return exitCodeOfWalk(summary);
+  if (result.command !== undefined) {
+    io.stdout.write(printableLines(`${result.command.label}:\n`));
+    io.stdout.write(`${printableLines(result.command.line)}\n`);
+    if (result.command.caveat !== undefined) io.stdout.write(printableLines(`(${result.command.caveat})\n`));
+  }
+  return result.exitCode;
 }
 
-/** `core-migrate` with no subcommand: the walk on a TTY, the headless usage otherwise. */
+/**
+ * `core-migrate [file] [any push flag]`: the terminal app filled with those settings on a TTY (Enter on each screen
+ * and y at the confirmation run what `core-migrate push` with the same flags would), the headless usage otherwise.
+ */
 export function registerInteractive(program: Command, { io, setExitCode }: CommandContext): void {
-  program.action(async () => {
-    setExitCode(await runInteractive(io));
+  addSettingOptions(program, 'push', { optionalArgument: true }).action(async (file: string | undefined, flags: Record<string, unknown>) => {
+    const refusal = apiKeyFlagRefusal(flags);
+    const settings = refusal === undefined ? parseSettings(settingsInputOf(flags, file)) : undefined;
+    if (settings === undefined || Array.isArray(settings)) {
+      const message = refusal ?? (settings ?? []).map((error) => error.describe('flags')).join('\n');
+      io.stderr.write(printableLines(`core-migrate: ${message}\n`));
+      setExitCode(ExitCode.usageOrConfiguration);
+      return;
+    }
+    setExitCode(await runInteractive(io, { settings }));
   });
 }

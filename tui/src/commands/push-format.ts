@@ -1,4 +1,4 @@
-import { formatCountsSum, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
+import { describeCredentialsProof, formatCountsSum, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
 import type { CredentialCheck } from 'core-client/push/credentials';
 import type { PushEvent } from 'core-client/push/events';
 
@@ -52,11 +52,7 @@ export function formatSummary(summary: PushSummary): string {
   if (summary.alreadyExisted > 0) {
     lines.push(`  Note: ${summary.alreadyExisted} password user(s) already existed; the core replaced their password hash with the imported one.`);
   }
-  if (summary.credentials !== undefined) {
-    const { checked, matchedLocally, loggedIn, notPlanned } = summary.credentials;
-    const signIn = loggedIn === null ? 'the core offers no /recipe/signin to prove log-ins' : `${loggedIn} of ${checked} logged in at the core`;
-    lines.push(`  Known accounts: ${matchedLocally} of ${checked} matched their planned hash locally (${notPlanned} not planned); ${signIn}.`);
-  }
+  if (summary.credentials !== undefined) lines.push(`  ${describeCredentialsProof(summary.credentials)}`);
   if (summary.reportPath !== undefined) lines.push(`  Report (every record not imported, and why): ${summary.reportPath}`);
   if (summary.journalPath !== undefined && !summary.dryRun) lines.push(`  Journal: ${summary.journalPath}`);
   if (summary.stoppedEarly !== undefined) lines.push(`Stopped early: ${summary.stoppedEarly.message}`);
@@ -71,9 +67,4 @@ export function formatCredentialChecks(checks: CredentialCheck[], stage: 'local'
   });
   const title = stage === 'local' ? 'Known accounts checked against their planned hash:' : 'Known accounts signed in at the core:';
   return `${title}\n${lines.join('\n')}\n`;
-}
-
-/** Quotes an argument for a POSIX shell only when it needs it, so the resume hint can be pasted as is. */
-export function shellQuote(argument: string): string {
-  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,54 +1,28 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { runPreflight } from 'core-client/connection/preflight';
-import { OutputPathError } from 'core-client/files/output-paths';
-import { CoreClient } from 'core-client/http/core-client';
-import { probeIdentityFeatures } from 'core-client/identity/features';
-import { JournalReadError } from 'core-client/identity/journal-users';
-import { runRollback, type RollbackSummary } from 'core-client/identity/rollback';
+import type { RollbackSummary } from 'core-client/identity/rollback';
 import { printableJson, printableLines } from 'core-client/printable';
-import { ExitCode } from '../exit-codes.js';
+import { ExitCode, exitCodeOfRollback, parseSettings, rollbackWithSettings, RunSetupError } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
-import { addConnectionOptions, connectionFromOptions, type ConnectionFlags } from './connection-options.js';
 import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
-
-interface RollbackFlags extends ConnectionFlags {
-  journal?: string;
-  dryRun?: boolean;
-  json?: boolean;
-}
-
-class UsageError extends Error {}
+import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
 
 export const registerRollbackCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program
-    .command('rollback')
-    .description(commandCatalogue.rollback.description)
-    .requiredOption('--journal <file>', 'the journal of the push to undo')
-    .option('--dry-run', 'count what would be removed; remove nothing')
-    .option('--json', 'end with one JSON object holding the counts');
-  addConnectionOptions(command).action(async (flags: RollbackFlags) => {
-    try {
-      setExitCode(await rollback(flags, io));
-    } catch (error) {
-      if (!(error instanceof UsageError || error instanceof JournalReadError || error instanceof OutputPathError)) throw error;
-      io.stderr.write(printableLines(`core-migrate rollback: ${error.message}\n`));
-      setExitCode(ExitCode.usageOrConfiguration);
-    }
+  const command = program.command('rollback').description(commandCatalogue.rollback.description);
+  addSettingOptions(command, 'rollback').action(async (flags: Record<string, unknown>) => {
+    setExitCode(await rollback(flags, io));
   });
 };
 
-async function rollback(flags: RollbackFlags, io: CommandIO): Promise<number> {
-  const journalPath = resolve(io.cwd, flags.journal ?? '');
-  const connection = await connectionFromOptions(flags, io);
-  if (connection instanceof Error) throw new UsageError(connection.message);
-  const client = new CoreClient({
-    baseUrl: connection.coreUrl,
-    apiKey: connection.apiKey,
-    ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
-    ...(connection.appId === undefined ? {} : { appId: connection.appId }),
-  });
+async function rollback(flags: Record<string, unknown>, io: CommandIO): Promise<number> {
+  const fail = (message: string, code: ExitCode): ExitCode => {
+    io.stderr.write(printableLines(`core-migrate rollback: ${message}\n`));
+    return code;
+  };
+  const refusal = apiKeyFlagRefusal(flags);
+  if (refusal !== undefined) return fail(refusal, ExitCode.usageOrConfiguration);
+  const settings = parseSettings(settingsInputOf(flags));
+  if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'), ExitCode.usageOrConfiguration);
   const interrupt = new AbortController();
   const onSigint = (): void => {
     process.removeListener('SIGINT', onSigint);
@@ -57,37 +31,17 @@ async function rollback(flags: RollbackFlags, io: CommandIO): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   try {
-    const preflight = await runPreflight(client);
-    if (!preflight.ok) {
-      io.stderr.write(`core-migrate rollback: the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}\n`);
-      return ExitCode.coreUnreachableOrKeyRefused;
-    }
-    const support = await probeIdentityFeatures(client);
-    if (!support.removal) {
-      io.stderr.write(
-        `core-migrate rollback: the core at ${preflight.target} has no user removal (/user/remove answered 404), so nothing can be rolled back.\n`,
-      );
-      return ExitCode.usageOrConfiguration;
-    }
-    const summary = await runRollback({
-      journalPath,
-      client,
-      dryRun: flags.dryRun === true,
-      signal: interrupt.signal,
-      mappingSupported: support.mapping,
-      onNote: (message) => io.stderr.write(printableLines(`${message}\n`)),
-    }).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${journalPath}: no such journal.`);
-      throw error;
-    });
+    const summary = await rollbackWithSettings(
+      settings,
+      { cwd: io.cwd, env: io.env },
+      { signal: interrupt.signal, onNote: (message) => io.stderr.write(printableLines(`${message}\n`)) },
+    );
+    if (summary instanceof RunSetupError) return fail(summary.message, summary.exitCode);
     io.stdout.write(printableLines(formatRollback(summary)));
-    if (flags.json === true) io.stdout.write(`${printableJson(summary)}\n`);
-    if (summary.stoppedEarly?.reason === 'authRejected' || summary.stoppedEarly?.reason === 'tenantNotFound') return ExitCode.coreUnreachableOrKeyRefused;
-    if (summary.stoppedEarly?.reason === 'outputFailed') return ExitCode.usageOrConfiguration;
-    return summary.failed + summary.leftAlone + summary.uncertain + (summary.dryRun ? 0 : summary.notAttempted) > 0 ? ExitCode.someRecordsFailed : ExitCode.ok;
+    if (settings.json) io.stdout.write(`${printableJson(summary)}\n`);
+    return exitCodeOfRollback(summary);
   } finally {
     process.removeListener('SIGINT', onSigint);
-    await client.close();
   }
 }
 

@@ -1,17 +1,27 @@
-import { Box, Text } from 'ink';
+import { Text } from 'ink';
 import { Tone } from './theme.js';
 
 /** A key and what it does on the current screen, e.g. ['Esc', 'back']. */
 export type KeyHint = readonly [key: string, action: string];
 
-/** What ←/→, Home and End do in a text field (masked fields have no cursor to move). */
-export const cursorKeysHint: KeyHint = ['←→ Home End', 'cursor'];
+/** The hints that fit on one line of `columns`, most important first (the screen lists them in that order). */
+export function fittingHints(hints: readonly KeyHint[], columns: number): KeyHint[] {
+  const shown: KeyHint[] = [];
+  let used = 0;
+  for (const hint of hints) {
+    const width = hint[0].length + 1 + hint[1].length + (shown.length > 0 ? 2 : 0);
+    if (used + width > columns) break;
+    shown.push(hint);
+    used += width;
+  }
+  return shown;
+}
 
 /** The line at the foot of every screen that says which keys do what. */
-export function KeyHints({ hints }: { hints: readonly KeyHint[] }) {
+export function KeyHints({ hints, columns = 80 }: { hints: readonly KeyHint[]; columns?: number }) {
   return (
-    <Box flexWrap="wrap">
-      {hints.map(([key, action], index) => (
+    <Text wrap="truncate-end">
+      {fittingHints(hints, columns).map(([key, action], index) => (
         <Text key={key}>
           {index > 0 ? '  ' : ''}
           <Tone tone="accent" bold>
@@ -20,6 +30,6 @@ export function KeyHints({ hints }: { hints: readonly KeyHint[] }) {
           {action}
         </Text>
       ))}
-    </Box>
+    </Text>
   );
 }

@@ -1,27 +1,42 @@
 import { Box, Text } from 'ink';
+import { formatCount } from './numbers.js';
+import { Tone, type ToneName } from './theme.js';
 
 export interface TableRow {
   label: string;
   value: string | number;
   note?: string;
+  tone?: ToneName;
 }
 
-/** Two aligned columns (label, right-aligned number or text) and an optional note, within 80 columns. */
-export function Table({ title, rows, labelWidth = 26, width = 78 }: { title?: string; rows: readonly TableRow[]; labelWidth?: number; width?: number }) {
+export interface TableProps {
+  title?: string;
+  rows: readonly TableRow[];
+  columns: number;
+  /** Lines the table may take (title included): past them the last row says how many more there are. */
+  maxRows?: number;
+}
+
+/** Two aligned columns (label, right-aligned count) and a note that takes the rest of the line. */
+export function Table({ title, rows, columns, maxRows = Number.POSITIVE_INFINITY }: TableProps) {
+  const labelWidth = Math.min(Math.max(12, ...rows.map((row) => row.label.length + 2)), Math.max(14, Math.floor(columns * 0.4)));
+  const valueWidth = Math.max(5, ...rows.map((row) => (typeof row.value === 'number' ? formatCount(row.value) : row.value).length));
+  const room = Math.max(1, maxRows - (title === undefined ? 0 : 1));
+  const shown = rows.length <= room ? rows : [...rows.slice(0, room - 1), { label: `… ${rows.length - room + 1} more rows`, value: '' }];
   return (
-    <Box flexDirection="column" width={width}>
+    <Box flexDirection="column" width={columns}>
       {title === undefined ? null : <Text bold>{title}</Text>}
-      {rows.map((row) => (
-        <Box key={`${row.label}:${row.note ?? ''}`}>
+      {shown.map((row, index) => (
+        <Box key={`${index}:${row.label}`} height={1}>
           <Box width={labelWidth} flexShrink={0}>
             <Text wrap="truncate-end">{`  ${row.label}`}</Text>
           </Box>
-          <Box width={9} flexShrink={0} justifyContent="flex-end">
-            <Text>{String(row.value)}</Text>
+          <Box width={valueWidth} flexShrink={0} justifyContent="flex-end">
+            <Text>{typeof row.value === 'number' ? formatCount(row.value) : row.value}</Text>
           </Box>
-          {row.note === undefined ? null : (
-            <Box marginLeft={1} flexShrink={1}>
-              <Text wrap="truncate-end">{row.note}</Text>
+          {row.note === undefined || row.note === '' ? null : (
+            <Box marginLeft={2} flexShrink={1}>
+              <Text wrap="truncate-end">{row.tone === undefined ? row.note : <Tone tone={row.tone}>{row.note}</Tone>}</Text>
             </Box>
           )}
         </Box>

@@ -1,0 +1,43 @@
+import { defaultSettings, type MigrationSettings } from './settings.js';
+import { settingFlags, type SettingCommand } from './setting-flags.js';
+
+/**
+ * The command line that runs `command` with these settings: the export, then every setting that differs from its
+ * default, in the table's order. Both faces print it to repeat or resume a run, so it is derived, never written by
+ * hand; the api-key is never in it (it is not a setting).
+ */
+export function commandLineOf(settings: MigrationSettings, command: SettingCommand = 'push'): string[] {
+  const args: string[] = [command];
+  for (const entry of settingFlags) {
+    if (!entry.commands.includes(command)) continue;
+    const value = settings[entry.key];
+    const fallback = defaultSettings[entry.key];
+    switch (entry.kind.type) {
+      case 'argument':
+        if (typeof value === 'string') args.push(value);
+        break;
+      case 'list':
+        if (Array.isArray(value)) for (const item of value) args.push(entry.flag, item);
+        break;
+      case 'switch':
+        if (value === true) args.push(entry.flag);
+        break;
+      case 'negatable':
+        if (value === false) args.push(entry.flag);
+        break;
+      default:
+        if (value !== undefined && value !== fallback) args.push(entry.flag, String(value));
+    }
+  }
+  return args;
+}
+
+/** Quotes an argument for a POSIX shell only when it needs it, so a printed command can be pasted as it is. */
+export function shellQuote(argument: string): string {
+  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One line a shell runs as it is: `invocation` (`core-migrate`, or `npx core-migrate`) and the quoted arguments. */
+export function formatCommandLine(invocation: string, args: readonly string[]): string {
+  return [invocation, ...args.map(shellQuote)].join(' ');
+}

@@ -1,0 +1,85 @@
+import { snapshotFiles, type FileSnapshot } from '../files/file-snapshot.js';
+import { planSource, type PlanOptions } from '../plan/plan-source.js';
+import { PlanTally, type PlanSummary } from '../plan/summary.js';
+import { isSourceError, type SourceError } from '../sources/source-error.js';
+import { migrationSourceFiles } from '../push/migration.js';
+import { SettingError } from './setting-error.js';
+import type { SettingKey } from './settings.js';
+
+/** A plan counted before a push: what it was counted with, and the files as they were when the count began. */
+export interface CountedPlan {
+  key: string;
+  summary: PlanSummary;
+  snapshot: FileSnapshot[];
+}
+
+/**
+ * Equal for plans that read the same files with the same options; never holds a secret (the signer key is left out:
+ * it changes no planned operation).
+ */
+export function planKeyOf(sourcePath: string, options: PlanOptions): string {
+  const { hashConfig, prefixRules, ...rest } = options;
+  return JSON.stringify({
+    sourcePath,
+    ...rest,
+    hash: hashConfig === undefined ? null : [hashConfig.memCost, hashConfig.rounds, hashConfig.saltSeparator],
+    prefixes: (prefixRules ?? []).map((rule) => [rule.name, String(rule.match)]),
+  });
+}
+
+export interface CountOptions {
+  signal?: AbortSignal;
+  /** Called a few times a second with the count so far (records read, operations planned). */
+  onProgress?: (progress: { records: number; operations: number }) => void;
+  progressIntervalMs?: number;
+}
+
+/**
+ * Reads the whole plan once and counts it, as both faces do before a push (the push needs its total for progress and
+ * for the sum in its summary). The files are looked at first, so a change between the count and the push stops it.
+ * Yields to the event loop between batches, so a screen stays live over a big file.
+ */
+export async function countPlan(sourcePath: string, options: PlanOptions, count: CountOptions = {}): Promise<CountedPlan | SettingError> {
+  const interval = count.progressIntervalMs ?? 100;
+  let snapshot: FileSnapshot[];
+  try {
+    snapshot = await snapshotFiles(migrationSourceFiles(sourcePath, options));
+  } catch (error) {
+    const failed = error as NodeJS.ErrnoException;
+    const setting: SettingKey = failed.path === options.auth0PasswordFile ? 'auth0PasswordFile' : 'file';
+    return new SettingError(setting, `{setting} ${failed.path ?? sourcePath}: ${failed.code === 'ENOENT' ? 'no such file' : `cannot be read (${failed.code ?? 'error'})`}.`);
+  }
+  const tally = new PlanTally();
+  let operations = 0;
+  let reportedAt = performance.now();
+  try {
+    for await (const record of planSource(sourcePath, options)) {
+      count.signal?.throwIfAborted();
+      tally.addRecord(record);
+      operations += record.items.length;
+      if (count.onProgress !== undefined && performance.now() - reportedAt >= interval) {
+        reportedAt = performance.now();
+        count.onProgress({ records: tally.records, operations });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  } catch (error) {
+    if (isSourceError(error)) return sourceSettingError(error, options);
+    throw error;
+  }
+  count.onProgress?.({ records: tally.records, operations });
+  return { key: planKeyOf(sourcePath, options), summary: tally.summary(), snapshot };
+}
+
+/** A file that cannot be read as a whole, as the setting that names it (or the one that fixes it). */
+export function sourceSettingError(error: SourceError, options: PlanOptions): SettingError {
+  const setting: SettingKey =
+    error.location.file === options.auth0PasswordFile
+      ? 'auth0PasswordFile'
+      : error.kind === 'bad-mapping'
+        ? 'mapping'
+        : error.kind === 'wrong-format' && options.format !== undefined
+          ? 'format'
+          : 'file';
+  return new SettingError(setting, error.message);
+}

@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseHashConfig, type HashConfig } from '../hashes/hash-config.js';
+import { prefixRuleFromOption, type PrefixRule } from '../hashes/prefix-rules.js';
+import type { PlanOptions } from '../plan/plan-source.js';
+import { buildProviderMap, ProviderMapError } from '../plan/providers.js';
+import { parseFieldMapping, type FieldMapping } from '../sources/generic/field-mapping.js';
+import { SettingError } from './setting-error.js';
+import type { MigrationSettings } from './settings.js';
+
+export interface PlanOptionsContext {
+  /** The folder the command runs in: every file a setting names is read from there. */
+  cwd: string;
+  /** Hash parameters typed or pasted in the app: used instead of the `hashConfig` file. */
+  hashConfig?: HashConfig;
+}
+
+/** How the plan reads and plans the export, from the settings; the first setting that cannot be used is named. */
+export async function planOptionsOf(settings: MigrationSettings, context: PlanOptionsContext): Promise<PlanOptions | SettingError> {
+  const { cwd } = context;
+  const options: PlanOptions = { duplicates: settings.duplicates, disabled: settings.disabled };
+  if (settings.format !== undefined) options.format = settings.format;
+  if (settings.auth0PasswordFile !== undefined) options.auth0PasswordFile = resolve(cwd, settings.auth0PasswordFile);
+
+  if (settings.mapping !== undefined || settings.map.length > 0) {
+    const mapping = await fieldMappingOf(settings, cwd);
+    if (mapping instanceof SettingError) return mapping;
+    options.mapping = mapping;
+  }
+
+  const hashConfig = context.hashConfig ?? (await hashConfigOf(settings, cwd));
+  if (hashConfig instanceof SettingError) return hashConfig;
+  if (hashConfig !== undefined) options.hashConfig = hashConfig;
+
+  const prefixRules = prefixRulesOf(settings);
+  if (prefixRules instanceof SettingError) return prefixRules;
+  if (prefixRules.length > 0) options.prefixRules = prefixRules;
+
+  const providerMap = buildProviderMap(settings.providerMap);
+  if (providerMap instanceof ProviderMapError) return new SettingError('providerMap', providerMap.message);
+  options.providerMap = providerMap;
+  return options;
+}
+
+/** The `hashConfig` file's parameters; undefined when no file is set. */
+export async function hashConfigOf(settings: MigrationSettings, cwd: string): Promise<HashConfig | SettingError | undefined> {
+  if (settings.hashConfig === undefined) return undefined;
+  const text = await readSettingFile(settings, 'hashConfig', cwd);
+  if (text instanceof SettingError) return text;
+  const parsed = parseHashConfig(text);
+  return parsed instanceof Error ? new SettingError('hashConfig', `{setting} ${settings.hashConfig}: ${parsed.message}`) : parsed;
+}
+
+export function prefixRulesOf(settings: MigrationSettings): PrefixRule[] | SettingError {
+  const rules: PrefixRule[] = [];
+  for (const prefix of settings.stripPrefix) {
+    const rule = prefixRuleFromOption(prefix);
+    if (rule instanceof Error) return new SettingError('stripPrefix', rule.message);
+    rules.push(rule);
+  }
+  return rules;
+}
+
+/** A mapping file, then `field=column` entries over it. */
+async function fieldMappingOf(settings: MigrationSettings, cwd: string): Promise<FieldMapping | SettingError> {
+  let fromFile: FieldMapping | undefined;
+  if (settings.mapping !== undefined) {
+    const text = await readSettingFile(settings, 'mapping', cwd);
+    if (text instanceof SettingError) return text;
+    const parsed = parseFieldMapping(text, resolve(cwd, settings.mapping));
+    if (parsed instanceof Error) return new SettingError('mapping', parsed.message);
+    fromFile = parsed;
+  }
+  const overrides: Record<string, string> = {};
+  for (const entry of settings.map) {
+    const separator = entry.indexOf('=');
+    if (separator < 1) return new SettingError('map', `{setting} "${entry}" must look like field=column, e.g. email=mail`);
+    overrides[entry.slice(0, separator).trim()] = entry.slice(separator + 1).trim();
+  }
+  const mapping = parseFieldMapping({ ...fromFile, ...overrides }, settingsMapOrigin);
+  return mapping instanceof Error ? new SettingError('map', mapping.message) : mapping;
+}
+
+const settingsMapOrigin = 'the field mapping';
+
+async function readSettingFile(settings: MigrationSettings, key: 'hashConfig' | 'mapping', cwd: string): Promise<string | SettingError> {
+  const path = resolve(cwd, settings[key] ?? '');
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    return new SettingError(key, `{setting} ${path}: cannot read the file (${code})`);
+  }
+}

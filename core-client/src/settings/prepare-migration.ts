@@ -1,0 +1,177 @@
+import { runPreflight } from '../connection/preflight.js';
+import type { Connection } from '../connection/resolve-connection.js';
+import { plainHttpWarning, readableByOthersWarning } from '../files/exposure-warnings.js';
+import { checkOutputPaths, type NamedFile } from '../files/output-paths.js';
+import type { HashConfig } from '../hashes/hash-config.js';
+import type { CoreClient } from '../http/core-client.js';
+import { IdentityProbeError, identityOptionsFor, missingFeaturesSentence, probeIdentityFeatures, type StepFeature } from '../identity/features.js';
+import { IdentityOptionsSchema, type IdentityOptions } from '../identity/options.js';
+import type { PlanOptions } from '../plan/plan-source.js';
+import type { PlanSummary } from '../plan/summary.js';
+import { concurrencyLimitsFor, defaultConcurrencyLimits, type ConcurrencyLimits } from '../push/aimd.js';
+import { readCredentials, type KnownCredential } from '../push/credentials.js';
+import { migrationInputs } from '../push/migration.js';
+import type { Secret } from '../secret.js';
+import { clientOf, connectionOf } from './connection-of.js';
+import { countPlan, planKeyOf, type CountedPlan, type CountOptions } from './count-plan.js';
+import { planOptionsOf } from './plan-options.js';
+import { resolveRunPaths, roleOfSetting, settingOfRole, type RunPaths } from './run-paths.js';
+import { RunSetupError } from './run-setup-error.js';
+import { SettingError } from './setting-error.js';
+import { settingName, type SettingFace } from './setting-flags.js';
+import type { MigrationSettings, SettingKey } from './settings.js';
+import { ExitCode } from './verdict.js';
+
+export interface RunContext {
+  /** The folder the command runs in: relative paths of the settings are read from there. */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** An api-key typed in the terminal app (stands in for CORE_API_KEY). */
+  apiKey?: Secret;
+  /** Hash parameters typed or pasted in the terminal app, used instead of the `hashConfig` file. */
+  hashConfig?: HashConfig;
+  pulumiBinary?: string;
+  /** A count the caller already made with the same plan (the app's): reused when its key matches. */
+  counted?: CountedPlan;
+  /** Lines for the operator, in order: `info` for the run's own output, `warning` for stderr. */
+  onMessage?: (message: { level: 'info' | 'warning'; text: string }) => void;
+  /** The count's progress, while the plan is read before the push. */
+  onCountProgress?: CountOptions['onProgress'];
+  signal?: AbortSignal;
+}
+
+/** A run that passed every check before sending: what it will send, where, and how. */
+export interface PreparedMigration {
+  settings: MigrationSettings;
+  paths: RunPaths;
+  planOptions: PlanOptions;
+  planned: CountedPlan;
+  connection: Connection;
+  client: CoreClient;
+  /** e.g. "http://127.0.0.1:3567 (tenant public)". */
+  target: string;
+  limits: ConcurrencyLimits;
+  identity: IdentityOptions;
+  credentials?: KnownCredential[];
+  /** Files besides the export and the Auth0 hash file that the run reads (no output may be one of them). */
+  inputFiles: NamedFile[];
+}
+
+/** The limits `concurrency` stands for: adaptive when unset. */
+export function concurrencyLimitsOf(settings: MigrationSettings): ConcurrencyLimits {
+  return settings.concurrency === undefined ? defaultConcurrencyLimits : concurrencyLimitsFor(settings.concurrency);
+}
+
+/** The identity steps the operator asked for. */
+export function requestedIdentity(settings: MigrationSettings): IdentityOptions {
+  return IdentityOptionsSchema.parse({ keepIds: settings.keepIds, verifyEmails: settings.verifyEmails, metadata: settings.metadata, existing: settings.existing });
+}
+
+const settingOfFeature: Record<StepFeature, SettingKey> = { mapping: 'keepIds', verification: 'verifyEmails', metadata: 'metadata', lookup: 'existing' };
+
+function turnOffText(missing: readonly StepFeature[], face: SettingFace): string | undefined {
+  if (face === 'flags') return undefined;
+  const steps = missing.map((feature) =>
+    feature === 'lookup' ? `set "${settingName('existing', 'app')}" to replace` : `turn off "${settingName(settingOfFeature[feature], 'app')}"`,
+  );
+  return steps.join(' and ');
+}
+
+const exposedFiles: readonly { key: SettingKey; holds: string }[] = [
+  { key: 'apiKeyFile', holds: 'the api-key' },
+  { key: 'hashConfig', holds: 'the signer key' },
+  { key: 'verifyCredentials', holds: 'passwords of known accounts' },
+];
+
+/**
+ * Everything a push checks before its first operation, in one sequence both faces run: the settings and the files
+ * they name, the outputs (never an input), the known accounts' file, the connection and its pre-flight, the identity
+ * features the core offers, the plan's count, and whether the steps the plan needs are there. Returns the prepared
+ * run, or the first reason it cannot start (nothing was sent). The caller closes `client`.
+ */
+export async function prepareMigration(settings: MigrationSettings, context: RunContext): Promise<PreparedMigration | RunSetupError> {
+  const say = (level: 'info' | 'warning', text: string): void => context.onMessage?.({ level, text });
+  if (settings.file === undefined) return RunSetupError.of(new SettingError('file', '{setting} is needed: which export holds the users?'));
+  const paths = resolveRunPaths(settings, context.cwd);
+  const planOptions = await planOptionsOf(settings, { cwd: context.cwd, ...(context.hashConfig === undefined ? {} : { hashConfig: context.hashConfig }) });
+  if (planOptions instanceof SettingError) return RunSetupError.of(planOptions);
+  const limits = concurrencyLimitsOf(settings);
+
+  // Before anything is opened, read or sent: an output that names an input would destroy it.
+  const inputFiles = paths.inputs.filter((input) => input.role !== 'the Auth0 password-hash file');
+  const outputs: NamedFile[] = [{ role: 'the report', path: paths.reportPath }];
+  if (!settings.dryRun) outputs.push({ role: 'the journal', path: paths.journalPath });
+  const refused = await checkOutputPaths(migrationInputs({ sourcePath: paths.sourcePath, planOptions, inputFiles }), outputs);
+  if (refused !== undefined) return RunSetupError.sentence(ExitCode.usageOrConfiguration, refused.message, settingOfRole(refused.role ?? ''));
+  for (const file of exposedFiles) {
+    const path = paths.inputs.find((input) => input.role === roleOfSetting(file.key))?.path;
+    const warning = path === undefined ? undefined : await readableByOthersWarning(path, file.holds);
+    if (warning !== undefined) say('warning', warning);
+  }
+  const credentialsPath = paths.inputs.find((input) => input.role === 'the credentials file')?.path;
+  const credentials = credentialsPath === undefined ? undefined : await readCredentials(credentialsPath);
+  if (credentials instanceof Error) return RunSetupError.of(new SettingError('verifyCredentials', `{setting} ${credentials.message}`));
+
+  const connection = await connectionOf(settings, context);
+  if (connection instanceof SettingError) return RunSetupError.of(connection);
+  const clearText = plainHttpWarning(connection.coreUrl);
+  if (clearText !== undefined) say('warning', clearText);
+  const client = clientOf(connection, { connections: limits.max, redact: [planOptions.hashConfig?.signerKey] });
+  if (client instanceof SettingError) return RunSetupError.of(client);
+
+  const failed = (error: RunSetupError): RunSetupError => {
+    void client.close();
+    return error;
+  };
+  const preflight = await runPreflight(client);
+  if (!preflight.ok) {
+    return failed(
+      RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, `the pre-flight failed, nothing was sent. ${preflight.failure?.sentence ?? ''}`.trim(), 'core'),
+    );
+  }
+  say('info', `Core: ${preflight.target} is reachable and accepts the key.`);
+  const support = await probeIdentityFeatures(client).catch((error: unknown) => {
+    if (error instanceof IdentityProbeError) return error;
+    throw error;
+  });
+  if (support instanceof IdentityProbeError) return failed(RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, support.message, 'core'));
+
+  const key = planKeyOf(paths.sourcePath, planOptions);
+  const planned =
+    context.counted?.key === key
+      ? context.counted
+      : await countPlan(paths.sourcePath, planOptions, {
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+          ...(context.onCountProgress === undefined ? {} : { onProgress: context.onCountProgress }),
+        });
+  if (planned instanceof SettingError) return failed(RunSetupError.of(planned));
+  const { summary } = planned;
+  say('info', `Plan: ${summary.operations} operations from ${summary.records} records (${summary.rejected} rejected by the plan).`);
+  const identity = identityOptionsFor(requestedIdentity(settings), support, summary, preflight.target);
+  if ('problem' in identity) {
+    const { missing } = identity;
+    return failed(
+      new RunSetupError(ExitCode.usageOrConfiguration, settingOfFeature[missing[0] ?? 'mapping'], (face) =>
+        missingFeaturesSentence(missing, preflight.target, turnOffText(missing, face)),
+      ),
+    );
+  }
+  if (summary.byFamily.vendor_scrypt > 0 && connection.signerKeyConfigured === false) {
+    say('info', 'Warning: the stack says the core has no signer key; the first vendor_scrypt user will prove it, and the push stop.');
+  }
+  return {
+    settings,
+    paths,
+    planOptions,
+    planned,
+    connection,
+    client,
+    target: preflight.target,
+    limits,
+    identity: identity.options,
+    ...(credentials === undefined ? {} : { credentials }),
+    inputFiles,
+  };
+}
+
+export type { PlanSummary };

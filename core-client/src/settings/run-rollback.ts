@@ -1,0 +1,62 @@
+import { resolve } from 'node:path';
+import { runPreflight } from '../connection/preflight.js';
+import { OutputPathError } from '../files/output-paths.js';
+import { IdentityProbeError, probeIdentityFeatures } from '../identity/features.js';
+import { JournalReadError } from '../identity/journal-users.js';
+import { runRollback, type RollbackSummary } from '../identity/rollback.js';
+import { clientOf, connectionOf, type ConnectionContext } from './connection-of.js';
+import { RunSetupError } from './run-setup-error.js';
+import { SettingError } from './setting-error.js';
+import type { MigrationSettings } from './settings.js';
+import { ExitCode } from './verdict.js';
+
+export interface RollbackRun {
+  /** The journal to undo; default: the settings' `journal`. */
+  journalPath?: string;
+  signal?: AbortSignal;
+  /** A sentence about the run (a stale lock taken over). */
+  onNote?: (message: string) => void;
+}
+
+/**
+ * The rollback both faces run: the connection and its pre-flight, the core's removal (and mapping) features, then
+ * every user the journal says this migration created removed by its id. Nothing is removed when it returns a
+ * `RunSetupError`.
+ */
+export async function rollbackWithSettings(settings: MigrationSettings, context: ConnectionContext, run: RollbackRun = {}): Promise<RollbackSummary | RunSetupError> {
+  const journal = run.journalPath ?? (settings.journal === undefined ? undefined : resolve(context.cwd, settings.journal));
+  if (journal === undefined) return RunSetupError.of(new SettingError('journal', '{setting} is needed: the journal of the push to undo'));
+  const connection = await connectionOf(settings, context);
+  if (connection instanceof SettingError) return RunSetupError.of(connection);
+  const client = clientOf(connection);
+  if (client instanceof SettingError) return RunSetupError.of(client);
+  try {
+    const preflight = await runPreflight(client);
+    if (!preflight.ok) {
+      return RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, `the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}`.trim(), 'core');
+    }
+    const support = await probeIdentityFeatures(client);
+    if (!support.removal) {
+      return RunSetupError.sentence(
+        ExitCode.usageOrConfiguration,
+        `the core at ${preflight.target} has no user removal (/user/remove answered 404), so nothing can be rolled back.`,
+        'core',
+      );
+    }
+    return await runRollback({
+      journalPath: journal,
+      client,
+      dryRun: settings.dryRun,
+      mappingSupported: support.mapping,
+      ...(run.signal === undefined ? {} : { signal: run.signal }),
+      ...(run.onNote === undefined ? {} : { onNote: run.onNote }),
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return RunSetupError.of(new SettingError('journal', `{setting} ${journal}: no such journal.`));
+    if (error instanceof IdentityProbeError) return RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, error.message, 'core');
+    if (error instanceof JournalReadError || error instanceof OutputPathError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
+    throw error;
+  } finally {
+    await client.close();
+  }
+}

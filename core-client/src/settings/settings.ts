@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { sourceFormats } from '../sources/source-format.js';
+
+/** The most requests in flight an operator may ask for: beyond it a single client only queues in its own pool. */
+export const MAX_CONCURRENCY = 1_024;
+
+/** An empty field (the app) and an absent flag (the command line) mean the same: not set. */
+const unset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const optionalText = z.preprocess(unset, z.string().trim().optional());
+const textList = z.array(z.string()).default([]);
+
+/**
+ * Every setting of a migration run, the one description both faces fill: the headless commands from their flags
+ * (one flag per key, named in `settingFlags`), the terminal app from its fields. Values are what the operator gave
+ * (paths relative to the folder the command runs in); `resolveRunPaths` and `planOptionsOf` turn them into what a
+ * run uses. The api-key is deliberately not here: it never is a flag value (shell history, ps), so it comes from the
+ * environment, `apiKeyFile`, the stack, or the app's masked field.
+ */
+export const MigrationSettingsSchema = z.object({
+  /** The export file. */
+  file: optionalText,
+  format: z.preprocess((value) => (value === 'auto' ? undefined : unset(value)), z.enum(sourceFormats).optional()),
+  /** Field mapping file of a generic export. */
+  mapping: optionalText,
+  /** `field=column` entries over the mapping file. */
+  map: textList,
+  auth0PasswordFile: optionalText,
+  /** The provider's hash_config block or JSON (vendor scrypt users). */
+  hashConfig: optionalText,
+  stripPrefix: textList,
+  /** `export-provider-id=short-name` entries over the built-in provider map. */
+  providerMap: textList,
+  duplicates: z.enum(['first-wins', 'last-wins']).default('first-wins'),
+  disabled: z.enum(['skip', 'import']).default('skip'),
+
+  /** One URL, or several cores that share one database. */
+  core: z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(z.string().trim().min(1)).default([])),
+  stack: optionalText,
+  tenant: optionalText,
+  app: optionalText,
+  apiKeyFile: optionalText,
+
+  /** Requests in flight at most; unset: adaptive. */
+  concurrency: z.preprocess(
+    unset,
+    z
+      .union([z.number(), z.string()])
+      .transform((value, context) => {
+        const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+        if (!Number.isInteger(number) || number < 1 || number > MAX_CONCURRENCY) {
+          context.addIssue({ code: 'custom', message: `must be a whole number from 1 to ${MAX_CONCURRENCY}, not "${String(value).trim()}"` });
+          return z.NEVER;
+        }
+        return number;
+      })
+      .optional(),
+  ),
+  journal: optionalText,
+  report: optionalText,
+  dryRun: z.boolean().default(false),
+  verifyCredentials: optionalText,
+  json: z.boolean().default(false),
+
+  keepIds: z.boolean().default(true),
+  verifyEmails: z.boolean().default(true),
+  metadata: z.boolean().default(true),
+  existing: z.enum(['skip', 'replace']).default('skip'),
+});
+
+export type MigrationSettings = z.output<typeof MigrationSettingsSchema>;
+/** What the faces hand over: flag values as commander gives them, or the app's fields (strings where typed). */
+export type MigrationSettingsInput = z.input<typeof MigrationSettingsSchema>;
+export type SettingKey = keyof MigrationSettings;
+
+export const defaultSettings: MigrationSettings = MigrationSettingsSchema.parse({});

@@ -1,0 +1,51 @@
+import type { RollbackSummary } from '../identity/rollback.js';
+import { allSucceeded, type PushSummary } from '../push/summary.js';
+
+/** The exit codes every command shares, and the terminal app ends with: scripts and CI rely on them. */
+export const ExitCode = {
+  ok: 0,
+  someRecordsFailed: 1,
+  usageOrConfiguration: 2,
+  coreUnreachableOrKeyRefused: 3,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/**
+ * The exit code of a push, headless or in the terminal app: 0 when every operation ended imported, existing or
+ * skipped (and every known account that matched locally also logged in), 1 when any was rejected, failed or left
+ * unsent, 2 for a configuration the operator must fix, 3 when the core is unreachable or refuses the key.
+ */
+export function exitCodeOfPush(summary: PushSummary): ExitCode {
+  switch (summary.stoppedEarly?.reason) {
+    case 'authRejected':
+    case 'tenantNotFound':
+    case 'coreUnreachable':
+    case 'coreRefused':
+      return ExitCode.coreUnreachableOrKeyRefused;
+    case 'signerKeyMissing':
+    case 'credentialsMismatch':
+    case 'sourceChanged':
+    case 'journalNotOnCore':
+    case 'outputFailed':
+      return ExitCode.usageOrConfiguration;
+    default:
+      break;
+  }
+  if (summary.dryRun) return summary.rejected + summary.failed > 0 ? ExitCode.someRecordsFailed : ExitCode.ok;
+  if (!allSucceeded(summary)) return ExitCode.someRecordsFailed;
+  const proof = summary.credentials;
+  if (proof !== undefined && proof.loggedIn !== null && proof.loggedIn < proof.matchedLocally) return ExitCode.someRecordsFailed;
+  return ExitCode.ok;
+}
+
+/** The exit code of a rollback, with push's meanings. */
+export function exitCodeOfRollback(summary: RollbackSummary): ExitCode {
+  const stopped = summary.stoppedEarly?.reason;
+  if (stopped === 'authRejected' || stopped === 'tenantNotFound') return ExitCode.coreUnreachableOrKeyRefused;
+  if (stopped === 'outputFailed') return ExitCode.usageOrConfiguration;
+  const unfinished = summary.failed + summary.leftAlone + summary.uncertain + (summary.dryRun ? 0 : summary.notAttempted);
+  return unfinished > 0 ? ExitCode.someRecordsFailed : ExitCode.ok;
+}
+
+/** A push that stopped for a reason a plain re-run would meet again: the operator must change something first. */
+export const notResumableStops: ReadonlySet<string> = new Set(['credentialsMismatch', 'journalNotOnCore', 'sourceChanged', 'outputFailed']);

@@ -1,0 +1,373 @@
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { resolve } from 'node:path';
+import { Box, Text, useApp, useInput, usePaste, useWindowSize } from 'ink';
+import { listPulumiStacks } from 'core-client/connection/pulumi-cli';
+import { findPasswordEmails } from 'core-client/push/known-password';
+import { countPlan, ExitCode, exitCodeOfPush, planOptionsOf, SettingError, type MigrationSettings } from 'core-client/settings';
+import { detectFormat } from 'core-client/sources/detect-format';
+import { exportFields } from 'core-client/sources/generic/export-fields';
+import { Frame, FRAME_LINES } from '../components/frame.js';
+import type { KeyHint } from '../components/key-hints.js';
+import { ThemeProvider } from '../components/theme.js';
+import { completePath } from './path-completion.js';
+import { screens } from '../screens/index.js';
+import { checkConnection, checkPassword, planReportGroups, pushReportGroups, rollBack, startPush, type CommandEnvironment, type RunningPush } from './commands.js';
+import { checkedSettings, checkSettingFiles } from './field-checks.js';
+import { applyFieldKey, isTextual, movedFocus, pasteIntoField, type FieldSpec } from './fields.js';
+import { looksLikeHashConfig, readHashConfigPaste } from './hash-paste.js';
+import { keysOf, type KeyPress } from './keys.js';
+import { leavingCommand, leavingLine } from './leaving.js';
+import { currentPlanKey, typedHashForPlan } from './plan-status.js';
+import { settingsOfState } from './problems.js';
+import type { AppCommands, ScreenContext } from './screen.js';
+import { initialAppState, walkScreens, type AppState, type InitialState } from './state.js';
+import { useAppState } from './use-app-state.js';
+
+/** What the app hands back when the operator leaves. */
+export interface AppResult {
+  exitCode: ExitCode;
+  /** The command that resumes, repeats or runs the push, printed after the app's screen (one line). */
+  command?: { label: string; line: string; caveat?: string };
+}
+
+export interface AppProps extends InitialState {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  colour: boolean;
+  pulumiBinary?: string;
+  onDone?: (result: AppResult) => void;
+}
+
+const stepTitles = walkScreens.map((id) => screens[id].title);
+
+function exitCodeOf(state: AppState): ExitCode {
+  if (state.run.state === 'finished') return exitCodeOfPush(state.run.summary);
+  if (state.run.state === 'failed') return state.run.problem.exitCode ?? ExitCode.usageOrConfiguration;
+  return ExitCode.ok;
+}
+
+/** Where the help's `?` may not go: a text field with text in it, or a masked one (a password may hold a ?). */
+function questionMarkTypes(field: FieldSpec | undefined): boolean {
+  if (!isTextual(field)) return false;
+  return field.kind === 'masked' || field.value !== '';
+}
+
+/** The walk: one key router, screens that collect settings, core-client that decides and runs. */
+export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppProps) {
+  const { exit } = useApp();
+  const { columns, rows } = useWindowSize();
+  const { state, current, dispatch } = useAppState(() => initialAppState(initial));
+  const push = useRef<RunningPush | undefined>(undefined);
+  const done = useRef(false);
+  const environment: CommandEnvironment = useMemo(
+    () => ({ current, dispatch, cwd, env, ...(pulumiBinary === undefined ? {} : { pulumiBinary }) }),
+    [current, dispatch, cwd, env, pulumiBinary],
+  );
+
+  const quit = useCallback(() => {
+    if (done.current) return;
+    done.current = true;
+    const latest = current();
+    const command = leavingCommand(latest);
+    const line = leavingLine(latest, latest.invocation);
+    onDone?.({
+      exitCode: exitCodeOf(latest),
+      ...(command === undefined || line === undefined ? {} : { command: { label: command.label, line, ...(command.caveat === undefined ? {} : { caveat: command.caveat }) } }),
+    });
+    exit();
+  }, [current, exit, onDone]);
+
+  const commands: AppCommands = useMemo(
+    () => ({
+      checkConnection: (advance) => {
+        dispatch({ type: 'preflightStarted', advance });
+        void checkConnection(environment).then((result) => dispatch({ type: 'preflightFinished', result }));
+      },
+      readPlan: (advance) => dispatch({ type: 'requestPlan', advance }),
+      checkPassword: () => {
+        dispatch({ type: 'checkStarted' });
+        checkPassword(environment).then(
+          (result) => dispatch({ type: 'checkFinished', result }),
+          (error: unknown) => dispatch({ type: 'checkFinished', result: { message: error instanceof Error ? error.message : String(error) } }),
+        );
+      },
+      startPush: () => {
+        if (push.current !== undefined) return;
+        push.current = startPush(environment, () => (push.current = undefined));
+      },
+      togglePause: () => {
+        const run = push.current;
+        if (run === undefined) return;
+        if (run.control.paused) run.control.resume();
+        else run.control.pause();
+        run.view = { ...run.view, paused: run.control.paused };
+        dispatch({ type: 'runProgress', progress: run.view });
+      },
+      stopPush: () => {
+        const run = push.current;
+        if (run === undefined) return;
+        if (run.stop.signal.aborted) run.abandon.abort();
+        else run.stop.abort();
+        run.control.resume();
+      },
+      startRollback: () => {
+        dispatch({ type: 'rollbackStarted' });
+        void rollBack(environment).then(dispatch);
+      },
+      openReport: () => {
+        const latest = current();
+        dispatch({ type: 'reportOpened', from: latest.screen });
+        if (latest.screen === 'summary') void pushReportGroups(latest).then((result) => dispatch({ type: 'reportLoaded', result }));
+        else if (latest.plan?.counted !== undefined) dispatch({ type: 'reportLoaded', result: planReportGroups(latest.plan.counted.summary) });
+      },
+      fix: (setting) => {
+        const latest = current();
+        for (const id of walkScreens) {
+          const list = screens[id].fields(contextOf(latest));
+          const index = list.findIndex((field) => field.setting === setting);
+          if (index >= 0) return dispatch({ type: 'goTo', screen: id, focus: index });
+        }
+        dispatch({ type: 'goTo', screen: 'review' });
+      },
+      quit,
+    }),
+    // contextOf is defined below from these same values.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [environment, dispatch, current, quit],
+  );
+
+  const contextOf = (latest: AppState): ScreenContext => ({ state: latest, dispatch, commands, cwd, columns, rows });
+
+  const handleKey = (press: KeyPress): void => {
+    const latest = current();
+    const { key, input } = press;
+    if (key.ctrl && input === 'c') {
+      if (push.current !== undefined) commands.stopPush();
+      else quit();
+      return;
+    }
+    if (latest.help) {
+      dispatch({ type: 'help', open: false });
+      return;
+    }
+    const spec = screens[latest.screen];
+    const context = contextOf(latest);
+    const list = spec.fields(context);
+    const focus = Math.min(latest.focus[latest.screen], Math.max(0, list.length - 1));
+    const field = list[focus];
+    if (input === '?' && latest.confirm === undefined && !questionMarkTypes(field)) {
+      dispatch({ type: 'help', open: true });
+      return;
+    }
+    if (spec.keys?.(press, context) === true) return;
+    const moved = movedFocus(focus, list.length, press);
+    if (moved !== undefined) {
+      dispatch({ type: 'focus', index: moved });
+      return;
+    }
+    if (key.escape) {
+      if (spec.back === undefined) dispatch({ type: 'goTo', screen: walkScreens[Math.max(0, walkScreens.indexOf(latest.screen as never) - 1)] ?? 'connect' });
+      else spec.back(context);
+      return;
+    }
+    if (key.return) {
+      if (field?.kind === 'action') field.activate();
+      else spec.enter?.(context);
+      return;
+    }
+    if (field !== undefined) applyFieldKey(field, press, { cursorFromEnd: latest.cursorFromEnd, dispatch, completion: latest.completion?.field === field.id ? latest.completion.text : undefined });
+  };
+
+  useInput((input, key) => {
+    for (const press of keysOf(input, key)) handleKey(press);
+  });
+
+  usePaste((text) => {
+    const latest = current();
+    if (latest.help) return;
+    if (latest.screen === 'hashes' && looksLikeHashConfig(text)) {
+      dispatch({ type: 'draft', patch: { hashConfig: '' } });
+      dispatch({ type: 'hash', patch: readHashConfigPaste(text) });
+      return;
+    }
+    const field = screens[latest.screen].fields(contextOf(latest))[latest.focus[latest.screen]];
+    if (field !== undefined) pasteIntoField(field, text, { cursorFromEnd: latest.cursorFromEnd, dispatch });
+  });
+
+  // The Pulumi stacks, listed once (when the CLI is there).
+  useEffect(() => {
+    let live = true;
+    void listPulumiStacks(pulumiBinary === undefined ? {} : { pulumiBinary }).then((result) => {
+      if (!live) return;
+      if (result instanceof Error) {
+        const reason = result.kind === 'pulumiMissing' ? 'no Pulumi CLI: type the core below' : result.message;
+        dispatch({ type: 'stacks', stacks: { state: 'unavailable', reason } });
+      } else dispatch({ type: 'stacks', stacks: result.length === 0 ? { state: 'unavailable', reason: 'no Pulumi stacks here' } : { state: 'listed', names: result } });
+    });
+    return () => {
+      live = false;
+    };
+  }, [pulumiBinary, dispatch]);
+
+  // The export's format (and a generic export's columns), as the path is typed.
+  const file = state.draft.file.trim();
+  useEffect(() => {
+    if (file === '') return;
+    let live = true;
+    const timer = setTimeout(() => {
+      void (async () => {
+        const path = resolve(cwd, file);
+        const detected = await detectFormat(path);
+        const format = current().draft.format === 'auto' ? detected : current().draft.format;
+        const fields = format === 'ndjson' || format === 'json-array' || format === 'csv' ? await exportFields(path, format).catch(() => []) : [];
+        if (live) dispatch({ type: 'detected', file: current().draft.file, result: detected instanceof Error ? { message: detected.message, setting: 'format' } : detected, fields });
+      })();
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [file, state.draft.format, cwd, current, dispatch]);
+
+  // Files checked as they are entered: a missing input, an output that cannot be written, at the field that names it.
+  const checkedKey = JSON.stringify([...checkedSettings.map((key) => state.draft[key as keyof typeof state.draft]), state.draft.dryRun]);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      const parsed = settingsOfState(current());
+      if (!('settings' in parsed)) return;
+      void checkSettingFiles(parsed.settings, cwd).then((problems) => {
+        if (!live) return;
+        for (const setting of checkedSettings) dispatch({ type: 'fieldProblem', field: setting, problem: problems[setting] });
+      });
+    }, 200);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [checkedKey, cwd, current, dispatch]);
+
+  // The plan, once asked for, follows every change of what it is read with; a change abandons the pass under way.
+  const planKey = currentPlanKey(state);
+  useEffect(() => {
+    if (!state.planRequested) return;
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      void (async () => {
+        const latest = current();
+        const parsed = settingsOfState(latest);
+        if (!('settings' in parsed)) {
+          const [setting, message] = Object.entries(parsed.problems)[0] ?? ['file', 'a setting cannot be used'];
+          return dispatch({ type: 'planFailed', key: planKey, problem: { message, setting: setting as keyof MigrationSettings } });
+        }
+        const typed = typedHashForPlan(latest);
+        const options = await planOptionsOf(parsed.settings, { cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
+        if (options instanceof SettingError) return dispatch({ type: 'planFailed', key: planKey, problem: { message: options.describe('app'), setting: options.setting } });
+        dispatch({ type: 'planProgress', key: planKey, records: 0, operations: 0 });
+        try {
+          const counted = await countPlan(resolve(cwd, parsed.settings.file ?? ''), options, {
+            signal: abort.signal,
+            onProgress: ({ records, operations }) => dispatch({ type: 'planProgress', key: planKey, records, operations }),
+          });
+          if (abort.signal.aborted) return;
+          if (counted instanceof SettingError) dispatch({ type: 'planFailed', key: planKey, problem: { message: counted.describe('app'), setting: counted.setting } });
+          else dispatch({ type: 'planFinished', key: planKey, counted });
+        } catch (error) {
+          if (!abort.signal.aborted) dispatch({ type: 'planFailed', key: planKey, problem: { message: error instanceof Error ? error.message : String(error) } });
+        }
+      })();
+    }, 200);
+    return () => {
+      abort.abort();
+      clearTimeout(timer);
+    };
+  }, [planKey, state.planRequested, cwd, current, dispatch]);
+
+  // Completions: the path typed in a path field, the email typed in the password check.
+  const spec = screens[state.screen];
+  const context = contextOf(state);
+  const list = spec.fields(context);
+  const focus = Math.min(state.focus[state.screen], Math.max(0, list.length - 1));
+  const focused = list[focus];
+  const completionSource = focused !== undefined && (focused.kind === 'path' || focused.id === 'checkEmail') ? `${focused.id}\u0000${focused.value}` : '';
+  useEffect(() => {
+    if (completionSource === '') return;
+    const [id = '', typed = ''] = completionSource.split('\u0000');
+    let live = true;
+    const find = async (): Promise<string | undefined> => {
+      if (id !== 'checkEmail') {
+        if (typed === '') return undefined;
+        const completed = await completePath(typed, cwd);
+        return completed.completed.length > typed.length ? completed.completed : undefined;
+      }
+      const latest = current();
+      const parsed = settingsOfState(latest);
+      if (typed.trim() === '' || !('settings' in parsed)) return undefined;
+      const typedHash = typedHashForPlan(latest);
+      const options = await planOptionsOf(parsed.settings, { cwd, ...(typedHash === undefined ? {} : { hashConfig: typedHash }) });
+      if (options instanceof SettingError) return undefined;
+      const emails = await findPasswordEmails(resolve(cwd, parsed.settings.file ?? ''), options, typed, 5).catch(() => []);
+      return emails.length === 1 && emails[0] !== typed ? emails[0] : undefined;
+    };
+    const timer = setTimeout(() => {
+      void find().then((text) => {
+        if (live) dispatch({ type: 'completion', completion: text === undefined ? undefined : { field: id, text } });
+      });
+    }, 120);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [completionSource, cwd, current, dispatch]);
+
+  const current_ = walkScreens.indexOf(state.screen as never);
+  const message =
+    state.help
+      ? undefined
+      : (spec.message?.(state, list) ?? (focused?.problem === undefined ? undefined : { text: `✗ ${focused.label.trim()}: ${focused.problem}`, tone: 'error' as const }));
+  const hints: readonly KeyHint[] = state.help ? [['any key', 'back']] : spec.hints(state);
+  return (
+    <ThemeProvider colour={colour}>
+      <Frame
+        steps={stepTitles}
+        current={current_}
+        {...(current_ < 0 ? { title: spec.title } : {})}
+        columns={columns}
+        rows={rows}
+        hints={hints}
+        message={message}
+      >
+        {state.help ? <Help title={spec.title} lines={spec.help} columns={columns} /> : <spec.Body state={state} fields={list} columns={columns} rows={Math.max(1, rows - FRAME_LINES)} />}
+      </Frame>
+    </ThemeProvider>
+  );
+}
+
+const globalKeys: readonly KeyHint[] = [
+  ['↑↓ Tab', 'move between fields'],
+  ['←→', 'move the cursor, or change a choice'],
+  ['→ at the end', 'take the grey completion of a path'],
+  ['Enter', "the screen's step (shown at the bottom)"],
+  ['Esc', 'back one screen'],
+  ['?', 'this help (in an empty field)'],
+  ['Ctrl-C', 'quit (during a push: stop safely)'],
+];
+
+function Help({ title, lines, columns }: { title: string; lines: readonly string[]; columns: number }) {
+  return (
+    <Box flexDirection="column" width={columns}>
+      <Text bold>{`Help: ${title}`}</Text>
+      {lines.map((line) => (
+        <Text key={line} wrap="wrap">
+          {line}
+        </Text>
+      ))}
+      <Box marginTop={1} flexDirection="column">
+        <Text bold>Keys</Text>
+        {globalKeys.map(([key, action]) => (
+          <Text key={key} wrap="truncate-end">{`  ${key.padEnd(14)} ${action}`}</Text>
+        ))}
+      </Box>
+    </Box>
+  );
+}

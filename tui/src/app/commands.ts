@@ -1,0 +1,226 @@
+import { closeSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { runPreflight } from 'core-client/connection/preflight';
+import { openOutputFile, OutputPathError } from 'core-client/files/output-paths';
+import type { HashConfig } from 'core-client/hashes/hash-config';
+import { IdentityProbeError, probeIdentityFeatures } from 'core-client/identity/features';
+import { readReportGroups, type ReportGroups } from 'core-client/plan/report-groups';
+import type { PlanSummary } from 'core-client/plan/summary';
+import { checkKnownPassword } from 'core-client/push/known-password';
+import { PushControl } from 'core-client/push/control';
+import {
+  clientOf,
+  connectionOf,
+  describeConnectionSources,
+  planOptionsOf,
+  prepareMigration,
+  resolveRunPaths,
+  resumeCommandLine,
+  rollbackWithSettings,
+  runPrepared,
+  RunSetupError,
+  SettingError,
+  type MigrationSettings,
+} from 'core-client/settings';
+import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
+import { settingsOfState } from './problems.js';
+import { typedHashForPlan } from './plan-status.js';
+import type { AppAction, AppState, PreflightView, Problem } from './state.js';
+
+export interface CommandEnvironment {
+  current: () => AppState;
+  dispatch: (action: AppAction) => void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  pulumiBinary?: string;
+}
+
+function problemOf(error: SettingError | RunSetupError): Problem {
+  return error instanceof SettingError
+    ? { message: error.describe('app'), setting: error.setting }
+    : { message: error.describe('app'), ...(error.setting === undefined ? {} : { setting: error.setting }), exitCode: error.exitCode };
+}
+
+/** The settings the fields describe, or the first problem among them. */
+function settingsNow(state: AppState): MigrationSettings | Problem {
+  const parsed = settingsOfState(state);
+  if ('settings' in parsed) return parsed.settings;
+  const [setting, message] = Object.entries(parsed.problems)[0] ?? ['file', 'a setting cannot be used'];
+  return { message, setting: setting as keyof MigrationSettings };
+}
+
+function connectionContext(environment: CommandEnvironment, state: AppState) {
+  return {
+    cwd: environment.cwd,
+    env: environment.env,
+    ...(state.apiKey.isEmpty ? {} : { apiKey: state.apiKey }),
+    ...(environment.pulumiBinary === undefined ? {} : { pulumiBinary: environment.pulumiBinary }),
+  };
+}
+
+/** The pre-flight of the Connect fields, as `core-migrate check` runs it, with the identity features. */
+export async function checkConnection(environment: CommandEnvironment): Promise<PreflightView | Problem> {
+  const state = environment.current();
+  const settings = settingsNow(state);
+  if (!('keepIds' in settings)) return settings;
+  const connection = await connectionOf(settings, connectionContext(environment, state));
+  if (connection instanceof SettingError) return problemOf(connection);
+  const client = clientOf(connection);
+  if (client instanceof SettingError) return problemOf(client);
+  try {
+    const report = await runPreflight(client);
+    const support = report.ok
+      ? await probeIdentityFeatures(client).catch((error: unknown) => {
+          if (error instanceof IdentityProbeError) return undefined;
+          throw error;
+        })
+      : undefined;
+    const sources = describeConnectionSources(connection, settings.stack).replace('api-key from CORE_API_KEY', state.apiKey.isEmpty ? 'api-key from CORE_API_KEY' : 'api-key as typed');
+    return {
+      target: report.target,
+      report,
+      ...(support === undefined ? {} : { support }),
+      ...(connection.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: connection.signerKeyConfigured }),
+      sources,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The known account's password against its planned hash (the typed signer key, or the hash_config file's). */
+export async function checkPassword(environment: CommandEnvironment): Promise<{ match: boolean; sentence: string } | Problem> {
+  const state = environment.current();
+  const settings = settingsNow(state);
+  if (!('keepIds' in settings)) return settings;
+  const typed = typedHashForPlan(state);
+  const options = await planOptionsOf(settings, { cwd: environment.cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
+  if (options instanceof SettingError) return problemOf(options);
+  return checkKnownPassword(resolve(environment.cwd, settings.file ?? ''), options, state.checkEmail, state.checkPassword);
+}
+
+/** Where the app keeps the hashing parameters a resume needs: beside the journal, WITHOUT the signer key. */
+export function savedHashParametersPath(journalPath: string): string {
+  return `${journalPath}.hash-config.json`;
+}
+
+/**
+ * The headless command reads the scrypt parameters from a file, and the operator typed or pasted them, so they are
+ * saved for the command that resumes. Only mem_cost, rounds and the salt separator: the signer key is a secret, and
+ * an import does not need it (the core holds its own). Written like every output: never through a link, owner-only.
+ */
+function saveHashParameters(config: HashConfig, journalPath: string): string | OutputPathError {
+  const path = savedHashParametersPath(journalPath);
+  try {
+    const fd = openOutputFile({ role: 'the saved hash parameters', path }, { append: false });
+    try {
+      writeSync(fd, `${JSON.stringify({ mem_cost: config.memCost, rounds: config.rounds, base64_salt_separator: config.saltSeparator }, null, 2)}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return path;
+  } catch (error) {
+    if (error instanceof OutputPathError) return error;
+    throw error;
+  }
+}
+
+export interface RunningPush {
+  stop: AbortController;
+  abandon: AbortController;
+  control: PushControl;
+  view: PushProgressView;
+}
+
+/**
+ * Exactly what `core-migrate push` with these settings runs: core-client's checks before sending, then the push.
+ * Results arrive as actions; the returned handle pauses and stops it.
+ */
+export function startPush(environment: CommandEnvironment, onDone: () => void): RunningPush {
+  const { dispatch } = environment;
+  const run: RunningPush = { stop: new AbortController(), abandon: new AbortController(), control: new PushControl(), view: initialPushView() };
+  dispatch({ type: 'runPreparing', note: 'checking the settings, the core and the journal…' });
+  void (async () => {
+    try {
+      const state = environment.current();
+      let settings = settingsNow(state);
+      if (!('keepIds' in settings)) return dispatch({ type: 'runFailed', problem: settings });
+      const typed = typedHashForPlan(state);
+      if (typed !== undefined) {
+        const saved = saveHashParameters(typed, resolveRunPaths(settings, environment.cwd).journalPath);
+        if (saved instanceof OutputPathError) return dispatch({ type: 'runFailed', problem: { message: saved.message, setting: 'journal' } });
+        settings = { ...settings, hashConfig: saved };
+      }
+      const prepared = await prepareMigration(settings, {
+        ...connectionContext(environment, state),
+        ...(typed === undefined ? {} : { hashConfig: typed }),
+        ...(state.plan?.counted === undefined ? {} : { counted: state.plan.counted }),
+        signal: run.stop.signal,
+        onCountProgress: ({ records }) => dispatch({ type: 'runPreparing', note: `counting the plan: ${records.toLocaleString('en-US')} records…` }),
+        onMessage: ({ level, text }) => {
+          if (level === 'warning') dispatch({ type: 'runPreparing', note: text });
+        },
+      });
+      if (prepared instanceof RunSetupError) return dispatch({ type: 'runFailed', problem: problemOf(prepared) });
+      try {
+        const summary = await runPrepared(prepared, {
+          signal: run.stop.signal,
+          abandonSignal: run.abandon.signal,
+          control: run.control,
+          onEvent: (event) => {
+            run.view = { ...foldPushEvent(run.view, event), paused: run.control.paused };
+            dispatch({ type: 'runProgress', progress: run.view });
+          },
+        });
+        if (summary instanceof RunSetupError) return dispatch({ type: 'runFailed', problem: problemOf(summary) });
+        dispatch({ type: 'runFinished', summary, commandLine: resumeCommandLine(prepared) });
+      } finally {
+        await prepared.client.close();
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      dispatch({ type: 'runFailed', problem: { message: environment.current().apiKey.redact(message) } });
+    } finally {
+      onDone();
+    }
+  })();
+  return run;
+}
+
+/** Removes the users the finished push created, by its journal (as `core-migrate rollback` does). */
+export async function rollBack(environment: CommandEnvironment): Promise<AppAction> {
+  const state = environment.current();
+  const journalPath = state.run.state === 'finished' ? state.run.summary.journalPath : undefined;
+  const settings = settingsNow(state);
+  if (!('keepIds' in settings)) return { type: 'rollbackFinished', result: settings };
+  const result = await rollbackWithSettings({ ...settings, dryRun: false }, connectionContext(environment, state), {
+    ...(journalPath === undefined ? {} : { journalPath }),
+  });
+  return { type: 'rollbackFinished', result: result instanceof RunSetupError ? problemOf(result) : result };
+}
+
+/** The plan's refusals grouped by reason, for the report view before any push. */
+export function planReportGroups(summary: PlanSummary): ReportGroups {
+  const groups = new Map<string, ReportGroups['groups'][number]>();
+  for (const listed of summary.rejections) {
+    const group = groups.get(listed.code) ?? { code: listed.code, count: 0, entries: [] };
+    group.entries.push({ stage: 'plan', location: listed.location, code: listed.code, reason: listed.reason });
+    groups.set(listed.code, group);
+  }
+  for (const byCode of summary.rejectionsByCode) {
+    const group = groups.get(byCode.code);
+    if (group !== undefined) group.count = byCode.count;
+  }
+  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), total: summary.rejected };
+}
+
+/** The report of the finished push (its last run), grouped by reason. */
+export async function pushReportGroups(state: AppState): Promise<ReportGroups | Problem> {
+  const path = state.run.state === 'finished' ? state.run.summary.reportPath : undefined;
+  if (path === undefined) return { message: 'this run wrote no report' };
+  try {
+    return await readReportGroups(path);
+  } catch (error) {
+    return { message: `${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, setting: 'report' };
+  }
+}

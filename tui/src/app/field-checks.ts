@@ -1,0 +1,50 @@
+import { stat } from 'node:fs/promises';
+import { checkOutputPaths, type NamedFile } from 'core-client/files/output-paths';
+import { readCredentials } from 'core-client/push/credentials';
+import { hashConfigOf, resolveRunPaths, roleOfSetting, SettingError, settingOfRole, type MigrationSettings, type SettingKey } from 'core-client/settings';
+
+/** Settings naming a file the run reads; the export's own problems come from reading it. */
+const inputSettings = ['file', 'auth0PasswordFile', 'mapping', 'hashConfig', 'verifyCredentials', 'apiKeyFile'] as const satisfies readonly SettingKey[];
+export const checkedSettings: readonly SettingKey[] = [...inputSettings, 'journal', 'report'];
+
+async function inputProblem(path: string): Promise<string | undefined> {
+  try {
+    const info = await stat(path);
+    return info.isDirectory() ? `${path} is a folder, not a file` : undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${path}: no such file` : `${path} cannot be read (${code ?? 'error'})`;
+  }
+}
+
+/**
+ * What is wrong with each file a setting names, found as it is entered rather than after the confirmation: an input
+ * that is missing or does not parse, an output that cannot be written or would overwrite an input.
+ */
+export async function checkSettingFiles(settings: MigrationSettings, cwd: string): Promise<Partial<Record<SettingKey, string>>> {
+  const problems: Partial<Record<SettingKey, string>> = {};
+  const paths = resolveRunPaths(settings, cwd);
+  const inputs: NamedFile[] = settings.file === undefined ? [...paths.inputs] : [{ role: 'the export', path: paths.sourcePath }, ...paths.inputs];
+  for (const key of inputSettings) {
+    const path = key === 'file' ? (settings.file === undefined ? undefined : paths.sourcePath) : paths.inputs.find((input) => input.role === roleOfSetting(key))?.path;
+    if (path === undefined) continue;
+    const problem = await inputProblem(path);
+    if (problem !== undefined) problems[key] = problem;
+  }
+  if (problems.hashConfig === undefined && settings.hashConfig !== undefined) {
+    const parsed = await hashConfigOf(settings, cwd);
+    if (parsed instanceof SettingError) problems.hashConfig = parsed.describe('app');
+  }
+  const credentials = paths.inputs.find((input) => input.role === 'the credentials file');
+  if (problems.verifyCredentials === undefined && credentials !== undefined) {
+    const read = await readCredentials(credentials.path);
+    if (read instanceof Error) problems.verifyCredentials = read.message;
+  }
+  if (settings.file !== undefined) {
+    const outputs: NamedFile[] = [{ role: 'the report', path: paths.reportPath }, ...(settings.dryRun ? [] : [{ role: 'the journal', path: paths.journalPath }])];
+    const refused = await checkOutputPaths(inputs, outputs);
+    const setting = refused === undefined ? undefined : settingOfRole(refused.role ?? '');
+    if (refused !== undefined && setting !== undefined) problems[setting] = refused.message;
+  }
+  return problems;
+}

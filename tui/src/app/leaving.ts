@@ -1,0 +1,70 @@
+import { commandLineOf, formatCommandLine, notResumableStops, shellQuote } from 'core-client/settings';
+import { settingsOfState } from './problems.js';
+import { typedHashForPlan } from './plan-status.js';
+import type { AppState } from './state.js';
+
+/** The command that continues from where the app is left, and what it does. */
+export interface LeavingCommand {
+  label: string;
+  args: readonly string[];
+  /** Something the command cannot carry, said beside it. */
+  caveat?: string;
+}
+
+/**
+ * After a push: the command that resumes it (or repeats it, which skips what is done), or after a dry run the one
+ * that pushes for real. Before any push: the command that runs the push the fields describe.
+ */
+export function leavingCommand(state: AppState): LeavingCommand | undefined {
+  const { run } = state;
+  if (run.state === 'finished') {
+    const { summary } = run;
+    if (summary.dryRun) return { label: 'to push for real', args: run.commandLine.filter((arg) => arg !== '--dry-run') };
+    const resumable = summary.notAttempted > 0 && (summary.stoppedEarly === undefined || !notResumableStops.has(summary.stoppedEarly.reason));
+    return { label: resumable ? 'to resume' : 'to run it again (the journal skips what is done)', args: run.commandLine };
+  }
+  const parsed = settingsOfState(state);
+  if ('problems' in parsed || parsed.settings.file === undefined) return undefined;
+  const typed = typedHashForPlan(state) !== undefined;
+  return {
+    label: 'to run this push',
+    args: commandLineOf(parsed.settings),
+    ...(typed ? { caveat: 'the hash parameters typed here are not in it: name a hash_config file with --hash-config' } : {}),
+  };
+}
+
+/** The command as one line a shell runs from where the app was started. */
+export function leavingLine(state: AppState, invocation: string): string | undefined {
+  const command = leavingCommand(state);
+  return command === undefined ? undefined : formatCommandLine(invocation, command.args);
+}
+
+/**
+ * The command on several lines for a narrow screen: a flag never parted from its value, and each line but the last
+ * ending in ` \` so that the whole of it can be pasted into a shell.
+ */
+export function commandLines(invocation: string, args: readonly string[], width: number): string[] {
+  const whole = formatCommandLine(invocation, args);
+  if (whole.length <= width) return [whole];
+  const pieces: string[] = [invocation];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? '';
+    const next = args[index + 1];
+    if (arg.startsWith('--') && next !== undefined && !next.startsWith('--')) {
+      pieces.push(`${shellQuote(arg)} ${shellQuote(next)}`);
+      index += 1;
+    } else pieces.push(shellQuote(arg));
+  }
+  const lines: string[] = [];
+  let line = '';
+  for (const piece of pieces) {
+    if (line === '') line = piece;
+    else if (line.length + 1 + piece.length + 2 <= width) line = `${line} ${piece}`;
+    else {
+      lines.push(`${line} \\`);
+      line = `  ${piece}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}

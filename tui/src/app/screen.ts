@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react';
+import type { KeyHint } from '../components/key-hints.js';
+import type { FieldSpec } from './fields.js';
+import type { KeyPress } from './keys.js';
+import type { AppAction, AppState, ScreenId } from './state.js';
+
+/** What the app can start on behalf of a screen; each is long work whose results arrive as actions. */
+export interface AppCommands {
+  /** The pre-flight of the connection fields; with `advance`, on to Source once it passes. */
+  checkConnection: (advance: boolean) => void;
+  /** Read the export and count its plan (and follow every later change); with `advance`, on to Hashes when done. */
+  readPlan: (advance: boolean) => void;
+  checkPassword: () => void;
+  /** Ask y/n, then run exactly what `core-migrate push` with these settings would. */
+  startPush: () => void;
+  togglePause: () => void;
+  /** First call: stop safely (resumable); second: abandon the requests in flight. */
+  stopPush: () => void;
+  startRollback: () => void;
+  openReport: () => void;
+  /** Go to the screen and field that fix a setting. */
+  fix: (setting: string | undefined) => void;
+  quit: () => void;
+}
+
+export interface ScreenContext {
+  /** The state after every action so far, also those React has not rendered yet. */
+  state: AppState;
+  dispatch: (action: AppAction) => void;
+  commands: AppCommands;
+  cwd: string;
+  /** The terminal's size now. */
+  columns: number;
+  rows: number;
+}
+
+export interface BodyProps {
+  state: AppState;
+  fields: readonly FieldSpec[];
+  columns: number;
+  /** The rows the body has (the frame's size less its own lines). */
+  rows: number;
+}
+
+/** A screen of the walk: its fields, what Enter and Esc do there, its own keys, its help, and how it looks. */
+export interface ScreenSpec {
+  id: ScreenId;
+  title: string;
+  fields: (context: ScreenContext) => FieldSpec[];
+  /** Enter on a field that does not take it. */
+  enter?: (context: ScreenContext) => void;
+  /** Esc. Default: one step back. */
+  back?: (context: ScreenContext) => void;
+  /** Keys of the screen itself (handled before the focused field's); true when the key was taken. */
+  keys?: (press: KeyPress, context: ScreenContext) => boolean;
+  hints: (state: AppState) => KeyHint[];
+  /** What the screen is for, for the help (`?`). */
+  help: readonly string[];
+  /** The message line: a question, the screen's status. Default: the focused field's problem. */
+  message?: (state: AppState, fields: readonly FieldSpec[]) => { text: string; tone: 'error' | 'warning' | 'ok' | 'muted' | 'plain' } | undefined;
+  Body: (props: BodyProps) => ReactNode;
+}

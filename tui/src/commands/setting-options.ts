@@ -1,0 +1,51 @@
+import { Option, type Command } from 'commander';
+import { defaultSettings, MigrationSettingsSchema, type MigrationSettingsInput } from 'core-client/settings/settings';
+import { settingFlags, type SettingCommand } from 'core-client/settings/setting-flags';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/**
+ * Adds a command's flags from core-client's table of settings, so every flag is one setting of the run with the
+ * same name, help and choices in both faces. `--api-key` is accepted by the parser only to refuse it with a reason.
+ */
+export function addSettingOptions(command: Command, name: SettingCommand, options: { optionalArgument?: boolean } = {}): Command {
+  for (const entry of settingFlags) {
+    if (!entry.commands.includes(name)) continue;
+    const fallback = defaultSettings[entry.key];
+    switch (entry.kind.type) {
+      case 'argument':
+        command.argument(options.optionalArgument === true ? entry.flag.replace('<', '[').replace('>', ']') : entry.flag, entry.help);
+        break;
+      case 'switch':
+      case 'negatable':
+        command.option(entry.flag, entry.help);
+        break;
+      case 'list':
+        command.option(`${entry.flag} ${entry.value ?? '<value>'}`, entry.help, collect);
+        break;
+      case 'choice': {
+        const option = new Option(`${entry.flag} ${entry.value ?? '<value>'}`, entry.help).choices([...entry.kind.choices]);
+        command.addOption(typeof fallback === 'string' ? option.default(fallback) : option);
+        break;
+      }
+      default:
+        command.option(`${entry.flag} ${entry.value ?? '<value>'}`, entry.help);
+    }
+  }
+  if (settingFlags.some((entry) => entry.key === 'apiKeyFile' && entry.commands.includes(name))) command.addOption(new Option('--api-key <key>').hideHelp());
+  return command;
+}
+
+/** The settings' part of commander's option values (commander names them as the settings do). */
+export function settingsInputOf(values: Record<string, unknown>, file?: string): MigrationSettingsInput {
+  const input: Record<string, unknown> = {};
+  for (const key of Object.keys(MigrationSettingsSchema.shape)) if (values[key] !== undefined) input[key] = values[key];
+  if (file !== undefined) input['file'] = file;
+  return input as MigrationSettingsInput;
+}
+
+/** The refusal of a key on the command line, or undefined. */
+export function apiKeyFlagRefusal(values: Record<string, unknown>): string | undefined {
+  if (values['apiKey'] === undefined) return undefined;
+  return '--api-key is not accepted, because a key on the command line lands in shell history and in ps: set CORE_API_KEY, pass --api-key-file, or --stack.';
+}

@@ -1,0 +1,170 @@
+import { Box, Text } from 'ink';
+import { describeCredentialsProof, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
+import type { RollbackSummary } from 'core-client/identity/rollback';
+import { formatCount } from '../components/numbers.js';
+import { Table, type TableRow } from '../components/table.js';
+import { Tone } from '../components/theme.js';
+import { commandLines, leavingCommand } from '../app/leaving.js';
+import type { BodyProps, ScreenContext, ScreenSpec } from '../app/screen.js';
+import type { AppState } from '../app/state.js';
+
+function summaryOf(state: AppState): PushSummary | undefined {
+  return state.run.state === 'finished' ? state.run.summary : undefined;
+}
+
+/** Created by this run: what a rollback would remove. */
+function created(summary: PushSummary): number {
+  return summary.imported + summary.thirdPartyCreated;
+}
+
+function stepsLine(summary: PushSummary): string | undefined {
+  const steps = summary.steps;
+  if (steps === undefined || summary.dryRun) return undefined;
+  const parts = [
+    `${formatCount(steps.mapped)} mapped to their old id`,
+    `${formatCount(steps.verified)} emails verified`,
+    `${formatCount(steps.metadataWritten)} metadata written`,
+    ...(steps.separateAccounts > 0 ? [`${formatCount(steps.separateAccounts)} separate accounts`] : []),
+    ...(steps.disabledImported > 0 ? [`${formatCount(steps.disabledImported)} disabled imported`] : []),
+    ...(steps.completedAfterResume > 0 ? [`${formatCount(steps.completedAfterResume)} completed after a stop`] : []),
+  ];
+  return `Identity: ${parts.join(', ')}`;
+}
+
+function rollbackLine(state: AppState): { text: string; tone: 'ok' | 'error' | 'warning' | 'plain' } | undefined {
+  const { rollback } = state;
+  if (rollback.state === 'idle') return undefined;
+  if (rollback.state === 'running') return { text: 'Rolling back: removing the users this migration created…', tone: 'plain' };
+  if (rollback.state === 'failed') return { text: `✗ Rollback: ${rollback.message}`, tone: 'error' };
+  const value: RollbackSummary = rollback.value;
+  const text =
+    `Rollback: ${formatCount(value.removed)} removed now, ${formatCount(value.alreadyRemoved)} earlier, ` +
+    `${formatCount(value.leftAlone)} left alone, ${formatCount(value.failed)} failed, ${formatCount(value.notAttempted)} not attempted.`;
+  return { text, tone: value.failed + value.notAttempted + value.leftAlone > 0 ? 'warning' : 'ok' };
+}
+
+function Body({ state, columns, rows }: BodyProps) {
+  const summary = summaryOf(state);
+  if (summary === undefined) return null;
+  const stopped = summary.stoppedEarly;
+  const outcomeRows: TableRow[] = pushOutcomes.map((outcome) => ({
+    label: summary.dryRun && outcome === 'notAttempted' ? 'would be sent' : outcomeLabels[outcome],
+    value: summary[outcome],
+    ...(outcome === 'alreadyExisted' && summary.alreadyExisted > 0 ? { note: 'their hash was REPLACED', tone: 'warning' as const } : {}),
+    ...(outcome === 'notAttempted' && summary.notAttempted > 0 && !summary.dryRun ? { note: 'a resume sends them' } : {}),
+  }));
+  const sum = pushOutcomes.reduce((total, outcome) => total + summary[outcome], 0);
+  const steps = stepsLine(summary);
+  const credentials = summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials);
+  const rollback = rollbackLine(state);
+  const command = leavingCommand(state);
+  const lines = command === undefined ? [] : commandLines(state.invocation, command.args, columns - 2);
+  const extra = 6 + (stopped === undefined ? 0 : 1) + (steps === undefined ? 0 : 1) + (credentials === undefined ? 0 : 1) + (rollback === undefined ? 0 : 1) + lines.length;
+  const room = Math.max(2, rows - extra);
+  // Outcomes that are zero give their rows first when the screen is short: the sum line still counts them.
+  const shown = outcomeRows.length <= room ? outcomeRows : outcomeRows.filter((row) => row.value !== 0);
+  const zeros = outcomeRows.length - shown.length;
+  return (
+    <Box flexDirection="column">
+      <Text bold>{summary.dryRun ? 'Dry run finished: nothing was written.' : stopped === undefined ? 'Push finished.' : 'Push stopped early.'}</Text>
+      {stopped === undefined ? null : (
+        <Text wrap="truncate-end">
+          <Tone tone="warning">{stopped.message}</Tone>
+        </Text>
+      )}
+      <Table rows={shown} columns={columns} maxRows={room} />
+      {zeros > 0 ? <Text wrap="truncate-end">{`  ${zeros} outcome(s) at 0 not shown`}</Text> : null}
+      <Text wrap="truncate-end">
+        {sum === summary.total ? <Tone tone="ok">✓ </Tone> : <Tone tone="error">✗ </Tone>}
+        {`these add up to ${formatCount(sum)} of ${formatCount(summary.total)} planned operations`}
+      </Text>
+      {steps === undefined ? null : <Text wrap="truncate-end">{steps}</Text>}
+      {credentials === undefined ? null : <Text wrap="truncate-end">{credentials}</Text>}
+      {rollback === undefined ? null : (
+        <Text wrap="truncate-end">
+          <Tone tone={rollback.tone}>{rollback.text}</Tone>
+        </Text>
+      )}
+      <Text wrap="truncate-end">{`report   ${summary.reportPath ?? '(none)'}`}</Text>
+      <Text wrap="truncate-end">{`journal  ${summary.dryRun ? '(a dry run writes none)' : (summary.journalPath ?? '(none)')}`}</Text>
+      {command === undefined ? null : (
+        <Box flexDirection="column">
+          <Tone tone="muted">{`${command.label}:`}</Tone>
+          {lines.map((line) => (
+            <Text key={line}>{`  ${line}`}</Text>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function canRollBack(state: AppState): boolean {
+  const summary = summaryOf(state);
+  return summary !== undefined && !summary.dryRun && summary.journalPath !== undefined && state.rollback.state !== 'running';
+}
+
+export const summaryScreen: ScreenSpec = {
+  id: 'summary',
+  title: 'Summary',
+  fields: () => [],
+  keys: (press, context: ScreenContext) => {
+    const { state, dispatch, commands } = context;
+    if (state.confirm === 'rollback') {
+      if (press.input === 'y' || press.input === 'Y') commands.startRollback();
+      else if (press.input === 'n' || press.input === 'N' || press.key.escape) dispatch({ type: 'confirm', what: undefined });
+      return true;
+    }
+    switch (press.input) {
+      case 'q':
+        commands.quit();
+        return true;
+      case 'r':
+        commands.openReport();
+        return true;
+      case 'b':
+        dispatch({ type: 'goTo', screen: 'review' });
+        return true;
+      case 'h':
+        dispatch({ type: 'goTo', screen: 'hashes' });
+        return true;
+      case 'u':
+        if (canRollBack(state)) dispatch({ type: 'confirm', what: 'rollback' });
+        return true;
+      default:
+        return false;
+    }
+  },
+  enter: ({ commands }) => commands.quit(),
+  back: ({ dispatch }) => dispatch({ type: 'goTo', screen: 'review' }),
+  message: (state) => {
+    const summary = summaryOf(state);
+    if (state.confirm === 'rollback' && summary !== undefined) {
+      return { tone: 'warning', text: `Remove the ${formatCount(created(summary))}+ users this migration created (never one that was there before)? (y/n)` };
+    }
+    if (summary?.stoppedEarly?.reason === 'credentialsMismatch') return { tone: 'error', text: 'h: fix the hash parameters, then run again from Review.' };
+    return undefined;
+  },
+  hints: (state) =>
+    state.confirm === 'rollback'
+      ? [
+          ['y', 'remove them'],
+          ['n/Esc', 'keep them'],
+        ]
+      : [
+          ['q/Enter', 'quit'],
+          ['b', 'back to Review (run again)'],
+          ['h', 'Hashes'],
+          ['r', 'report'],
+          ...(canRollBack(state) ? ([['u', 'roll back']] as const) : []),
+          ['?', 'help'],
+        ],
+  help: [
+    'How every planned operation ended, and that they add up. What the identity steps did, and the known accounts.',
+    'b goes back to Review and h to Hashes: change a setting and run again (the journal resumes: nothing is sent',
+    'twice). r opens the report of this run, by reason. u rolls back: it removes exactly the users this migration',
+    'created, by the ids its journal holds, never a user that was there before.',
+    'On leaving, the command that resumes or repeats this run is printed on one line.',
+  ],
+  Body,
+};
