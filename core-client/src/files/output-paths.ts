@@ -73,7 +73,8 @@ async function outputIdentity(output: NamedFile): Promise<Identity | OutputPathE
         output.role,
       );
     }
-    if (!info.isFile()) return new OutputPathError(`${capital(output.role)} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`, output.role);
+    if (!info.isFile())
+      return new OutputPathError(`${capital(output.role)} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`, output.role);
     const folder = dirname(path);
     const writable = await access(path, constants.W_OK).then(
       () => undefined,

@@ -77,7 +77,11 @@ export type StepFeature = Exclude<IdentityFeature, 'removal'>;
  * The sentence that stops a push needing features the core lacks; `turnOff` says how to do without them, in the
  * words of the face that shows it (default: the flags).
  */
-export function missingFeaturesSentence(missing: readonly StepFeature[], target: string, turnOff = `pass ${missing.map((feature) => turnOffFlags[feature]).join(' ')}`): string {
+export function missingFeaturesSentence(
+  missing: readonly StepFeature[],
+  target: string,
+  turnOff = `pass ${missing.map((feature) => turnOffFlags[feature]).join(' ')}`,
+): string {
   const names = missing.map((feature) => featureLabels[feature]).join(', ');
   return `The core at ${target} has no ${names} (it answered 404), which this push needs; nothing was sent. Upgrade the core, or ${turnOff} to push without ${missing.length === 1 ? 'it' : 'them'}.`;
 }

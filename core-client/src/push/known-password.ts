@@ -14,7 +14,13 @@ export interface KnownPasswordCheck {
  * would be imported: a wrong signer key or rounds shows up here, before any user is sent. The signer key comes
  * with the plan's hash config.
  */
-export async function checkKnownPassword(sourcePath: string, options: PlanOptions, email: string, password: Secret, signal?: AbortSignal): Promise<KnownPasswordCheck> {
+export async function checkKnownPassword(
+  sourcePath: string,
+  options: PlanOptions,
+  email: string,
+  password: Secret,
+  signal?: AbortSignal,
+): Promise<KnownPasswordCheck> {
   const wanted = normaliseEmail(email);
   if (!wanted.ok) return { match: false, sentence: wanted.reason };
   const signerKey = options.hashConfig?.signerKey;
@@ -22,7 +28,8 @@ export async function checkKnownPassword(sourcePath: string, options: PlanOption
     signal?.throwIfAborted();
     for (const item of record.items) {
       if (item.email !== wanted.email) continue;
-      if (item.kind === 'rejection' && item.operation === 'passwordImport') return { match: false, sentence: `${wanted.email} is not imported: ${item.reason}` };
+      if (item.kind === 'rejection' && item.operation === 'passwordImport')
+        return { match: false, sentence: `${wanted.email} is not imported: ${item.reason}` };
       if (item.kind !== 'passwordImport') continue;
       const verdict = await verifyPassword(password, item.body.passwordHash, { signerKey, signal });
       if (!verdict.ok) return { match: false, sentence: `cannot check ${wanted.email}: ${verdict.reason}` };

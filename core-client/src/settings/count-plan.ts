@@ -47,7 +47,10 @@ export async function countPlan(sourcePath: string, options: PlanOptions, count:
   } catch (error) {
     const failed = error as NodeJS.ErrnoException;
     const setting: SettingKey = failed.path === options.auth0PasswordFile ? 'auth0PasswordFile' : 'file';
-    return new SettingError(setting, `{setting} ${failed.path ?? sourcePath}: ${failed.code === 'ENOENT' ? 'no such file' : `cannot be read (${failed.code ?? 'error'})`}.`);
+    return new SettingError(
+      setting,
+      `{setting} ${failed.path ?? sourcePath}: ${failed.code === 'ENOENT' ? 'no such file' : `cannot be read (${failed.code ?? 'error'})`}.`,
+    );
   }
   const tally = new PlanTally();
   let operations = 0;

@@ -1,5 +1,14 @@
 export { MigrationSettingsSchema, defaultSettings, MAX_CONCURRENCY, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from './settings.js';
-export { settingFlags, settingFlag, settingName, type SettingFlag, type SettingGroup, type SettingCommand, type SettingFace, type SettingKind } from './setting-flags.js';
+export {
+  settingFlags,
+  settingFlag,
+  settingName,
+  type SettingFlag,
+  type SettingGroup,
+  type SettingCommand,
+  type SettingFace,
+  type SettingKind,
+} from './setting-flags.js';
 export { SettingError, isSettingError, parseSettings } from './setting-error.js';
 export { RunSetupError, isRunSetupError } from './run-setup-error.js';
 export { resolveRunPaths, defaultReportName, defaultJournalName, settingOfRole, roleOfSetting, type RunPaths } from './run-paths.js';

@@ -64,7 +64,12 @@ export function concurrencyLimitsOf(settings: MigrationSettings): ConcurrencyLim
 
 /** The identity steps the operator asked for. */
 export function requestedIdentity(settings: MigrationSettings): IdentityOptions {
-  return IdentityOptionsSchema.parse({ keepIds: settings.keepIds, verifyEmails: settings.verifyEmails, metadata: settings.metadata, existing: settings.existing });
+  return IdentityOptionsSchema.parse({
+    keepIds: settings.keepIds,
+    verifyEmails: settings.verifyEmails,
+    metadata: settings.metadata,
+    existing: settings.existing,
+  });
 }
 
 const settingOfFeature: Record<StepFeature, SettingKey> = { mapping: 'keepIds', verification: 'verifyEmails', metadata: 'metadata', lookup: 'existing' };
@@ -126,7 +131,11 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   const preflight = await runPreflight(client);
   if (!preflight.ok) {
     return failed(
-      RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, `the pre-flight failed, nothing was sent. ${preflight.failure?.sentence ?? ''}`.trim(), 'core'),
+      RunSetupError.sentence(
+        ExitCode.coreUnreachableOrKeyRefused,
+        `the pre-flight failed, nothing was sent. ${preflight.failure?.sentence ?? ''}`.trim(),
+        'core',
+      ),
     );
   }
   say('info', `Core: ${preflight.target} is reachable and accepts the key.`);

@@ -23,7 +23,11 @@ export interface RollbackRun {
  * every user the journal says this migration created removed by its id. Nothing is removed when it returns a
  * `RunSetupError`.
  */
-export async function rollbackWithSettings(settings: MigrationSettings, context: ConnectionContext, run: RollbackRun = {}): Promise<RollbackSummary | RunSetupError> {
+export async function rollbackWithSettings(
+  settings: MigrationSettings,
+  context: ConnectionContext,
+  run: RollbackRun = {},
+): Promise<RollbackSummary | RunSetupError> {
   const journal = run.journalPath ?? (settings.journal === undefined ? undefined : resolve(context.cwd, settings.journal));
   if (journal === undefined) return RunSetupError.of(new SettingError('journal', '{setting} is needed: the journal of the push to undo'));
   const connection = await connectionOf(settings, context);
@@ -33,7 +37,11 @@ export async function rollbackWithSettings(settings: MigrationSettings, context:
   try {
     const preflight = await runPreflight(client);
     if (!preflight.ok) {
-      return RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, `the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}`.trim(), 'core');
+      return RunSetupError.sentence(
+        ExitCode.coreUnreachableOrKeyRefused,
+        `the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}`.trim(),
+        'core',
+      );
     }
     const support = await probeIdentityFeatures(client);
     if (!support.removal) {
@@ -54,7 +62,8 @@ export async function rollbackWithSettings(settings: MigrationSettings, context:
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return RunSetupError.of(new SettingError('journal', `{setting} ${journal}: no such journal.`));
     if (error instanceof IdentityProbeError) return RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, error.message, 'core');
-    if (error instanceof JournalReadError || error instanceof OutputPathError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
+    if (error instanceof JournalReadError || error instanceof OutputPathError)
+      return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
     throw error;
   } finally {
     await client.close();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCheckCommand } from '../../../tui/src/commands/check.js';
-import { ExitCode } from '../../../tui/src/exit-codes.js';
+import { ExitCode } from '../../../core-client/src/settings/verdict.js';
 import { captureIO } from './captured-io.js';
 import { fakePulumi, pathWithoutPulumi, stackOutputJson } from '../../core-client/connection/support/fake-pulumi.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';

@@ -174,7 +174,7 @@ describe('core-migrate push killed with SIGKILL and resumed', () => {
         continue;
       }
       expect(code).toBe(1);
-      const hint = /To resume, run: core-migrate (.+)/.exec(run.output().stdout)?.[1];
+      const hint = /To resume, run: (?:npx )?core-migrate (.+)/.exec(run.output().stdout)?.[1];
       expect(hint).toBeDefined();
       const resumed = await runCli([...(hint ?? '').split(' '), '--json'], dir);
       const summary = JSON.parse(resumed.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;

@@ -11,7 +11,16 @@ import type { KeyHint } from '../components/key-hints.js';
 import { ThemeProvider } from '../components/theme.js';
 import { completePath } from './path-completion.js';
 import { screens } from '../screens/index.js';
-import { checkConnection, checkPassword, planReportGroups, pushReportGroups, rollBack, startPush, type CommandEnvironment, type RunningPush } from './commands.js';
+import {
+  checkConnection,
+  checkPassword,
+  planReportGroups,
+  pushReportGroups,
+  rollBack,
+  startPush,
+  type CommandEnvironment,
+  type RunningPush,
+} from './commands.js';
 import { checkedSettings, checkSettingFiles } from './field-checks.js';
 import { applyFieldKey, isTextual, movedFocus, pasteIntoField, type FieldSpec } from './fields.js';
 import { looksLikeHashConfig, readHashConfigPaste } from './hash-paste.js';
@@ -72,7 +81,9 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
     const line = leavingLine(latest, latest.invocation);
     onDone?.({
       exitCode: exitCodeOf(latest),
-      ...(command === undefined || line === undefined ? {} : { command: { label: command.label, line, ...(command.caveat === undefined ? {} : { caveat: command.caveat }) } }),
+      ...(command === undefined || line === undefined
+        ? {}
+        : { command: { label: command.label, line, ...(command.caveat === undefined ? {} : { caveat: command.caveat }) } }),
     });
     exit();
   }, [current, exit, onDone]);
@@ -175,7 +186,12 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       else spec.enter?.(context);
       return;
     }
-    if (field !== undefined) applyFieldKey(field, press, { cursorFromEnd: latest.cursorFromEnd, dispatch, completion: latest.completion?.field === field.id ? latest.completion.text : undefined });
+    if (field !== undefined)
+      applyFieldKey(field, press, {
+        cursorFromEnd: latest.cursorFromEnd,
+        dispatch,
+        completion: latest.completion?.field === field.id ? latest.completion.text : undefined,
+      });
   };
 
   useInput((input, key) => {
@@ -188,6 +204,9 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
     if (latest.screen === 'hashes' && looksLikeHashConfig(text)) {
       dispatch({ type: 'draft', patch: { hashConfig: '' } });
       dispatch({ type: 'hash', patch: readHashConfigPaste(text) });
+      // The paste's line says what became of it, whole when focused.
+      const pasteLine = screens.hashes.fields(contextOf(current())).findIndex((field) => field.id === 'paste');
+      if (pasteLine >= 0) dispatch({ type: 'focus', index: pasteLine });
       return;
     }
     const field = screens[latest.screen].fields(contextOf(latest))[latest.focus[latest.screen]];
@@ -202,7 +221,11 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       if (result instanceof Error) {
         const reason = result.kind === 'pulumiMissing' ? 'no Pulumi CLI: type the core below' : result.message;
         dispatch({ type: 'stacks', stacks: { state: 'unavailable', reason } });
-      } else dispatch({ type: 'stacks', stacks: result.length === 0 ? { state: 'unavailable', reason: 'no Pulumi stacks here' } : { state: 'listed', names: result } });
+      } else
+        dispatch({
+          type: 'stacks',
+          stacks: result.length === 0 ? { state: 'unavailable', reason: 'no Pulumi stacks here' } : { state: 'listed', names: result },
+        });
     });
     return () => {
       live = false;
@@ -220,7 +243,13 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         const detected = await detectFormat(path);
         const format = current().draft.format === 'auto' ? detected : current().draft.format;
         const fields = format === 'ndjson' || format === 'json-array' || format === 'csv' ? await exportFields(path, format).catch(() => []) : [];
-        if (live) dispatch({ type: 'detected', file: current().draft.file, result: detected instanceof Error ? { message: detected.message, setting: 'format' } : detected, fields });
+        if (live)
+          dispatch({
+            type: 'detected',
+            file: current().draft.file,
+            result: detected instanceof Error ? { message: detected.message, setting: 'format' } : detected,
+            fields,
+          });
       })();
     }, 150);
     return () => {
@@ -262,7 +291,8 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         }
         const typed = typedHashForPlan(latest);
         const options = await planOptionsOf(parsed.settings, { cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
-        if (options instanceof SettingError) return dispatch({ type: 'planFailed', key: planKey, problem: { message: options.describe('app'), setting: options.setting } });
+        if (options instanceof SettingError)
+          return dispatch({ type: 'planFailed', key: planKey, problem: { message: options.describe('app'), setting: options.setting } });
         dispatch({ type: 'planProgress', key: planKey, records: 0, operations: 0 });
         try {
           const counted = await countPlan(resolve(cwd, parsed.settings.file ?? ''), options, {
@@ -270,10 +300,12 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
             onProgress: ({ records, operations }) => dispatch({ type: 'planProgress', key: planKey, records, operations }),
           });
           if (abort.signal.aborted) return;
-          if (counted instanceof SettingError) dispatch({ type: 'planFailed', key: planKey, problem: { message: counted.describe('app'), setting: counted.setting } });
+          if (counted instanceof SettingError)
+            dispatch({ type: 'planFailed', key: planKey, problem: { message: counted.describe('app'), setting: counted.setting } });
           else dispatch({ type: 'planFinished', key: planKey, counted });
         } catch (error) {
-          if (!abort.signal.aborted) dispatch({ type: 'planFailed', key: planKey, problem: { message: error instanceof Error ? error.message : String(error) } });
+          if (!abort.signal.aborted)
+            dispatch({ type: 'planFailed', key: planKey, problem: { message: error instanceof Error ? error.message : String(error) } });
         }
       })();
     }, 200);
@@ -321,10 +353,10 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
   }, [completionSource, cwd, current, dispatch]);
 
   const current_ = walkScreens.indexOf(state.screen as never);
-  const message =
-    state.help
-      ? undefined
-      : (spec.message?.(state, list) ?? (focused?.problem === undefined ? undefined : { text: `✗ ${focused.label.trim()}: ${focused.problem}`, tone: 'error' as const }));
+  const message = state.help
+    ? undefined
+    : (spec.message?.(state, list) ??
+      (focused?.problem === undefined ? undefined : { text: `✗ ${focused.label.trim()}: ${focused.problem}`, tone: 'error' as const }));
   const hints: readonly KeyHint[] = state.help ? [['any key', 'back']] : spec.hints(state);
   return (
     <ThemeProvider colour={colour}>
@@ -337,7 +369,11 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         hints={hints}
         message={message}
       >
-        {state.help ? <Help title={spec.title} lines={spec.help} columns={columns} /> : <spec.Body state={state} fields={list} columns={columns} rows={Math.max(1, rows - FRAME_LINES)} />}
+        {state.help ? (
+          <Help title={spec.title} lines={spec.help} columns={columns} />
+        ) : (
+          <spec.Body state={state} fields={list} columns={columns} rows={Math.max(1, rows - FRAME_LINES)} />
+        )}
       </Frame>
     </ThemeProvider>
   );

@@ -75,7 +75,10 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
           throw error;
         })
       : undefined;
-    const sources = describeConnectionSources(connection, settings.stack).replace('api-key from CORE_API_KEY', state.apiKey.isEmpty ? 'api-key from CORE_API_KEY' : 'api-key as typed');
+    const sources = describeConnectionSources(connection, settings.stack).replace(
+      'api-key from CORE_API_KEY',
+      state.apiKey.isEmpty ? 'api-key from CORE_API_KEY' : 'api-key as typed',
+    );
     return {
       target: report.target,
       report,

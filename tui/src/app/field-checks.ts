@@ -26,7 +26,8 @@ export async function checkSettingFiles(settings: MigrationSettings, cwd: string
   const paths = resolveRunPaths(settings, cwd);
   const inputs: NamedFile[] = settings.file === undefined ? [...paths.inputs] : [{ role: 'the export', path: paths.sourcePath }, ...paths.inputs];
   for (const key of inputSettings) {
-    const path = key === 'file' ? (settings.file === undefined ? undefined : paths.sourcePath) : paths.inputs.find((input) => input.role === roleOfSetting(key))?.path;
+    const path =
+      key === 'file' ? (settings.file === undefined ? undefined : paths.sourcePath) : paths.inputs.find((input) => input.role === roleOfSetting(key))?.path;
     if (path === undefined) continue;
     const problem = await inputProblem(path);
     if (problem !== undefined) problems[key] = problem;
@@ -41,7 +42,10 @@ export async function checkSettingFiles(settings: MigrationSettings, cwd: string
     if (read instanceof Error) problems.verifyCredentials = read.message;
   }
   if (settings.file !== undefined) {
-    const outputs: NamedFile[] = [{ role: 'the report', path: paths.reportPath }, ...(settings.dryRun ? [] : [{ role: 'the journal', path: paths.journalPath }])];
+    const outputs: NamedFile[] = [
+      { role: 'the report', path: paths.reportPath },
+      ...(settings.dryRun ? [] : [{ role: 'the journal', path: paths.journalPath }]),
+    ];
     const refused = await checkOutputPaths(inputs, outputs);
     const setting = refused === undefined ? undefined : settingOfRole(refused.role ?? '');
     if (refused !== undefined && setting !== undefined) problems[setting] = refused.message;

@@ -14,7 +14,8 @@ export function looksLikeHashConfig(text: string): boolean {
 export function readHashConfigPaste(text: string): Partial<TypedHash> {
   if (text.trim() === '') return { pasted: new Secret(''), pasteNote: '', pasteFailed: false };
   const parsed = parseHashConfig(text);
-  if (parsed instanceof Error) return { pasted: new Secret(text), pasteNote: `the pasted hash_config cannot be used: ${new Secret(text).redact(parsed.message)}`, pasteFailed: true };
+  if (parsed instanceof Error)
+    return { pasted: new Secret(text), pasteNote: `the pasted hash_config cannot be used: ${new Secret(text).redact(parsed.message)}`, pasteFailed: true };
   return {
     pasted: new Secret(''),
     pasteNote: 'hash_config read: the fields below hold its values',

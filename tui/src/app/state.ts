@@ -261,13 +261,19 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     }
     case 'detected':
       if (action.file !== state.draft.file) return state;
-      return { ...state, detected: typeof action.result === 'string' ? { state: 'done', value: action.result } : failed(action.result), exportFields: action.fields };
+      return {
+        ...state,
+        detected: typeof action.result === 'string' ? { state: 'done', value: action.result } : failed(action.result),
+        exportFields: action.fields,
+      };
     case 'requestPlan':
       return { ...state, planRequested: true, advanceAfterPlan: action.advance };
     case 'planProgress':
       return { ...state, plan: { key: action.key, records: action.records, operations: action.operations } };
     case 'planFinished': {
-      const advance = state.advanceAfterPlan && state.screen === 'source' && action.counted.summary.records > 0;
+      // Providers without a short name are fixed on Source: stay there to give them one (Enter again goes on).
+      const unmapped = Object.keys(action.counted.summary.unmappedProviders).length > 0;
+      const advance = state.advanceAfterPlan && state.screen === 'source' && action.counted.summary.records > 0 && !unmapped;
       return {
         ...state,
         plan: { key: action.key, records: action.counted.summary.records, operations: action.counted.summary.operations, counted: action.counted },
@@ -301,7 +307,12 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'runProgress':
       return { ...state, run: { state: 'running', progress: action.progress } };
     case 'runFinished':
-      return { ...state, run: { state: 'finished', summary: action.summary, commandLine: action.commandLine }, rollback: { state: 'idle' }, ...moveTo(state, 'summary') };
+      return {
+        ...state,
+        run: { state: 'finished', summary: action.summary, commandLine: action.commandLine },
+        rollback: { state: 'idle' },
+        ...moveTo(state, 'summary'),
+      };
     case 'runFailed':
       return { ...state, run: { state: 'failed', problem: action.problem } };
     case 'rollbackStarted':

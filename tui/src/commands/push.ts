@@ -143,4 +143,3 @@ function progressPrinter(io: CommandIO, output: GuardedOutput): { onEvent: (even
   };
   return { onEvent, end: endLine };
 }
-

@@ -31,19 +31,36 @@ export function visibleWindow(count: number, focus: number, maxRows: number): { 
   return { start, end: start + rows };
 }
 
+/** Dots shown at most for a masked value: enough to see typing and deleting, without a screen-wide bar. */
+const MASK_LIMIT = 24;
+
 /** A masked value: one dot a character, so typing and deleting show; never the characters themselves. */
 export function maskOf(length: number, room: number): string {
-  return length <= room ? '•'.repeat(length) : `${'•'.repeat(Math.max(room - 1, 1))}…`;
+  const limit = Math.min(room, MASK_LIMIT);
+  return length <= limit ? '•'.repeat(length) : `${'•'.repeat(Math.max(limit - 1, 1))}…`;
 }
 
-function FieldValue({ field, focused, cursorFromEnd, completion, room }: { field: FieldSpec; focused: boolean; cursorFromEnd: number; completion?: string | undefined; room: number }) {
+function FieldValue({
+  field,
+  focused,
+  cursorFromEnd,
+  completion,
+  room,
+}: {
+  field: FieldSpec;
+  focused: boolean;
+  cursorFromEnd: number;
+  completion?: string | undefined;
+  room: number;
+}) {
   switch (field.kind) {
     case 'text':
     case 'path': {
       const characters = Array.from(field.value);
       const at = focused ? cursorIndex(characters, cursorFromEnd) : characters.length;
       const shown = visiblePart(characters, at, room);
-      const ghost = focused && completion !== undefined && completion.startsWith(field.value) && at === characters.length ? completion.slice(field.value.length) : '';
+      const ghost =
+        focused && completion !== undefined && completion.startsWith(field.value) && at === characters.length ? completion.slice(field.value.length) : '';
       return (
         <Text wrap="truncate-end">
           {shown.before}

@@ -22,8 +22,12 @@ export interface FrameProps {
 
 /** The step names as they fit: all of them when there is room, else the current one and its number. */
 export function stepLine(steps: readonly string[], current: number, title: string | undefined, columns: number): string {
-  const all = steps.map((name, index) => (index === current ? `[${index + 1} ${name}]` : `${index + 1} ${name}`)).join(' › ');
-  if (title === undefined && `core-migrate ${all}`.length <= columns) return all;
+  if (title === undefined) {
+    const numbered = steps.map((name, index) => (index === current ? `[${index + 1} ${name}]` : `${index + 1} ${name}`)).join(' › ');
+    if (`core-migrate ${numbered}`.length <= columns) return numbered;
+    const named = steps.map((name, index) => (index === current ? `[${name}]` : name)).join(' › ');
+    if (`core-migrate ${named}`.length <= columns) return named;
+  }
   const name = title ?? steps[current] ?? '';
   return current >= 0 ? `step ${current + 1} of ${steps.length}: ${name}` : name;
 }

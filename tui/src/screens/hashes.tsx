@@ -23,10 +23,20 @@ export function familyRows(summary: PlanSummary): TableRow[] {
     .filter((family) => summary.byFamily[family] > 0)
     .map((family) => ({ label: family, value: summary.byFamily[family], note: familyFates[family] }));
   for (const group of summary.rejectionsByCode.filter((entry) => entry.code === 'unusableHash' || entry.code === 'unsupportedHashFamily')) {
-    rows.push({ label: group.code === 'unusableHash' ? 'refused: unusable' : 'refused: unsupported', value: group.count, note: group.examples[0]?.reason ?? '', tone: 'warning' });
+    rows.push({
+      label: group.code === 'unusableHash' ? 'refused: unusable' : 'refused: unsupported',
+      value: group.count,
+      note: group.examples[0]?.reason ?? '',
+      tone: 'warning',
+    });
   }
   const wrappers = Object.entries(summary.strippedByRule);
-  if (wrappers.length > 0) rows.push({ label: 'wrappers stripped', value: wrappers.reduce((sum, [, count]) => sum + count, 0), note: wrappers.map(([rule, count]) => `${rule} ${count}`).join(', ') });
+  if (wrappers.length > 0)
+    rows.push({
+      label: 'wrappers stripped',
+      value: wrappers.reduce((sum, [, count]) => sum + count, 0),
+      note: wrappers.map(([rule, count]) => `${rule} ${count}`).join(', '),
+    });
   if (rows.length === 0) rows.push({ label: 'none', value: 0, note: 'no password hashes in this file' });
   return rows;
 }
@@ -62,7 +72,14 @@ function fields({ state, dispatch }: ScreenContext): FieldSpec[] {
         ...(hash.pasteFailed ? { problem: hash.pasteNote } : { note: hash.pasteNote }),
         set: (value) => ({ type: 'hash', patch: readHashConfigPaste(value) }),
       },
-      { id: 'memCost', kind: 'text', label: 'mem_cost', value: hash.memCost, placeholder: '1–14', set: (value) => ({ type: 'hash', patch: { memCost: value } }) },
+      {
+        id: 'memCost',
+        kind: 'text',
+        label: 'mem_cost',
+        value: hash.memCost,
+        placeholder: '1–14',
+        set: (value) => ({ type: 'hash', patch: { memCost: value } }),
+      },
       { id: 'rounds', kind: 'text', label: 'rounds', value: hash.rounds, placeholder: '1–8', set: (value) => ({ type: 'hash', patch: { rounds: value } }) },
       {
         id: 'saltSeparator',
@@ -218,7 +235,7 @@ export const hashesScreen: ScreenSpec = {
   ],
   help: [
     'The password hashes the file holds, by family, and what becomes of each; the refused ones with an example.',
-    'Vendor scrypt users need the provider\'s hashing parameters: name the hash_config file, paste the block (it is',
+    "Vendor scrypt users need the provider's hashing parameters: name the hash_config file, paste the block (it is",
     'read at once; a block that does not parse says why on its line), or fill mem_cost, rounds and the separator.',
     'The signer key is only used here to check passwords: the core must hold the same one.',
     'Prefix rules strip a wrapper before each hash (exact text, or re:<regex>); Enter on a rule removes it.',

@@ -41,7 +41,7 @@ function fields({ state }: ScreenContext): FieldSpec[] {
     {
       id: 'existing',
       kind: 'choice',
-      label: 'users already in the core',
+      label: 'already in the core',
       setting: 'existing',
       value: state.draft.existing,
       choices: ['skip', 'replace'],
@@ -60,7 +60,11 @@ function identityRows(state: AppState): TableRow[] {
     { label: 'verified emails', value: identity.verifiedEmails, note: state.draft.verifyEmails ? 'verified in the core' : 'left unverified' },
     { label: 'with a profile', value: identity.withProfile, note: state.draft.metadata ? 'written to the metadata' : 'left out' },
     { label: 'separate accounts', value: identity.separateAccounts, note: 'a linked provider becomes its own user' },
-    { label: 'disabled', value: identity.disabledSkipped + identity.disabledImported, note: state.draft.disabled === 'skip' ? 'left out, reported' : 'imported, marked disabled' },
+    {
+      label: 'disabled',
+      value: identity.disabledSkipped + identity.disabledImported,
+      note: state.draft.disabled === 'skip' ? 'left out, reported' : 'imported, marked disabled',
+    },
   ];
 }
 

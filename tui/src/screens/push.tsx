@@ -45,7 +45,9 @@ function Body({ state, columns, rows }: BodyProps) {
       <Text wrap="truncate-end">{`rate ${rate}   ETA ${formatDuration(view.etaSeconds)}   concurrency ${view.concurrency}${view.paused ? '   PAUSED' : ''}`}</Text>
       <Box marginTop={1}>
         <Table
-          rows={pushOutcomes.filter((outcome) => outcome !== 'notAttempted').map((outcome) => ({ label: outcomeLabels[outcome], value: view.counts?.[outcome] ?? 0 }))}
+          rows={pushOutcomes
+            .filter((outcome) => outcome !== 'notAttempted')
+            .map((outcome) => ({ label: outcomeLabels[outcome], value: view.counts?.[outcome] ?? 0 }))}
           columns={columns}
           maxRows={Math.max(3, rows - 6)}
         />
@@ -83,7 +85,8 @@ export const pushScreen: ScreenSpec = {
   },
   message: (state) => {
     if (state.run.state === 'failed') return { tone: 'error', text: 'Enter goes to the setting that fixes it; q quits.' };
-    if (state.run.state === 'running' && state.run.progress.stopping) return { tone: 'warning', text: 'Stopping safely: operations in flight finish and are journalled.' };
+    if (state.run.state === 'running' && state.run.progress.stopping)
+      return { tone: 'warning', text: 'Stopping safely: operations in flight finish and are journalled.' };
     return undefined;
   },
   hints: (state) => {

@@ -6,31 +6,7 @@ import { Tone } from '../components/theme.js';
 import type { BodyProps, ScreenContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { withFileNames } from './locations.js';
-
-/** `text` cut into lines of at most `width` characters, at spaces where it can. */
-export function wrapText(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    let rest = word;
-    while (Array.from(rest).length > width) {
-      if (line !== '') {
-        lines.push(line);
-        line = '';
-      }
-      lines.push(Array.from(rest).slice(0, width).join(''));
-      rest = Array.from(rest).slice(width).join('');
-    }
-    if (line === '') line = rest;
-    else if (Array.from(line).length + 1 + Array.from(rest).length <= width) line = `${line} ${rest}`;
-    else {
-      lines.push(line);
-      line = rest;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines.length === 0 ? [''] : lines;
-}
+import { wrapText } from '../components/wrap.js';
 
 /** The group's entries as screen lines: where and who on one, the reason wrapped (never cut) under it. */
 export function entryLines(entries: readonly ReportEntry[], width: number): string[] {
@@ -63,7 +39,9 @@ function Body({ state, columns, rows }: BodyProps) {
   const lines = entryLines(group.entries, columns);
   const page = pageRows(rows);
   const start = Math.min(report.scroll, Math.max(0, lines.length - page));
-  const tabs = groups.map((entry, index) => (index === report.group ? `[${entry.code} ${formatCount(entry.count)}]` : `${entry.code} ${formatCount(entry.count)}`)).join('  ');
+  const tabs = groups
+    .map((entry, index) => (index === report.group ? `[${entry.code} ${formatCount(entry.count)}]` : `${entry.code} ${formatCount(entry.count)}`))
+    .join('  ');
   const kept = group.entries.length < group.count ? ` (the first ${formatCount(group.entries.length)} shown; the file holds all)` : '';
   return (
     <Box flexDirection="column">
@@ -124,7 +102,7 @@ export const reportScreen: ScreenSpec = {
   ],
   help: [
     'Every record that was not imported, grouped by reason, with where it is in the export, who it is (email, old',
-    'id) and why. Before a push it shows what the plan refused; after one, the run\'s report file (what the core',
+    "id) and why. Before a push it shows what the plan refused; after one, the run's report file (what the core",
     'failed too). ←/→ changes the reason, ↑/↓ and PgUp/PgDn scroll. Fix the export or a setting and run again.',
   ],
   Body,

@@ -24,11 +24,20 @@ export function planRows(summary: PlanSummary): TableRow[] {
     { label: 'records read', value: summary.records },
     { label: 'password imports', value: summary.passwordImports, note: breakdown(summary.byFamily) },
     { label: 'third-party sign-ins', value: summary.thirdPartySignInUps, note: breakdown(summary.byProvider) },
-    { label: 'rejected by the plan', value: summary.rejected, note: summary.rejected > 0 ? 'each one goes to the report' : '', ...(summary.rejected > 0 ? { tone: 'warning' as const } : {}) },
+    {
+      label: 'rejected by the plan',
+      value: summary.rejected,
+      note: summary.rejected > 0 ? 'each one goes to the report' : '',
+      ...(summary.rejected > 0 ? { tone: 'warning' as const } : {}),
+    },
   ];
   for (const group of [...summary.rejectionsByCode].sort((a, b) => b.count - a.count)) {
     const example = group.examples[0];
-    rows.push({ label: `  ${group.code}`, value: group.count, note: example === undefined ? '' : `${shortLocation(example.location)}: ${withFileNames(example.reason)}` });
+    rows.push({
+      label: `  ${group.code}`,
+      value: group.count,
+      note: example === undefined ? '' : `${shortLocation(example.location)}: ${withFileNames(example.reason)}`,
+    });
   }
   rows.push({ label: 'duplicates', value: summary.duplicates }, { label: 'without credentials', value: summary.withoutCredentials });
   return rows;
@@ -160,7 +169,9 @@ export const reviewScreen: ScreenSpec = {
       const operations = summary === undefined ? 0 : summary.operations - summary.rejected;
       return {
         tone: 'warning',
-        text: state.draft.dryRun ? `Dry run against ${target(state)}: nothing will be written. Start? (y/n)` : `Send ${formatCount(operations)} operations to ${target(state)}? (y/n)`,
+        text: state.draft.dryRun
+          ? `Dry run against ${target(state)}: nothing will be written. Start? (y/n)`
+          : `Send ${formatCount(operations)} operations to ${target(state)}? (y/n)`,
       };
     }
     const blocked = readiness(state);

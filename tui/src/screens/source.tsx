@@ -146,7 +146,9 @@ function PlanStatus({ state }: { state: AppState }) {
 function Body({ state, fields: list, columns, rows }: BodyProps) {
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">{columns >= 70 ? 'Which export holds the users? Firebase JSON/CSV, Auth0, NDJSON, JSON array, CSV.' : 'Which export holds the users?'}</Text>
+      <Text wrap="truncate-end">
+        {columns >= 70 ? 'Which export holds the users? Firebase JSON/CSV, Auth0, NDJSON, JSON array, CSV.' : 'Which export holds the users?'}
+      </Text>
       <Box marginTop={1}>
         <FieldList
           fields={list}

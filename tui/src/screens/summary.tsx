@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { describeCredentialsProof, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
 import type { RollbackSummary } from 'core-client/identity/rollback';
 import { formatCount } from '../components/numbers.js';
+import { wrapText } from '../components/wrap.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
 import { commandLines, leavingCommand } from '../app/leaving.js';
@@ -17,7 +18,7 @@ function created(summary: PushSummary): number {
   return summary.imported + summary.thirdPartyCreated;
 }
 
-function stepsLine(summary: PushSummary): string | undefined {
+function steps(summary: PushSummary): string | undefined {
   const steps = summary.steps;
   if (steps === undefined || summary.dryRun) return undefined;
   const parts = [
@@ -54,12 +55,15 @@ function Body({ state, columns, rows }: BodyProps) {
     ...(outcome === 'notAttempted' && summary.notAttempted > 0 && !summary.dryRun ? { note: 'a resume sends them' } : {}),
   }));
   const sum = pushOutcomes.reduce((total, outcome) => total + summary[outcome], 0);
-  const steps = stepsLine(summary);
-  const credentials = summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials);
   const rollback = rollbackLine(state);
+  const notes = [steps(summary), summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials)]
+    .filter((note): note is string => note !== undefined)
+    .flatMap((note) => wrapText(note, columns));
+  const rollbackLines = rollback === undefined ? [] : wrapText(rollback.text, columns);
+  const stoppedLines = stopped === undefined ? [] : wrapText(stopped.message, columns);
   const command = leavingCommand(state);
   const lines = command === undefined ? [] : commandLines(state.invocation, command.args, columns - 2);
-  const extra = 6 + (stopped === undefined ? 0 : 1) + (steps === undefined ? 0 : 1) + (credentials === undefined ? 0 : 1) + (rollback === undefined ? 0 : 1) + lines.length;
+  const extra = 6 + stoppedLines.length + notes.length + rollbackLines.length + lines.length;
   const room = Math.max(2, rows - extra);
   // Outcomes that are zero give their rows first when the screen is short: the sum line still counts them.
   const shown = outcomeRows.length <= room ? outcomeRows : outcomeRows.filter((row) => row.value !== 0);
@@ -67,24 +71,25 @@ function Body({ state, columns, rows }: BodyProps) {
   return (
     <Box flexDirection="column">
       <Text bold>{summary.dryRun ? 'Dry run finished: nothing was written.' : stopped === undefined ? 'Push finished.' : 'Push stopped early.'}</Text>
-      {stopped === undefined ? null : (
-        <Text wrap="truncate-end">
-          <Tone tone="warning">{stopped.message}</Tone>
-        </Text>
-      )}
+      {stoppedLines.map((line) => (
+        <Tone key={line} tone="warning">
+          {line}
+        </Tone>
+      ))}
       <Table rows={shown} columns={columns} maxRows={room} />
       {zeros > 0 ? <Text wrap="truncate-end">{`  ${zeros} outcome(s) at 0 not shown`}</Text> : null}
       <Text wrap="truncate-end">
         {sum === summary.total ? <Tone tone="ok">✓ </Tone> : <Tone tone="error">✗ </Tone>}
         {`these add up to ${formatCount(sum)} of ${formatCount(summary.total)} planned operations`}
       </Text>
-      {steps === undefined ? null : <Text wrap="truncate-end">{steps}</Text>}
-      {credentials === undefined ? null : <Text wrap="truncate-end">{credentials}</Text>}
-      {rollback === undefined ? null : (
-        <Text wrap="truncate-end">
-          <Tone tone={rollback.tone}>{rollback.text}</Tone>
-        </Text>
-      )}
+      {notes.map((line) => (
+        <Text key={line}>{line}</Text>
+      ))}
+      {rollbackLines.map((line) => (
+        <Tone key={line} tone={rollback?.tone ?? 'plain'}>
+          {line}
+        </Tone>
+      ))}
       <Text wrap="truncate-end">{`report   ${summary.reportPath ?? '(none)'}`}</Text>
       <Text wrap="truncate-end">{`journal  ${summary.dryRun ? '(a dry run writes none)' : (summary.journalPath ?? '(none)')}`}</Text>
       {command === undefined ? null : (
@@ -101,7 +106,7 @@ function Body({ state, columns, rows }: BodyProps) {
 
 function canRollBack(state: AppState): boolean {
   const summary = summaryOf(state);
-  return summary !== undefined && !summary.dryRun && summary.journalPath !== undefined && state.rollback.state !== 'running';
+  return summary !== undefined && !summary.dryRun && summary.journalPath !== undefined && state.rollback.state === 'idle';
 }
 
 export const summaryScreen: ScreenSpec = {
@@ -140,7 +145,10 @@ export const summaryScreen: ScreenSpec = {
   message: (state) => {
     const summary = summaryOf(state);
     if (state.confirm === 'rollback' && summary !== undefined) {
-      return { tone: 'warning', text: `Remove the ${formatCount(created(summary))}+ users this migration created (never one that was there before)? (y/n)` };
+      return {
+        tone: 'warning',
+        text: `Remove every user this migration created (${formatCount(created(summary))} in this run; never one that was there before)? (y/n)`,
+      };
     }
     if (summary?.stoppedEarly?.reason === 'credentialsMismatch') return { tone: 'error', text: 'h: fix the hash parameters, then run again from Review.' };
     return undefined;
