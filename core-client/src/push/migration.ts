@@ -92,8 +92,7 @@ function interruptedBeforePushSummary(options: RunMigrationOptions): PushSummary
     total,
     dryRun: options.dryRun === true,
     stoppedEarly: { reason: 'interrupted', message: 'Interrupted while checking the known credentials: nothing was sent.' },
-    ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
-    ...(options.reportPath === undefined ? {} : { reportPath: options.reportPath }),
+    // Nothing was sent, so no journal or report was written: the summary names none.
     elapsedMs: 0,
   };
 }
@@ -112,8 +111,7 @@ function credentialsMismatchSummary(options: RunMigrationOptions, mismatches: Cr
         'so nothing was sent: check the hash parameters (--hash-config, above all the signer key) and the credentials file.',
     },
     credentials: credentialsProof(checks),
-    ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
-    ...(options.reportPath === undefined ? {} : { reportPath: options.reportPath }),
+    // Nothing was sent, so no journal or report was written: the summary names none.
     elapsedMs: 0,
   };
 }

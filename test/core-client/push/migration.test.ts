@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
@@ -73,5 +73,11 @@ describe('runMigration', () => {
     expect(summary).toMatchObject({ stoppedEarly: { reason: 'credentialsMismatch' }, notAttempted: 1, imported: 0, total: 1 });
     expect(summary.stoppedEarly?.message).not.toContain('not the password');
     expect(core.requests()).toEqual([]);
+    // Nothing was written: the summary names no journal or report, and says no sign-in was tried.
+    expect(summary.journalPath).toBeUndefined();
+    expect(summary.reportPath).toBeUndefined();
+    expect(summary.credentials).toMatchObject({ signIns: 'notTried', loggedIn: null });
+    await expect(access(join(folder, 'journal.ndjson'))).rejects.toThrow();
+    await expect(access(join(folder, 'report.ndjson'))).rejects.toThrow();
   });
 });

@@ -19,9 +19,14 @@ export function leavingCommand(state: AppState): LeavingCommand | undefined {
   const { run } = state;
   if (run.state === 'finished') {
     const { summary } = run;
-    if (summary.dryRun) return { label: 'to push for real', args: run.commandLine.filter((arg) => arg !== '--dry-run') };
+    // The saved parameters hold no signer key: the known accounts' check of vendor scrypt users needs it.
+    const caveat =
+      typedHashForPlan(state) !== undefined && state.draft.verifyCredentials.trim() !== ''
+        ? { caveat: 'the saved hash parameters hold no signer key: to check known vendor_scrypt accounts, give your hash_config file instead' }
+        : {};
+    if (summary.dryRun) return { label: 'to push for real', args: run.commandLine.filter((arg) => arg !== '--dry-run'), ...caveat };
     const resumable = summary.notAttempted > 0 && (summary.stoppedEarly === undefined || !notResumableStops.has(summary.stoppedEarly.reason));
-    return { label: resumable ? 'to resume' : 'to run it again (the journal skips what is done)', args: run.commandLine };
+    return { label: resumable ? 'to resume' : 'to run it again (the journal skips what is done)', args: run.commandLine, ...caveat };
   }
   const parsed = settingsOfState(state);
   if ('problems' in parsed || parsed.settings.file === undefined) return undefined;

@@ -63,7 +63,7 @@ function Body({ state, columns, rows }: BodyProps) {
   const stoppedLines = stopped === undefined ? [] : wrapText(stopped.message, columns);
   const command = leavingCommand(state);
   const lines = command === undefined ? [] : commandLines(state.invocation, command.args, columns - 2);
-  const extra = 6 + stoppedLines.length + notes.length + rollbackLines.length + lines.length;
+  const extra = 6 + (command?.caveat === undefined ? 0 : 1) + stoppedLines.length + notes.length + rollbackLines.length + lines.length;
   const room = Math.max(2, rows - extra);
   // Outcomes that are zero give their rows first when the screen is short: the sum line still counts them.
   const shown = outcomeRows.length <= room ? outcomeRows : outcomeRows.filter((row) => row.value !== 0);
@@ -98,6 +98,7 @@ function Body({ state, columns, rows }: BodyProps) {
           {lines.map((line) => (
             <Text key={line}>{`  ${line}`}</Text>
           ))}
+          {command.caveat === undefined ? null : <Tone tone="muted">{`  (${command.caveat})`}</Tone>}
         </Box>
       )}
     </Box>
