@@ -75,6 +75,23 @@ describe('core-migrate push and plan: the files they read and write', () => {
     expect(lastJson(again)).toMatchObject({ skipped: 12, imported: 0, total: 12 });
   });
 
+  it("a core restarted empty at the journal's address: the resume stops with a sentence (exit 2), skipping and sending nothing", async () => {
+    await writeExport(source, 40);
+    expect((await runCli(['push', source, '--core', core.url, '--journal', 'push.journal'], dir)).exitCode).toBe(0);
+    const { port } = core;
+    await core.close();
+    core = await startCoreDouble({ apiKeys: [API_KEY], port });
+    const resumed = await runCli(['push', source, '--core', core.url, '--journal', 'push.journal', '--json'], dir);
+    expect(resumed.exitCode, resumed.stderr).toBe(2);
+    expect(resumed.stdout).toMatch(
+      /Stopping \(journalNotOnCore\): The journal .*push\.journal records 40 users created by this migration, but the core has only 0/,
+    );
+    expect(lastJson(resumed)).toMatchObject({ skipped: 0, imported: 0, notAttempted: 40, total: 40 });
+    expect(resumed.stdout).not.toMatch(/To resume, run/);
+    expect(operationRequests(core)).toHaveLength(0);
+    expect(core.users()).toHaveLength(0);
+  });
+
   it('--journal /dev/null, a FIFO and a missing folder are refused before anything is sent, each with one sentence (exit 2)', async () => {
     await writeExport(source, 4);
     execFileSync('mkfifo', [join(dir, 'fifo')]);
