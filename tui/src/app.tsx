@@ -112,17 +112,27 @@ export function App({ env, cwd, colour, defaults, pulumiBinary, onDone }: AppPro
     pushStarted.current = true;
     const config = hashConfigFromForm(latest.hashes);
     const credentialsPath = latest.review.credentialsPath.trim();
-    void saveHashParameters(config, journalPath).then(() =>
-      push.start({
-        request,
-        core,
-        total: summary.operations,
-        concurrency: Number(latest.review.concurrency.trim()),
-        dryRun: latest.review.dryRun,
-        journalPath,
-        reportPath,
-        ...(credentialsPath === '' ? {} : { credentialsPath: resolve(cwd, credentialsPath) }),
-      }),
+    const credentials = credentialsPath === '' ? [] : [{ role: 'the credentials file', path: resolve(cwd, credentialsPath) }];
+    const outputs = [{ role: 'the report', path: reportPath }, ...(latest.review.dryRun ? [] : [{ role: 'the journal', path: journalPath }])];
+    void saveHashParameters(config, journalPath, { sourcePath: request.path, planOptions: request.options, inputFiles: credentials, outputs }).then(
+      (refused) => {
+        if (refused !== undefined) {
+          // Nothing was opened or sent; the push screen shows the sentence.
+          dispatch({ type: 'goTo', step: 'push' });
+          dispatch({ type: 'pushFailed', message: refused.message });
+          return;
+        }
+        push.start({
+          request,
+          core,
+          total: summary.operations,
+          concurrency: Number(latest.review.concurrency.trim()),
+          dryRun: latest.review.dryRun,
+          journalPath,
+          reportPath,
+          ...(credentialsPath === '' ? {} : { credentialsPath: resolve(cwd, credentialsPath) }),
+        });
+      },
     );
   };
 

@@ -48,13 +48,32 @@ describe('core-migrate push and plan: the files they read and write', () => {
     expect(core.requests()).toHaveLength(0);
   });
 
-  it('refuses a credentials or hash-config file as an output', async () => {
+  it('refuses a credentials, hash-config or Auth0 password file as an output, in push and plan alike', async () => {
     await writeExport(source, 4);
     await writeFile(join(dir, 'known.txt'), 'user1@example.com pw-1-secret\n', { mode: 0o600 });
-    const run = await runCli(['push', source, '--core', core.url, '--verify-credentials', 'known.txt', '--report', 'known.txt'], dir);
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr).toMatch(/would overwrite the credentials file/);
+    const hashConfig = `hash_config { algorithm: SCRYPT, base64_signer_key: ${Buffer.alloc(64, 7).toString('base64')}, base64_salt_separator: Bw==, rounds: 8, mem_cost: 14, }\n`;
+    await writeFile(join(dir, 'hash_config.txt'), hashConfig, { mode: 0o600 });
+    const auth0Users = join(dir, 'auth0-users.ndjson');
+    const auth0Hashes = `${JSON.stringify({ _id: { $oid: 'id1' }, email: 'a@example.com', passwordHash: '$2b$04$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy' })}\n`;
+    await writeFile(auth0Users, `${JSON.stringify({ user_id: 'auth0|id1', email: 'a@example.com' })}\n`);
+    await writeFile(join(dir, 'hashes.ndjson'), auth0Hashes);
+    const auth0 = [auth0Users, '--format', 'auth0', '--auth0-password-file', 'hashes.ndjson'];
+    const cases: [string[], RegExp][] = [
+      [['push', source, '--core', core.url, '--verify-credentials', 'known.txt', '--report', 'known.txt'], /would overwrite the credentials file/],
+      [['push', source, '--core', core.url, '--hash-config', 'hash_config.txt', '--journal', 'hash_config.txt'], /would overwrite the hash-config file/],
+      [['plan', source, '--hash-config', 'hash_config.txt', '--report', 'hash_config.txt'], /would overwrite the hash-config file/],
+      [['push', ...auth0, '--core', core.url, '--report', 'hashes.ndjson'], /would overwrite the Auth0 password-hash file/],
+      [['plan', ...auth0, '--report', 'hashes.ndjson'], /would overwrite the Auth0 password-hash file/],
+    ];
+    for (const [args, sentence] of cases) {
+      const run = await runCli(args, dir);
+      expect(run.exitCode, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(sentence);
+    }
     expect(await readFile(join(dir, 'known.txt'), 'utf8')).toBe('user1@example.com pw-1-secret\n');
+    expect(await readFile(join(dir, 'hash_config.txt'), 'utf8')).toBe(hashConfig);
+    expect(await readFile(join(dir, 'hashes.ndjson'), 'utf8')).toBe(auth0Hashes);
+    expect(core.requests()).toHaveLength(0);
   });
 
   it('creates the report and the journal readable by their owner only', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,23 @@ describe('the resume command', () => {
     const saved = await readFile(hashParametersPath(journal), 'utf8');
     expect(saved).not.toContain(signerKey);
     expect(parseHashConfig(saved)).toMatchObject({ memCost: 14, rounds: 8, saltSeparator: 'Bw==' });
+  });
+
+  it('never saves the hash parameters over an input of the run (also through a hard link) or over its report', async () => {
+    const state = walk({ type: 'editHashes', patch: { memCost: '14', rounds: '8', saltSeparator: 'Bw==', signerKey: new Secret(signerKey) } });
+    const exportPath = join(folder, 'precious-export.ndjson');
+    await writeFile(exportPath, '{"email":"a@example.com"}\n');
+    const journal = join(folder, 'hard-linked-journal.ndjson');
+    await link(exportPath, hashParametersPath(journal));
+    const run = { sourcePath: exportPath, planOptions: {}, inputFiles: [], outputs: [{ role: 'the journal', path: journal }] };
+    const refused = await saveHashParameters(hashConfigFromForm(state.hashes), journal, run);
+    expect(refused?.message).toMatch(/^The saved hash parameters .* would overwrite the export .*same file \(through a link\)/);
+    expect(await readFile(exportPath, 'utf8')).toBe('{"email":"a@example.com"}\n');
+
+    const otherJournal = join(folder, 'other-journal.ndjson');
+    const report = { role: 'the report', path: hashParametersPath(otherJournal) };
+    const overReport = await saveHashParameters(hashConfigFromForm(state.hashes), otherJournal, { ...run, outputs: [report] });
+    expect(overReport?.message).toMatch(/would overwrite the report/);
   });
 
   it('never writes the hash parameters through a symbolic link placed where they go', async () => {

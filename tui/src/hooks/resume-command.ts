@@ -1,5 +1,6 @@
 import { closeSync, writeSync } from 'node:fs';
-import { openOutputFile, OutputPathError } from 'core-client/files/output-paths';
+import { checkOutputPaths, openOutputFile, OutputPathError, type NamedFile } from 'core-client/files/output-paths';
+import { migrationInputs, type RunMigrationOptions } from 'core-client/push/migration';
 import type { WalkState } from '../screens/walk-state.js';
 import { shellQuote } from '../commands/push-format.js';
 import type { HashConfigState } from './plan-request.js';
@@ -9,19 +10,27 @@ export function hashParametersPath(journalPath: string): string {
   return `${journalPath}.hash-config.json`;
 }
 
+/** The run the saved parameters belong to: what it reads (no output may be one of those) and its own outputs. */
+export type SavedParametersRun = Pick<RunMigrationOptions, 'sourcePath' | 'planOptions' | 'inputFiles'> & { outputs: NamedFile[] };
+
 /**
  * The headless command reads the scrypt parameters from a file, and the operator typed or pasted them here,
  * so they are saved for the resume command. Only mem_cost, rounds and the salt separator: the signer key is
  * a secret, and an import does not need it (the core holds it).
  */
-export async function saveHashParameters(hashConfig: HashConfigState, journalPath: string): Promise<OutputPathError | undefined> {
+export async function saveHashParameters(hashConfig: HashConfigState, journalPath: string, run?: SavedParametersRun): Promise<OutputPathError | undefined> {
   if (hashConfig.state !== 'parsed') return undefined;
   const { memCost, rounds, saltSeparator } = hashConfig.config;
   const parameters = { mem_cost: memCost, rounds, base64_salt_separator: saltSeparator };
-  // Like every output: never through a symbolic link, only a regular file, created owner-only. A refusal is
-  // returned, not thrown: the push itself checks its own outputs and goes on.
+  const target: NamedFile = { role: 'the saved hash parameters', path: hashParametersPath(journalPath) };
+  // Like every output: never an input of the run or one of its other outputs (also through a link), never through a
+  // symbolic link, only a regular file, created owner-only. A refusal is returned, not thrown, before anything is opened.
+  if (run !== undefined) {
+    const refused = await checkOutputPaths(migrationInputs(run), [...run.outputs, target]);
+    if (refused !== undefined) return refused;
+  }
   try {
-    const fd = openOutputFile({ role: 'the saved hash parameters', path: hashParametersPath(journalPath) }, { append: false });
+    const fd = openOutputFile(target, { append: false });
     try {
       writeSync(fd, `${JSON.stringify(parameters, null, 2)}\n`);
     } finally {
