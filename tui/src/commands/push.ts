@@ -178,7 +178,7 @@ async function push(file: string, flags: PushFlags, io: CommandIO, output: Guard
   try {
     const preflight = await runPreflight(client);
     if (!preflight.ok) {
-      io.stderr.write(`core-migrate push: the pre-flight failed, nothing was sent. ${preflight.failure?.sentence ?? ''}\n`);
+      io.stderr.write(printableLines(`core-migrate push: the pre-flight failed, nothing was sent. ${preflight.failure?.sentence ?? ''}\n`));
       return ExitCode.coreUnreachableOrKeyRefused;
     }
     say(`Core: ${preflight.target} is reachable and accepts the key.`);

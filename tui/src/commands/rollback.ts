@@ -59,7 +59,7 @@ async function rollback(flags: RollbackFlags, io: CommandIO): Promise<number> {
   try {
     const preflight = await runPreflight(client);
     if (!preflight.ok) {
-      io.stderr.write(`core-migrate rollback: the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}\n`);
+      io.stderr.write(printableLines(`core-migrate rollback: the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}\n`));
       return ExitCode.coreUnreachableOrKeyRefused;
     }
     const support = await probeIdentityFeatures(client);
