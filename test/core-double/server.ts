@@ -14,7 +14,8 @@ export interface CoreDoubleOptions {
   signerKey?: string;
   /** Default 0: a free port. */
   port?: number;
-  host?: '127.0.0.1';
+  /** Default 127.0.0.1; a test of plain http to another host binds to an outward address of this machine. */
+  host?: string;
   /** Tenants besides `public` (they exist in every known app). */
   tenants?: string[];
   /** Apps besides `public`. */
@@ -212,7 +213,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     port,
     async close() {
       for (const timer of pendingTimers) clearTimeout(timer);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, link, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
@@ -171,6 +171,48 @@ describe('core-migrate push and plan: the files they read and write', () => {
     const quiet = await runCli(['push', source, '--core', core.url, '--api-key-file', 'key', '--dry-run'], dir, { CORE_API_KEY: '' });
     expect(quiet.stderr).not.toMatch(/Warning/);
   });
+});
+
+/** An address of this machine that is not loopback, where the core double can listen: plain http to it travels the network. */
+const outwardAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)?.address;
+
+describe('core-migrate push and check: warnings about secrets exposed', () => {
+  it.skipIf(outwardAddress === undefined)(
+    'warn for a hash-config (signer key) readable by others, and for plain http:// to a host that is not loopback',
+    async () => {
+      const core = await startCoreDouble({ apiKeys: [API_KEY], host: outwardAddress ?? '127.0.0.1' });
+      const dir = await mkdtemp(join(tmpdir(), 'push-warnings-'));
+      try {
+        const source = join(dir, 'users.ndjson');
+        await writeExport(source, 4);
+        const hashConfig = join(dir, 'hash_config.txt');
+        await writeFile(
+          hashConfig,
+          `hash_config { algorithm: SCRYPT, base64_signer_key: ${Buffer.alloc(64, 7).toString('base64')}, base64_salt_separator: Bw==, rounds: 8, mem_cost: 14, }\n`,
+        );
+        await chmod(hashConfig, 0o644);
+        const { url } = core;
+        const push = await runCli(['push', source, '--core', url, '--hash-config', 'hash_config.txt', '--dry-run'], dir);
+        expect(push.exitCode, push.stderr).toBe(0);
+        expect(push.stderr).toMatch(
+          /Warning: .*hash_config\.txt holds the signer key and is readable by every user of this machine \(mode 644\): run chmod 600 /,
+        );
+        expect(push.stderr).toMatch(/Warning: http:\/\/[\d.]+:\d+ is plain http:\/\/ to another host: the api-key and every password hash travel in clear\./);
+        const check = await runCli(['check', '--core', url], dir);
+        expect(check.stderr).toMatch(/Warning: http:\/\/[\d.]+:\d+ is plain http:\/\/ to another host/);
+
+        await chmod(hashConfig, 0o600);
+        const owned = await runCli(['push', source, '--core', url, '--hash-config', 'hash_config.txt', '--dry-run'], dir);
+        expect(owned.exitCode, owned.stderr).toBe(0);
+        expect(owned.stderr).not.toMatch(/hash_config\.txt/);
+      } finally {
+        await core.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('core-migrate push: an Auth0 password-hash file rewritten during the push', () => {
