@@ -200,8 +200,10 @@ describe('core-migrate push and check: warnings about secrets exposed', () => {
           /Warning: .*hash_config\.txt holds the signer key and is readable by every user of this machine \(mode 644\): run chmod 600 /,
         );
         expect(push.stderr).toMatch(/Warning: http:\/\/[\d.]+:\d+ is plain http:\/\/ to another host: the api-key and every password hash travel in clear\./);
-        const check = await runCli(['check', '--core', url], dir);
-        expect(check.stderr).toMatch(/Warning: http:\/\/[\d.]+:\d+ is plain http:\/\/ to another host/);
+        for (const command of [['check'], ['rollback', '--journal', 'users.ndjson.push-journal.ndjson', '--dry-run']]) {
+          const run = await runCli([...command, '--core', url], dir);
+          expect(run.stderr, command[0]).toMatch(/Warning: http:\/\/[\d.]+:\d+ is plain http:\/\/ to another host/);
+        }
 
         await chmod(hashConfig, 0o600);
         const owned = await runCli(['push', source, '--core', url, '--hash-config', 'hash_config.txt', '--dry-run'], dir);

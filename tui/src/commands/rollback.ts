@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runPreflight } from 'core-client/connection/preflight';
+import { plainHttpWarning } from 'core-client/files/exposure-warnings';
 import { OutputPathError } from 'core-client/files/output-paths';
 import { CoreClient } from 'core-client/http/core-client';
 import { probeIdentityFeatures } from 'core-client/identity/features';
@@ -11,6 +12,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { CommandIO } from '../io.js';
 import { addConnectionOptions, connectionFromOptions, type ConnectionFlags } from './connection-options.js';
 import { commandCatalogue } from './catalogue.js';
+import { exposedSecretWarnings } from './file-safety.js';
 import type { RegisterCommand } from './index.js';
 
 interface RollbackFlags extends ConnectionFlags {
@@ -43,6 +45,9 @@ async function rollback(flags: RollbackFlags, io: CommandIO): Promise<number> {
   const journalPath = resolve(io.cwd, flags.journal ?? '');
   const connection = await connectionFromOptions(flags, io);
   if (connection instanceof Error) throw new UsageError(connection.message);
+  const clearText = plainHttpWarning(connection.coreUrl);
+  const warnings = await exposedSecretWarnings([{ path: flags.apiKeyFile, holds: 'the api-key' }], io.cwd);
+  for (const warning of clearText === undefined ? warnings : [...warnings, clearText]) io.stderr.write(`${printableLines(warning)}\n`);
   const client = new CoreClient({
     baseUrl: connection.coreUrl,
     apiKey: connection.apiKey,
