@@ -94,6 +94,8 @@ class RequestRing {
   }
 
   push(entry: RecordedRequest): void {
+    // A sandbox keeps none (counters only); `% 0` would put each request at the array's key "NaN".
+    if (this.capacity === 0) return;
     if (this.#slots.length < this.capacity) this.#slots.push(entry);
     else this.#slots[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;
