@@ -49,7 +49,10 @@ export function App({ env, cwd, colour, defaults, pulumiBinary, onDone }: AppPro
   const push = usePush(dispatch);
   const pushStarted = useRef(false);
 
+  /** Aborted when the app quits: a known-password check under way stops with it (item 12 of issue 11). */
+  const checks = useRef(new AbortController());
   const quit = useCallback(() => {
+    checks.current.abort(new Error('the app was closed'));
     onDone?.(current().pushSummary);
     exit();
   }, [exit, onDone, current]);
@@ -99,7 +102,13 @@ export function App({ env, cwd, colour, defaults, pulumiBinary, onDone }: AppPro
     if (request === undefined) return;
     const config = hashConfigFromForm(latest.hashes);
     dispatch({ type: 'checkStarted' });
-    checkKnownPassword(request, latest.hashes.checkEmail, latest.hashes.checkPassword, config.state === 'parsed' ? config.config.signerKey : undefined).then(
+    checkKnownPassword(
+      request,
+      latest.hashes.checkEmail,
+      latest.hashes.checkPassword,
+      config.state === 'parsed' ? config.config.signerKey : undefined,
+      checks.current.signal,
+    ).then(
       (result) => dispatch({ type: 'checkFinished', result }),
       (error: unknown) => dispatch({ type: 'checkFinished', result: error instanceof Error ? error : new Error(String(error)) }),
     );

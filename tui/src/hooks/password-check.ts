@@ -8,19 +8,30 @@ import type { PlanRequest } from './plan-request.js';
 /**
  * Finds the typed account among the plan's password imports and verifies the typed password against the hash
  * exactly as it would be imported, with core-client's verifier: a wrong signer key or rounds shows up here, before
- * any user is sent.
+ * any user is sent. An abort of `signal` (the app quits) stops the reading and the check at once: the promise
+ * rejects with the signal's reason.
  */
-export async function checkKnownPassword(request: PlanRequest, email: string, password: Secret, signerKey: Secret | undefined): Promise<CheckResult> {
+export async function checkKnownPassword(
+  request: PlanRequest,
+  email: string,
+  password: Secret,
+  signerKey: Secret | undefined,
+  signal?: AbortSignal,
+): Promise<CheckResult> {
   const wanted = normaliseEmail(email);
   if (!wanted.ok) return { match: false, sentence: wanted.reason };
   for await (const record of planSource(request.path, request.options)) {
+    signal?.throwIfAborted();
     for (const item of record.items) {
       if (item.email !== wanted.email) continue;
       if (item.kind === 'rejection' && item.operation === 'passwordImport') {
         return { match: false, sentence: `${wanted.email} is not imported: ${item.reason}` };
       }
       if (item.kind !== 'passwordImport') continue;
-      const verdict = await verifyPassword(password, item.body.passwordHash, signerKey === undefined || signerKey.isEmpty ? {} : { signerKey });
+      const verdict = await verifyPassword(password, item.body.passwordHash, {
+        ...(signerKey === undefined || signerKey.isEmpty ? {} : { signerKey }),
+        signal,
+      });
       return verdictSentence(wanted.email, item.family, verdict);
     }
   }
