@@ -62,7 +62,7 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
   [CorePaths.userByEmail]: [{ method: 'GET', handler: identity.userByEmail, needsKey: true, scoped: true, feature: 'lookup' }],
   [CorePaths.removeUser]: [{ method: 'POST', handler: identity.removeUser, needsKey: true, scoped: true, feature: 'removal' }],
   '/users': [{ method: 'GET', handler: identity.listUsers, needsKey: true, scoped: true, feature: 'lookup' }],
-  '/users/count': [{ method: 'GET', handler: identity.countUsers, needsKey: true, scoped: true, feature: 'lookup' }],
+  [CorePaths.userCount]: [{ method: 'GET', handler: identity.countUsers, needsKey: true, scoped: true, feature: 'lookup' }],
 };
 
 /** First path segments that are the core's own, never a tenant id. */

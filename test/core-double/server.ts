@@ -14,7 +14,8 @@ export interface CoreDoubleOptions {
   signerKey?: string;
   /** Default 0: a free port. */
   port?: number;
-  host?: '127.0.0.1';
+  /** Default 127.0.0.1; a test of plain http to another host binds to an outward address of this machine. */
+  host?: string;
   /** Tenants besides `public` (they exist in every known app). */
   tenants?: string[];
   /** Apps besides `public`. */
@@ -93,6 +94,8 @@ class RequestRing {
   }
 
   push(entry: RecordedRequest): void {
+    // A sandbox keeps none (counters only); `% 0` would put each request at the array's key "NaN".
+    if (this.capacity === 0) return;
     if (this.#slots.length < this.capacity) this.#slots.push(entry);
     else this.#slots[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;
@@ -212,7 +215,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     port,
     async close() {
       for (const timer of pendingTimers) clearTimeout(timer);

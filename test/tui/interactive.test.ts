@@ -1,15 +1,15 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../tui/src/cli.js';
-import { exitCodeOfWalk } from '../../tui/src/commands/interactive.js';
-import { pushSummary } from './screens/fixtures.js';
 
 function pipeIO() {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
+  let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  return { io: { stdin: new PassThrough(), stdout, stderr, env: {}, cwd: process.cwd() }, output: () => out };
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return { io: { stdin: new PassThrough(), stdout, stderr, env: {}, cwd: process.cwd() }, output: () => out, errors: () => err };
 }
 
 describe('core-migrate with no subcommand', () => {
@@ -22,10 +22,22 @@ describe('core-migrate with no subcommand', () => {
     expect(output()).toContain('core-migrate check');
   });
 
-  it('ends with the exit code a push would have', () => {
-    expect(exitCodeOfWalk(undefined)).toBe(0);
-    expect(exitCodeOfWalk(pushSummary())).toBe(1);
-    expect(exitCodeOfWalk(pushSummary({ rejected: 0, imported: 12 }))).toBe(0);
-    expect(exitCodeOfWalk(pushSummary({ stoppedEarly: { reason: 'authRejected', message: 'key refused' } }))).toBe(3);
+  it('takes the export and every push flag, checked as push checks them', async () => {
+    const { io, errors } = pipeIO();
+    expect(await main(['users.json', '--concurrency', 'many'], io)).toBe(2);
+    expect(errors()).toContain('--concurrency must be a whole number from 1 to 1024, not "many"');
+    const withKey = pipeIO();
+    expect(await main(['users.json', '--api-key', 'secret-value'], withKey.io)).toBe(2);
+    expect(withKey.errors()).toContain('--api-key is not accepted');
+  });
+
+  it("lists the push flags in its help, and keeps a subcommand's flags to that subcommand", async () => {
+    const help = pipeIO();
+    expect(await main(['--help'], help.io)).toBe(0);
+    expect(help.output()).toContain('--auth0-password-file');
+    expect(help.output()).toContain('--no-keep-ids');
+    const push = pipeIO();
+    expect(await main(['push', '--help'], push.io)).toBe(0);
+    expect(push.output()).toContain('--verify-credentials');
   });
 });

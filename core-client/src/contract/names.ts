@@ -17,6 +17,8 @@ export const CorePaths = {
   /** `GET ?email=` finds a password user: the push's `--existing skip` lookup and the journal's core check alike. */
   userByEmail: '/recipe/user',
   removeUser: '/user/remove',
+  /** `GET`: how many users the tenant has (the journal's check that the users it created are still there). */
+  userCount: '/users/count',
 } as const;
 export type CorePath = (typeof CorePaths)[keyof typeof CorePaths];
 

@@ -64,6 +64,13 @@ export const UserByEmailAnswerSchema = z.discriminatedUnion('status', [
 ]);
 export type UserByEmailAnswer = z.infer<typeof UserByEmailAnswerSchema>;
 
+/** `GET /users/count` (beyond the contract): the users of the tenant. */
+export const UserCountAnswerSchema = z.looseObject({
+  status: z.literal(CoreStatus.ok),
+  count: z.number().int().nonnegative(),
+});
+export type UserCountAnswer = z.infer<typeof UserCountAnswerSchema>;
+
 export const ApiVersionAnswerSchema = z.looseObject({
   versions: z.array(z.string()),
 });

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 /**
  * A warning when a file holding a secret (api-key, signer key in a hash-config, passwords of known accounts) can be
@@ -28,10 +28,14 @@ export function plainHttpWarning(coreUrl: string): string | undefined {
   return `Warning: ${url.origin} is plain http:// to another host: the api-key and every password hash travel in clear. Use https://, or an SSH tunnel to 127.0.0.1.`;
 }
 
+/** 127.0.0.0/8 and ::1; IPv4-mapped IPv6 forms (`[::ffff:127.0.0.1]`, which URL writes `[::ffff:7f00:1]`) included. */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(host);
-  return false;
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
 }

@@ -28,6 +28,7 @@ import {
   IsEmailVerifiedAnswerSchema,
   UserMetadataAnswerSchema,
   UserByEmailAnswerSchema,
+  UserCountAnswerSchema,
   RemoveUserAnswerSchema,
 } from '../contract/responses.js';
 import { Secret } from '../secret.js';
@@ -343,6 +344,15 @@ export class CoreClient {
       const parsed = this.#json(answer, UserByEmailAnswerSchema);
       return parsed.status === CoreStatus.ok ? { found: true, userId: parsed.user.id } : { found: false };
     });
+  }
+
+  /**
+   * `GET /users/count` (read-only): how many users the tenant has. The journal's check that the users it records as
+   * created are still on the core at its address; a core without the call answers 404 (`NotFound`, thrown).
+   */
+  async userCount(options: CallOptions = {}): Promise<number> {
+    const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.userCount) };
+    return this.#call(exchange, options, (answer) => this.#json(answer, UserCountAnswerSchema).count);
   }
 
   /** `POST /user/remove`: the user with its mapping, metadata and verification state; OK also for an unknown id. */

@@ -20,7 +20,7 @@ import { contractOnlyIdentityOptions, type IdentityOptions } from '../identity/o
 import { runUserSteps, type IdentityClient, type SendTrace, type UserStepContext } from '../identity/user-steps.js';
 
 /** What the engine needs of a core client; `CoreClient` is one. The lookup serves the steps and the journal's core check. */
-export type PushClient = IdentityClient & Pick<CoreClient, 'describe' | 'digestKey'>;
+export type PushClient = IdentityClient & Pick<CoreClient, 'describe' | 'digestKey' | 'userCount'>;
 
 export interface RunPushOptions {
   /** The plan, streamed: the engine pulls the next record only when it can send, so memory stays flat. */
@@ -210,6 +210,7 @@ class PushRun {
     sourceWatch.unref();
     let sourceError: unknown;
     try {
+      await this.#checkCreatedUsersOnCore();
       await this.#consume();
     } catch (error) {
       if (error instanceof OutputPathError) this.#outputFailed(error);
@@ -328,6 +329,15 @@ class PushRun {
       if (free) this.#launch(item);
       else addOutcome(this.#counts, 'notAttempted');
     });
+  }
+
+  /** Before anything is skipped: a core with fewer users than the journal created here is not its core (JournalCoreCheck). */
+  async #checkCreatedUsersOnCore(): Promise<void> {
+    const created = this.#journal?.createdUsers ?? 0;
+    if (this.#coreCheck === undefined || created === 0) return;
+    const result = await this.#coreCheck.checkCount(created, this.#stopping.signal);
+    if (result.kind === 'missing') this.#requestStop({ reason: 'journalNotOnCore', message: result.message, hard: false });
+    else if (result.kind === 'unchecked' && result.note !== undefined) this.#emit({ type: 'note', message: result.note });
   }
 
   /** Skips a journalled user only once the core confirms it has it; a missing one stops the push (see JournalCoreCheck). */

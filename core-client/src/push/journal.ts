@@ -122,6 +122,10 @@ const DIGEST_CHECK_TEXT = 'core-migrate journal digest check';
 /** Lines gathered at most before a write, whatever the event loop does. */
 const MAX_PENDING_LINES = 256;
 
+function createdHere(outcome: JournalledOutcome | undefined): boolean {
+  return outcome === 'imported' || outcome === 'created';
+}
+
 /** The outcome's place in `journalledOutcomes` is what the compact index keeps per operation. */
 const outcomeIndex = new Map(journalledOutcomes.map((outcome, index) => [outcome, index]));
 
@@ -139,6 +143,8 @@ export class Journal {
   readonly #refusals = new Map<string, string>();
   /** Operations with steps journalled but no final line: only those in flight when a run ended, so few. */
   readonly #progress = new Map<string, StepProgress>();
+  /** Users the loaded lines record as created by this migration (imported, or third-party created): distinct operations. */
+  #createdUsers = 0;
   #appended = 0;
   #tornLineDropped = false;
   #pending: string[] = [];
@@ -297,6 +303,10 @@ export class Journal {
   #remember(entry: JournalEntry): void {
     const doneKey = `${entry.k}\n${entry.d}`;
     this.#progress.delete(doneKey);
+    if (entry.o === 'imported' || entry.o === 'created') {
+      const before = this.#done.positionOf(doneKey);
+      if (before === undefined || !createdHere(journalledOutcomes[before.position])) this.#createdUsers += 1;
+    }
     this.#done.recordLatest(doneKey, { position: outcomeIndex.get(entry.o) ?? 0, source: 0 });
     if (entry.o === 'rejectedByCore') this.#refusals.set(doneKey, entry.r ?? 'refused by the core');
     else this.#refusals.delete(doneKey);
@@ -406,6 +416,14 @@ export class Journal {
   /** Operations (distinct key and body) this journal holds as done or refused. */
   get entries(): number {
     return this.#done.size;
+  }
+
+  /**
+   * Users the journal (as loaded) records as created by this migration: each is a distinct user, so a core that holds
+   * fewer users than this is not the core the journal was written against (see JournalCoreCheck).
+   */
+  get createdUsers(): number {
+    return this.#createdUsers;
   }
 
   /** Memory the resume index takes, for the notes on memory. */

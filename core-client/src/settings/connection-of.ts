@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { ConnectionError } from '../connection/errors.js';
+import { plainHttpWarning, readableByOthersWarning } from '../files/exposure-warnings.js';
 import { resolveConnection, type Connection } from '../connection/resolve-connection.js';
 import { CoreClient } from '../http/core-client.js';
 import { CoreClientConfigError } from '../http/target.js';
@@ -78,4 +80,14 @@ export function describeConnectionSources(connection: Connection, stack: string 
     `core from ${from(connection.sources.coreUrl, '--core', 'CORE_URL')}, ` +
     `api-key from ${from(connection.sources.apiKey, '--api-key-file', 'CORE_API_KEY')}`
   );
+}
+
+/** Warnings before anything is sent: an api-key file others can read, a key that would travel in clear. */
+export async function connectionWarnings(settings: MigrationSettings, coreUrl: string, cwd: string): Promise<string[]> {
+  const warnings: string[] = [];
+  const exposed = settings.apiKeyFile === undefined ? undefined : await readableByOthersWarning(resolve(cwd, settings.apiKeyFile), 'the api-key');
+  if (exposed !== undefined) warnings.push(exposed);
+  const clearText = plainHttpWarning(coreUrl);
+  if (clearText !== undefined) warnings.push(clearText);
+  return warnings;
 }

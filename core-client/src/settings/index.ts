@@ -13,7 +13,7 @@ export { SettingError, isSettingError, parseSettings } from './setting-error.js'
 export { RunSetupError, isRunSetupError } from './run-setup-error.js';
 export { resolveRunPaths, defaultReportName, defaultJournalName, settingOfRole, roleOfSetting, type RunPaths } from './run-paths.js';
 export { planOptionsOf, hashConfigOf, prefixRulesOf } from './plan-options.js';
-export { connectionOf, clientOf, describeConnectionSources, type ConnectionContext } from './connection-of.js';
+export { connectionOf, clientOf, connectionWarnings, describeConnectionSources, type ConnectionContext } from './connection-of.js';
 export { countPlan, planKeyOf, type CountedPlan, type CountOptions } from './count-plan.js';
 export { prepareMigration, concurrencyLimitsOf, requestedIdentity, type PreparedMigration, type RunContext } from './prepare-migration.js';
 export { runPrepared, resumeSettings, resumeCommandLine, type RunControls } from './run-prepared.js';

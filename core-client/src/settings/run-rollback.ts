@@ -4,7 +4,7 @@ import { OutputPathError } from '../files/output-paths.js';
 import { IdentityProbeError, probeIdentityFeatures } from '../identity/features.js';
 import { JournalReadError } from '../identity/journal-users.js';
 import { runRollback, type RollbackSummary } from '../identity/rollback.js';
-import { clientOf, connectionOf, type ConnectionContext } from './connection-of.js';
+import { clientOf, connectionOf, connectionWarnings, type ConnectionContext } from './connection-of.js';
 import { RunSetupError } from './run-setup-error.js';
 import { SettingError } from './setting-error.js';
 import type { MigrationSettings } from './settings.js';
@@ -16,6 +16,8 @@ export interface RollbackRun {
   signal?: AbortSignal;
   /** A sentence about the run (a stale lock taken over). */
   onNote?: (message: string) => void;
+  /** A file holding the api-key readable by others, the key sent in clear: said before anything is sent. */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function rollbackWithSettings(
   if (journal === undefined) return RunSetupError.of(new SettingError('journal', '{setting} is needed: the journal of the push to undo'));
   const connection = await connectionOf(settings, context);
   if (connection instanceof SettingError) return RunSetupError.of(connection);
+  for (const warning of await connectionWarnings(settings, connection.coreUrl, context.cwd)) run.onWarning?.(warning);
   const client = clientOf(connection);
   if (client instanceof SettingError) return RunSetupError.of(client);
   try {

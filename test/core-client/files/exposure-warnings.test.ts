@@ -11,6 +11,7 @@ describe('plainHttpWarning', () => {
     );
     expect(plainHttpWarning('http://10.0.0.5:3567/core')).toMatch(/^Warning: http:\/\/10\.0\.0\.5:3567 is plain http/);
     expect(plainHttpWarning('http://[fe80::1]:3567')).toMatch(/plain http/);
+    expect(plainHttpWarning('http://[::ffff:10.0.0.5]:3567')).toMatch(/plain http/);
   });
 
   it('stays quiet for https:// and for loopback addresses', () => {
@@ -20,6 +21,7 @@ describe('plainHttpWarning', () => {
       'http://127.1.2.3',
       'http://localhost:3567',
       'http://[::1]:3567',
+      'http://[::ffff:127.0.0.1]:3567',
       'http://app.localhost',
     ]) {
       expect(plainHttpWarning(url), url).toBeUndefined();

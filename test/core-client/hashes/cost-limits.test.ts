@@ -4,7 +4,7 @@ import bcryptjs from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import { prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
 import { verifyPassword } from '../../../core-client/src/hashes/verify-password.js';
-import { planSource } from '../../../core-client/src/plan/plan-source.js';
+import { planSource, type PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
 import { checkCredentialsLocally } from '../../../core-client/src/push/credentials.js';
 import { runMigration } from '../../../core-client/src/push/migration.js';
 import { CoreClient } from '../../../core-client/src/http/core-client.js';
@@ -83,6 +83,25 @@ describe('local checks stop at the first abort', () => {
         },
       );
       stop.abort(new Error('Ctrl-C'));
+      await expect(checking).rejects.toThrow('Ctrl-C');
+    });
+  });
+
+  it('--verify-credentials: an abort while a password is being checked ends the check at once', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'users.ndjson');
+      // Cost 12: about a third of a second of work, which the aborted check does not wait for.
+      const passwordHash = '$2b$12$oPb3bnEBRn8qk/IAYUYUg.3ymz6sLeDHQYQP0/S5HGexkmKi2z5aW';
+      await writeFile(file, `${JSON.stringify({ email: 'known@example.com', passwordHash })}\n`);
+      const stop = new AbortController();
+      // The plan is read to its end; the abort comes once the check of the known password has begun.
+      async function* planThenStop(): AsyncGenerator<PlannedRecord> {
+        yield* planSource(file, { format: 'ndjson' });
+        setTimeout(() => stop.abort(new Error('Ctrl-C')), 0);
+      }
+      const checking = checkCredentialsLocally(planThenStop(), [{ email: 'known@example.com', password: new Secret('known password'), line: 1 }], {
+        signal: stop.signal,
+      });
       await expect(checking).rejects.toThrow('Ctrl-C');
     });
   });

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoreClient, type CoreClientOptions } from '../../../core-client/src/http/core-client.js';
 import { ContractViolation, Transient } from '../../../core-client/src/http/errors.js';
@@ -152,6 +153,32 @@ describe('one deadline for headers and body together', () => {
       expect((error as Error).message).toMatch(/within 400 ms \(headers and body together\)/);
     } finally {
       for (const timer of timers) clearInterval(timer);
+    }
+  });
+
+  it('headers that trickle forever end as a timeout too', async () => {
+    // Below HTTP: a status line, then one byte of a header every 50 ms, never the blank line that ends the headers.
+    const timers: NodeJS.Timeout[] = [];
+    const server = createNetServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 200 OK\r\nX-Slow: ');
+        timers.push(setInterval(() => socket.writable && socket.write('a'), 50));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const error = await clientFor(`http://127.0.0.1:${port}`, [], { retry: false, requestTimeoutMs: 400 })
+        .importPasswordHash(importBody)
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(Transient);
+      expect((error as Transient).reason).toBe('timeout');
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+      // The client's socket is the server's last connection: closed first, so the server can close.
+      await Promise.all(clients.splice(0).map((client) => client.close()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 

@@ -16,7 +16,7 @@ describe('identity options for a core', () => {
 
   it('stops with one sentence naming each missing feature and the flag that turns it off', () => {
     const result = identityOptionsFor(defaultIdentityOptions, { ...everything, mapping: false, lookup: false }, plan, 'http://127.0.0.1:3567 (tenant public)');
-    expect(result).toEqual({ problem: expect.stringContaining("user id mapping (/recipe/userid/map), user lookup by email"), missing: ["mapping", "lookup"] });
+    expect(result).toEqual({ problem: expect.stringContaining('user id mapping (/recipe/userid/map), user lookup by email'), missing: ['mapping', 'lookup'] });
     expect('problem' in result && result.problem).toContain('pass --no-keep-ids --existing replace');
   });
 

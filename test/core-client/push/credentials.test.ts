@@ -44,7 +44,7 @@ describe('known credentials', () => {
     expect(wrong[0]?.local).toBe('mismatch');
 
     const signedIn = await signInCredentials({ signIn: async () => ({ outcome: 'signedIn' }) }, checks, credentials);
-    expect(credentialsProof(signedIn)).toEqual({ checked: 2, matchedLocally: 1, notPlanned: 1, loggedIn: 1, signIns: "done" });
+    expect(credentialsProof(signedIn)).toEqual({ checked: 2, matchedLocally: 1, notPlanned: 1, loggedIn: 1, signIns: 'done' });
     const noSignIn = await signInCredentials({ signIn: async () => ({ outcome: 'notAvailable' }) }, checks, credentials);
     expect(credentialsProof(noSignIn)).toMatchObject({ loggedIn: null, signIns: 'notOffered' });
     // A push that never ran to its end tried no sign-in: that is not "the core offers none".

@@ -18,21 +18,58 @@ describe('the push engine and its files', () => {
     await bench.close();
   });
 
-  it('stops (journalNotOnCore) instead of skipping everything when the core at the address is not the one the journal was written against', async () => {
+  it('stops (journalNotOnCore) instead of skipping everything when the core at the address was restarted empty', async () => {
+    bench = await startPushBench();
+    const items = mixedItems(40);
+    const first = await bench.push(items);
+    const created = first.summary.imported + first.summary.thirdPartyCreated;
+    // An in-memory core restarted empty at the same address.
+    bench.core.reset();
+    const { summary } = await bench.push(items);
+    expect(summary.stoppedEarly?.reason).toBe('journalNotOnCore');
+    expect(summary.stoppedEarly?.message).toMatch(
+      new RegExp(`records ${created} users created by this migration, but the core has only 0: .*restarted empty.*pass a new --journal`),
+    );
+    expect(summary).toMatchObject({ skipped: 0, imported: 0, total: items.length, notAttempted: items.length - summary.rejected });
+    // Read-only: one count, nothing written.
+    expect(bench.core.requests().map((request) => `${request.method} ${request.path}`)).toEqual(['GET /users/count']);
+  });
+
+  it('a journal of third-party users only is checked too: the core must hold as many users as the journal created', async () => {
+    bench = await startPushBench();
+    const items = Array.from({ length: 12 }, (_, index) => thirdPartyOperation(index + 1));
+    await bench.push(items);
+    bench.core.reset();
+    const { summary } = await bench.push(items);
+    expect(summary.stoppedEarly?.reason).toBe('journalNotOnCore');
+    expect(summary).toMatchObject({ skipped: 0, thirdPartyCreated: 0, notAttempted: 12, total: 12 });
+    expect(bench.core.users()).toHaveLength(0);
+  });
+
+  it('another core with as many users of its own behind the address: a journalled user looked up is missing', async () => {
     bench = await startPushBench();
     const items = mixedItems(40);
     await bench.push(items);
-    // An in-memory core restarted empty at the same address (or a tunnel now leading to another host).
+    // Another host now answers at this address; it has more users than the journal created, none of them ours.
     bench.core.reset();
+    await bench.push(
+      Array.from({ length: 60 }, (_, index) => bcryptOperation(1_000 + index, `stranger${index}@example.com`)),
+      { journalPath: undefined },
+    );
+    const before = bench.core.requests().length;
     const { summary } = await bench.push(items);
     expect(summary.stoppedEarly?.reason).toBe('journalNotOnCore');
     expect(summary.stoppedEarly?.message).toMatch(/records user1@example\.com .* as imported, but the core has no such user.*pass a new --journal/);
     expect(summary).toMatchObject({ skipped: 0, total: items.length });
-    expect(summary.notAttempted).toBeGreaterThan(0);
-    expect(bench.core.requests().map((request) => `${request.method} ${request.path}`)).toEqual(['GET /recipe/user?email=user1%40example.com']);
+    expect(
+      bench.core
+        .requests()
+        .slice(before)
+        .map((request) => `${request.method} ${request.path}`),
+    ).toEqual(['GET /users/count', 'GET /recipe/user?email=user1%40example.com']);
   });
 
-  it('resumes against the same core: a sample of journalled users is looked up, found, and the rest skipped unread', async () => {
+  it('resumes against the same core: the users are counted, a sample of journalled users is looked up, found, and the rest skipped unread', async () => {
     bench = await startPushBench();
     const items = Array.from({ length: 30 }, (_, index) => bcryptOperation(index + 1));
     await bench.push(items);
@@ -41,9 +78,10 @@ describe('the push engine and its files', () => {
     const { summary } = await bench.push(items);
     expect(summary).toMatchObject({ skipped: 30, total: 30 });
     expect(summary.stoppedEarly).toBeUndefined();
-    // The 1st, 2nd, 3rd and 10th journalled users: read-only lookups only.
-    const lookups = bench.core.requests().slice(before);
-    expect(lookups.map((request) => request.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
+    // The count, then the 1st, 2nd, 3rd and 10th journalled users: read-only calls only.
+    const reads = bench.core.requests().slice(before);
+    expect(reads.map((request) => request.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET']);
+    expect(reads[0]?.path).toBe('/users/count');
     expect(writes(bench)).toBe(30);
   });
 
@@ -108,10 +146,10 @@ describe('the push engine and its files', () => {
   });
 });
 
-/** A core without the user lookup: everything is passed to the double, but `GET /recipe/user` answers 404 as such a core does. */
+/** A core without the user lookup: everything is passed to the double, but `GET /recipe/user` and `GET /users/count` answer 404 as such a core does. */
 async function withoutLookup(target: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer((incoming, outgoing) => {
-    if (incoming.method === 'GET' && (incoming.url ?? '').startsWith('/recipe/user?')) {
+    if (incoming.method === 'GET' && ((incoming.url ?? '').startsWith('/recipe/user?') || incoming.url === '/users/count')) {
       outgoing.writeHead(404, { 'content-type': 'text/html;charset=UTF-8' }).end('Not found\n');
       return;
     }
@@ -138,7 +176,10 @@ describe('a core without the user lookup', () => {
       expect(summary).toMatchObject({ skipped: 12, total: 12 });
       expect(summary.stoppedEarly).toBeUndefined();
       const notes = events.filter((event) => event.type === 'note');
-      expect(notes).toEqual([{ type: 'note', message: expect.stringMatching(/offers no user lookup \(GET \/recipe\/user answered 404\)/) }]);
+      expect(notes).toEqual([
+        { type: 'note', message: expect.stringMatching(/offers no user count \(GET \/users\/count answered 404\)/) },
+        { type: 'note', message: expect.stringMatching(/offers no user lookup \(GET \/recipe\/user answered 404\)/) },
+      ]);
     } finally {
       await client.close();
       await proxy.close();

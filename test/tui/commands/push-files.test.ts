@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { chmod, link, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
@@ -48,13 +48,32 @@ describe('core-migrate push and plan: the files they read and write', () => {
     expect(core.requests()).toHaveLength(0);
   });
 
-  it('refuses a credentials or hash-config file as an output', async () => {
+  it('refuses a credentials, hash-config or Auth0 password file as an output, in push and plan alike', async () => {
     await writeExport(source, 4);
     await writeFile(join(dir, 'known.txt'), 'user1@example.com pw-1-secret\n', { mode: 0o600 });
-    const run = await runCli(['push', source, '--core', core.url, '--verify-credentials', 'known.txt', '--report', 'known.txt'], dir);
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr).toMatch(/would overwrite the credentials file/);
+    const hashConfig = `hash_config { algorithm: SCRYPT, base64_signer_key: ${Buffer.alloc(64, 7).toString('base64')}, base64_salt_separator: Bw==, rounds: 8, mem_cost: 14, }\n`;
+    await writeFile(join(dir, 'hash_config.txt'), hashConfig, { mode: 0o600 });
+    const auth0Users = join(dir, 'auth0-users.ndjson');
+    const auth0Hashes = `${JSON.stringify({ _id: { $oid: 'id1' }, email: 'a@example.com', passwordHash: '$2b$04$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy' })}\n`;
+    await writeFile(auth0Users, `${JSON.stringify({ user_id: 'auth0|id1', email: 'a@example.com' })}\n`);
+    await writeFile(join(dir, 'hashes.ndjson'), auth0Hashes);
+    const auth0 = [auth0Users, '--format', 'auth0', '--auth0-password-file', 'hashes.ndjson'];
+    const cases: [string[], RegExp][] = [
+      [['push', source, '--core', core.url, '--verify-credentials', 'known.txt', '--report', 'known.txt'], /would overwrite the credentials file/],
+      [['push', source, '--core', core.url, '--hash-config', 'hash_config.txt', '--journal', 'hash_config.txt'], /would overwrite the hash-config file/],
+      [['plan', source, '--hash-config', 'hash_config.txt', '--report', 'hash_config.txt'], /would overwrite the hash-config file/],
+      [['push', ...auth0, '--core', core.url, '--report', 'hashes.ndjson'], /would overwrite the Auth0 password-hash file/],
+      [['plan', ...auth0, '--report', 'hashes.ndjson'], /would overwrite the Auth0 password-hash file/],
+    ];
+    for (const [args, sentence] of cases) {
+      const run = await runCli(args, dir);
+      expect(run.exitCode, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(sentence);
+    }
     expect(await readFile(join(dir, 'known.txt'), 'utf8')).toBe('user1@example.com pw-1-secret\n');
+    expect(await readFile(join(dir, 'hash_config.txt'), 'utf8')).toBe(hashConfig);
+    expect(await readFile(join(dir, 'hashes.ndjson'), 'utf8')).toBe(auth0Hashes);
+    expect(core.requests()).toHaveLength(0);
   });
 
   it('creates the report and the journal readable by their owner only', async () => {
@@ -73,6 +92,23 @@ describe('core-migrate push and plan: the files they read and write', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(operationRequests(core)).toHaveLength(sent);
     expect(lastJson(again)).toMatchObject({ skipped: 12, imported: 0, total: 12 });
+  });
+
+  it("a core restarted empty at the journal's address: the resume stops with a sentence (exit 2), skipping and sending nothing", async () => {
+    await writeExport(source, 40);
+    expect((await runCli(['push', source, '--core', core.url, '--journal', 'push.journal'], dir)).exitCode).toBe(0);
+    const { port } = core;
+    await core.close();
+    core = await startCoreDouble({ apiKeys: [API_KEY], port });
+    const resumed = await runCli(['push', source, '--core', core.url, '--journal', 'push.journal', '--json'], dir);
+    expect(resumed.exitCode, resumed.stderr).toBe(2);
+    expect(resumed.stdout).toMatch(
+      /Stopping \(journalNotOnCore\): The journal .*push\.journal records 40 users created by this migration, but the core has only 0/,
+    );
+    expect(lastJson(resumed)).toMatchObject({ skipped: 0, imported: 0, notAttempted: 40, total: 40 });
+    expect(resumed.stdout).not.toMatch(/To resume, run/);
+    expect(operationRequests(core)).toHaveLength(0);
+    expect(core.users()).toHaveLength(0);
   });
 
   it('--journal /dev/null, a FIFO and a missing folder are refused before anything is sent, each with one sentence (exit 2)', async () => {
@@ -135,6 +171,50 @@ describe('core-migrate push and plan: the files they read and write', () => {
     const quiet = await runCli(['push', source, '--core', core.url, '--api-key-file', 'key', '--dry-run'], dir, { CORE_API_KEY: '' });
     expect(quiet.stderr).not.toMatch(/Warning/);
   });
+});
+
+/** An address of this machine that is not loopback, where the core double can listen: plain http to it travels the network. */
+const outwardAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)?.address;
+
+describe('core-migrate push and check: warnings about secrets exposed', () => {
+  it.skipIf(outwardAddress === undefined)(
+    'warn for a hash-config (signer key) readable by others, and for plain http:// to a host that is not loopback',
+    async () => {
+      const core = await startCoreDouble({ apiKeys: [API_KEY], host: outwardAddress ?? '127.0.0.1' });
+      const dir = await mkdtemp(join(tmpdir(), 'push-warnings-'));
+      try {
+        const source = join(dir, 'users.ndjson');
+        await writeExport(source, 4);
+        const hashConfig = join(dir, 'hash_config.txt');
+        await writeFile(
+          hashConfig,
+          `hash_config { algorithm: SCRYPT, base64_signer_key: ${Buffer.alloc(64, 7).toString('base64')}, base64_salt_separator: Bw==, rounds: 8, mem_cost: 14, }\n`,
+        );
+        await chmod(hashConfig, 0o644);
+        const { url } = core;
+        const push = await runCli(['push', source, '--core', url, '--hash-config', 'hash_config.txt', '--dry-run'], dir);
+        expect(push.exitCode, push.stderr).toBe(0);
+        expect(push.stderr).toMatch(
+          /Warning: .*hash_config\.txt holds the signer key and is readable by every user of this machine \(mode 644\): run chmod 600 /,
+        );
+        expect(push.stderr).toMatch(/Warning: http:\/\/[\d.]+:\d+ is plain http:\/\/ to another host: the api-key and every password hash travel in clear\./);
+        for (const command of [['check'], ['rollback', '--journal', 'users.ndjson.push-journal.ndjson', '--dry-run']]) {
+          const run = await runCli([...command, '--core', url], dir);
+          expect(run.stderr, command[0]).toMatch(/Warning: http:\/\/[\d.]+:\d+ is plain http:\/\/ to another host/);
+        }
+
+        await chmod(hashConfig, 0o600);
+        const owned = await runCli(['push', source, '--core', url, '--hash-config', 'hash_config.txt', '--dry-run'], dir);
+        expect(owned.exitCode, owned.stderr).toBe(0);
+        expect(owned.stderr).not.toMatch(/hash_config\.txt/);
+      } finally {
+        await core.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('core-migrate push: an Auth0 password-hash file rewritten during the push', () => {

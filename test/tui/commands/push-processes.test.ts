@@ -1,4 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -56,6 +58,42 @@ function keyOfRequest(body: unknown): string {
   return fields.thirdPartyUserId !== undefined ? `L${fields.thirdPartyUserId.slice(2)}#tp0` : `L${/^user(\d+)@/.exec(fields.email ?? '')?.[1] ?? '?'}#pw`;
 }
 
+/**
+ * A core whose answers to imports never end once `stall` is on: headers and the start of a chunked body, then nothing.
+ * Every other request (and every import while `stall` is off) is passed to the double.
+ */
+async function stallingProxy(target: string): Promise<{ url: string; stalled: () => number; setStall: (on: boolean) => void; close: () => Promise<void> }> {
+  let stall = false;
+  const stuck: ServerResponse[] = [];
+  const server = createServer((incoming, outgoing) => {
+    if (stall && incoming.method === 'POST' && (incoming.url ?? '').endsWith('/passwordhash/import')) {
+      incoming.resume();
+      outgoing.writeHead(200, { 'content-type': 'application/json;charset=UTF-8' });
+      outgoing.write('{"status":');
+      stuck.push(outgoing);
+      return;
+    }
+    const forwarded = httpRequest(`${target}${incoming.url ?? '/'}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stalled: () => stuck.length,
+    setStall: (on) => {
+      stall = on;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 describe('core-migrate push as real processes', () => {
   let core: CoreDouble;
   let dir: string;
@@ -106,6 +144,38 @@ describe('core-migrate push as real processes', () => {
     const resumed = await runCli(['push', source, '--core', core.url, '--journal', 'push.journal', '--json'], dir);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(core.users()).toHaveLength(300);
+  });
+
+  it('the first Ctrl-C returns even with answers that never end: exit 1, the journal intact, the stuck ones sent again by the resume', async () => {
+    await writeExport(source, 120);
+    const proxy = await stallingProxy(core.url);
+    try {
+      const child = pushProcess([source, '--core', proxy.url, '--journal', 'push.journal', '--concurrency', '4'], dir);
+      const exit = collect(child);
+      while (operationRequests(core).length < 10) await new Promise((resolve) => setTimeout(resolve, 2));
+      proxy.setStall(true);
+      while (proxy.stalled() === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      // The request deadline (30 s) is far away: only the stop's grace can end these requests.
+      child.kill('SIGINT');
+      const { code, stdout, stderr } = await exit;
+      expect(code, stderr).toBe(1);
+      expect(stderr).toMatch(/Stopping: no new operations; waiting for those in flight/);
+      expect(stderr).not.toMatch(/\n\s+at /);
+      const hint = /To resume, run: core-migrate (.+)/.exec(stdout)?.[1];
+      expect(hint, stdout).toBeDefined();
+      const journal = await readFile(join(dir, 'push.journal'), 'utf8');
+      const answered = journalLines(journal).filter((entry) => entry.o !== undefined);
+      expect(answered.length).toBeGreaterThan(0);
+      expect(answered.length).toBeLessThan(120);
+
+      proxy.setStall(false);
+      const resumed = await runCli([...(hint ?? '').split(' '), '--json'], dir);
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expect(lastJson(resumed)).toMatchObject({ skipped: answered.length, failed: 0, notAttempted: 0, total: 120 });
+      expect(storeSnapshot(core)).toHaveLength(120);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it.skipIf(!canMount)('a journal on a full disk: one sentence, exit 2, the journal intact, and a resume re-sends nothing it holds', async () => {

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 process.env['FORCE_COLOR'] = '3';
 const { render } = await import('ink-testing-library');
 const { ThemeProvider, Tone, colourAllowed } = await import('../../../tui/src/components/theme.js');
-const { ScreenFrame } = await import('../../../tui/src/components/screen-frame.js');
-const { TextField } = await import('../../../tui/src/components/field.js');
+const { Frame } = await import('../../../tui/src/components/frame.js');
+const { FieldList } = await import('../../../tui/src/components/field-list.js');
 
 // eslint-disable-next-line no-control-regex
 const colourCode = /\u001B\[(3[0-9]|9[0-7])/;
@@ -14,9 +14,9 @@ const colourCode = /\u001B\[(3[0-9]|9[0-7])/;
 function screen(colour: boolean) {
   return render(
     <ThemeProvider colour={colour}>
-      <ScreenFrame step="Review" hints={[['Esc', 'back']]}>
+      <Frame steps={['Connect', 'Source', 'Hashes', 'Review']} current={3} columns={80} rows={10} hints={[['Esc', 'back']]}>
         <Tone tone="error">✗ failed</Tone>
-      </ScreenFrame>
+      </Frame>
     </ThemeProvider>,
   );
 }
@@ -41,7 +41,14 @@ describe('the text cursor', () => {
   const field = (colour: boolean) =>
     render(
       <ThemeProvider colour={colour}>
-        <TextField label="Export file" value="users.json" focus cursorFromEnd={5} />
+        <FieldList
+          fields={[{ id: 'file', kind: 'path', label: 'Export file', value: 'users.json', set: () => ({ type: 'cursor', cursorFromEnd: 0 }) }]}
+          focus={0}
+          editing
+          cursorFromEnd={5}
+          columns={80}
+          maxRows={1}
+        />
       </ThemeProvider>,
     ).lastFrame() ?? '';
 

@@ -1,13 +1,9 @@
 import type { Key } from 'ink';
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { Secret } from '../../../core-client/src/secret.js';
-import { clipToLines, wrappedLineCount } from '../../../tui/src/components/clipped.js';
-import { fitCandidates } from '../../../tui/src/components/candidate-line.js';
 import { visiblePart } from '../../../tui/src/components/cursor.js';
-import { MaskedInput } from '../../../tui/src/components/masked-input.js';
+import { maskOf } from '../../../tui/src/components/field-list.js';
 import { applyTextKey, type TextEdit } from '../../../tui/src/components/text-edit.js';
-import { ThemeProvider } from '../../../tui/src/components/theme.js';
+import { wrapText } from '../../../tui/src/components/wrap.js';
 
 const noKey: Key = {
   upArrow: false,
@@ -100,39 +96,21 @@ describe('what a long field shows', () => {
   });
 });
 
-describe('text kept to a line budget', () => {
-  it('counts wrapped lines and shortens at a word', () => {
-    expect(wrappedLineCount('one two three', 9)).toBe(2);
-    expect(wrappedLineCount('a'.repeat(20), 8)).toBe(3);
-    const clipped = clipToLines('the password does NOT match ada@example.com (vendor_scrypt): check the signer key', 30, 2);
-    expect(clipped.endsWith(' …')).toBe(true);
-    expect(wrappedLineCount(clipped, 30)).toBe(2);
-  });
-
-  it('lists as many candidates as fit and counts the rest', () => {
-    expect(fitCandidates(['ada@example.com', 'alan@example.com'], 0, 62)).toBe('ada@example.com  alan@example.com');
-    const many = Array.from({ length: 5 }, (_, index) => `someone-${index}@example.com`);
-    expect(fitCandidates(many, 0, 62)).toBe('someone-0@example.com  someone-1@example.com  (+3 more)');
+describe('text wrapped for the screen', () => {
+  it('wraps at spaces, breaks a word longer than the line, and never loses a character', () => {
+    expect(wrapText('one two three', 9)).toEqual(['one two', 'three']);
+    expect(wrapText('a'.repeat(20), 8)).toEqual(['aaaaaaaa', 'aaaaaaaa', 'aaaa']);
+    const sentence = 'the password does NOT match ada@example.com (vendor_scrypt): check the signer key';
+    expect(wrapText(sentence, 30).join(' ')).toBe(sentence);
+    for (const line of wrapText(sentence, 30)) expect(line.length).toBeLessThanOrEqual(30);
   });
 });
 
-describe('MaskedInput', () => {
-  it('shows the same *** whatever the secret and its length', () => {
-    const short = render(<MaskedInput value={new Secret('abc')} focus={false} />).lastFrame();
-    const long = render(<MaskedInput value={new Secret('a-much-longer-secret-value')} focus={false} />).lastFrame();
-    expect(short).toBe('***');
-    expect(long).toBe('***');
-    expect(render(<MaskedInput value={new Secret('')} focus={false} />).lastFrame()).toBe('(empty)');
-  });
-
-  it('shows its cursor after the mask, with a visible mark under NO_COLOR', () => {
-    const focused = (value: string) =>
-      render(
-        <ThemeProvider colour={false}>
-          <MaskedInput value={new Secret(value)} focus />
-        </ThemeProvider>,
-      ).lastFrame();
-    expect(focused('abc')).toBe('***▏');
-    expect(focused('a-much-longer-secret-value')).toBe('***▏');
+describe('a masked value', () => {
+  it('shows a dot a character up to a limit, and never the characters', () => {
+    expect(maskOf(3, 40)).toBe('•••');
+    expect(maskOf(0, 40)).toBe('');
+    expect(maskOf(100, 40)).toBe(`${'•'.repeat(23)}…`);
+    expect(maskOf(100, 10)).toBe(`${'•'.repeat(9)}…`);
   });
 });

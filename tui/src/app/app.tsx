@@ -6,7 +6,7 @@ import { findPasswordEmails } from 'core-client/push/known-password';
 import { countPlan, ExitCode, exitCodeOfPush, planOptionsOf, SettingError, type MigrationSettings } from 'core-client/settings';
 import { detectFormat } from 'core-client/sources/detect-format';
 import { exportFields } from 'core-client/sources/generic/export-fields';
-import { Frame, FRAME_LINES } from '../components/frame.js';
+import { bodyRows, Frame } from '../components/frame.js';
 import type { KeyHint } from '../components/key-hints.js';
 import { ThemeProvider } from '../components/theme.js';
 import { completePath } from './path-completion.js';
@@ -68,6 +68,8 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
   const { state, current, dispatch } = useAppState(() => initialAppState(initial));
   const push = useRef<RunningPush | undefined>(undefined);
   const done = useRef(false);
+  /** Aborted when the app quits: a known-password check under way stops with it. */
+  const leaving = useRef(new AbortController());
   const environment: CommandEnvironment = useMemo(
     () => ({ current, dispatch, cwd, env, ...(pulumiBinary === undefined ? {} : { pulumiBinary }) }),
     [current, dispatch, cwd, env, pulumiBinary],
@@ -76,6 +78,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
   const quit = useCallback(() => {
     if (done.current) return;
     done.current = true;
+    leaving.current.abort(new Error('the app was closed'));
     const latest = current();
     const command = leavingCommand(latest);
     const line = leavingLine(latest, latest.invocation);
@@ -97,7 +100,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       readPlan: (advance) => dispatch({ type: 'requestPlan', advance }),
       checkPassword: () => {
         dispatch({ type: 'checkStarted' });
-        checkPassword(environment).then(
+        checkPassword(environment, leaving.current.signal).then(
           (result) => dispatch({ type: 'checkFinished', result }),
           (error: unknown) => dispatch({ type: 'checkFinished', result: { message: error instanceof Error ? error.message : String(error) } }),
         );
@@ -353,10 +356,13 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
   }, [completionSource, cwd, current, dispatch]);
 
   const current_ = walkScreens.indexOf(state.screen as never);
-  const message = state.help
-    ? undefined
-    : (spec.message?.(state, list) ??
-      (focused?.problem === undefined ? undefined : { text: `✗ ${focused.label.trim()}: ${focused.problem}`, tone: 'error' as const }));
+  // A question asked comes first; then what is wrong with the focused field; then the screen's own status.
+  const label = focused?.label.trim() ?? '';
+  const focusedProblem =
+    focused?.problem === undefined
+      ? undefined
+      : { text: focused.problem.startsWith(label) ? `✗ ${focused.problem}` : `✗ ${label}: ${focused.problem}`, tone: 'error' as const };
+  const message = state.help ? undefined : state.confirm !== undefined ? spec.message?.(state, list) : (focusedProblem ?? spec.message?.(state, list));
   const hints: readonly KeyHint[] = state.help ? [['any key', 'back']] : spec.hints(state);
   return (
     <ThemeProvider colour={colour}>
@@ -372,7 +378,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         {state.help ? (
           <Help title={spec.title} lines={spec.help} columns={columns} />
         ) : (
-          <spec.Body state={state} fields={list} columns={columns} rows={Math.max(1, rows - FRAME_LINES)} />
+          <spec.Body state={state} fields={list} columns={columns} rows={bodyRows(rows, columns, message)} />
         )}
       </Frame>
     </ThemeProvider>

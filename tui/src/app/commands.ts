@@ -1,7 +1,7 @@
 import { closeSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runPreflight } from 'core-client/connection/preflight';
-import { openOutputFile, OutputPathError } from 'core-client/files/output-paths';
+import { checkOutputPaths, openOutputFile, OutputPathError, type NamedFile } from 'core-client/files/output-paths';
 import type { HashConfig } from 'core-client/hashes/hash-config';
 import { IdentityProbeError, probeIdentityFeatures } from 'core-client/identity/features';
 import { readReportGroups, type ReportGroups } from 'core-client/plan/report-groups';
@@ -11,6 +11,7 @@ import { PushControl } from 'core-client/push/control';
 import {
   clientOf,
   connectionOf,
+  ExitCode,
   describeConnectionSources,
   planOptionsOf,
   prepareMigration,
@@ -92,14 +93,14 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
 }
 
 /** The known account's password against its planned hash (the typed signer key, or the hash_config file's). */
-export async function checkPassword(environment: CommandEnvironment): Promise<{ match: boolean; sentence: string } | Problem> {
+export async function checkPassword(environment: CommandEnvironment, signal?: AbortSignal): Promise<{ match: boolean; sentence: string } | Problem> {
   const state = environment.current();
   const settings = settingsNow(state);
   if (!('keepIds' in settings)) return settings;
   const typed = typedHashForPlan(state);
   const options = await planOptionsOf(settings, { cwd: environment.cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
   if (options instanceof SettingError) return problemOf(options);
-  return checkKnownPassword(resolve(environment.cwd, settings.file ?? ''), options, state.checkEmail, state.checkPassword);
+  return checkKnownPassword(resolve(environment.cwd, settings.file ?? ''), options, state.checkEmail, state.checkPassword, signal);
 }
 
 /** Where the app keeps the hashing parameters a resume needs: beside the journal, WITHOUT the signer key. */
@@ -110,18 +111,24 @@ export function savedHashParametersPath(journalPath: string): string {
 /**
  * The headless command reads the scrypt parameters from a file, and the operator typed or pasted them, so they are
  * saved for the command that resumes. Only mem_cost, rounds and the salt separator: the signer key is a secret, and
- * an import does not need it (the core holds its own). Written like every output: never through a link, owner-only.
+ * an import does not need it (the core holds its own). Written like every output: never an input of the run or one
+ * of its other outputs (also through a link), never through a symbolic link, created owner-only.
  */
-function saveHashParameters(config: HashConfig, journalPath: string): string | OutputPathError {
-  const path = savedHashParametersPath(journalPath);
+export async function saveHashParameters(config: HashConfig, settings: MigrationSettings, cwd: string): Promise<string | OutputPathError> {
+  const paths = resolveRunPaths(settings, cwd);
+  const target: NamedFile = { role: 'the saved hash parameters', path: savedHashParametersPath(paths.journalPath) };
+  const inputs: NamedFile[] = [{ role: 'the export', path: paths.sourcePath }, ...paths.inputs];
+  const outputs: NamedFile[] = [{ role: 'the report', path: paths.reportPath }, ...(settings.dryRun ? [] : [{ role: 'the journal', path: paths.journalPath }])];
+  const refused = await checkOutputPaths(inputs, [...outputs, target]);
+  if (refused !== undefined) return refused;
   try {
-    const fd = openOutputFile({ role: 'the saved hash parameters', path }, { append: false });
+    const fd = openOutputFile(target, { append: false });
     try {
       writeSync(fd, `${JSON.stringify({ mem_cost: config.memCost, rounds: config.rounds, base64_salt_separator: config.saltSeparator }, null, 2)}\n`);
     } finally {
       closeSync(fd);
     }
-    return path;
+    return target.path;
   } catch (error) {
     if (error instanceof OutputPathError) return error;
     throw error;
@@ -150,8 +157,9 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
       if (!('keepIds' in settings)) return dispatch({ type: 'runFailed', problem: settings });
       const typed = typedHashForPlan(state);
       if (typed !== undefined) {
-        const saved = saveHashParameters(typed, resolveRunPaths(settings, environment.cwd).journalPath);
-        if (saved instanceof OutputPathError) return dispatch({ type: 'runFailed', problem: { message: saved.message, setting: 'journal' } });
+        const saved = await saveHashParameters(typed, settings, environment.cwd);
+        if (saved instanceof OutputPathError)
+          return dispatch({ type: 'runFailed', problem: { message: saved.message, setting: 'journal', exitCode: ExitCode.usageOrConfiguration } });
         settings = { ...settings, hashConfig: saved };
       }
       const prepared = await prepareMigration(settings, {

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CoreClient } from 'core-client/http/core-client';
 import { isCoreError } from 'core-client/http/errors';
@@ -6,9 +5,17 @@ import { runPreflight, type PreflightReport, type PreflightStepName } from 'core
 import type { Connection } from 'core-client/connection/resolve-connection';
 import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
 import { featureLabels, identityFeatures } from 'core-client/identity/options';
-import { plainHttpWarning, readableByOthersWarning } from 'core-client/files/exposure-warnings';
 import { printableJson, printableLines } from 'core-client/printable';
-import { clientOf, connectionOf, describeConnectionSources, ExitCode, parseSettings, SettingError, type MigrationSettings } from 'core-client/settings';
+import {
+  clientOf,
+  connectionOf,
+  connectionWarnings,
+  describeConnectionSources,
+  ExitCode,
+  parseSettings,
+  SettingError,
+  type MigrationSettings,
+} from 'core-client/settings';
 import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
@@ -95,12 +102,3 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
     setExitCode(ExitCode.ok);
   });
 };
-
-async function connectionWarnings(settings: MigrationSettings, coreUrl: string, cwd: string): Promise<string[]> {
-  const warnings: string[] = [];
-  const exposed = settings.apiKeyFile === undefined ? undefined : await readableByOthersWarning(resolve(cwd, settings.apiKeyFile), 'the api-key');
-  if (exposed !== undefined) warnings.push(exposed);
-  const clearText = plainHttpWarning(coreUrl);
-  if (clearText !== undefined) warnings.push(clearText);
-  return warnings;
-}

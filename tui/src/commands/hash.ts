@@ -10,6 +10,7 @@ import { hashFamilyLabel, type PrepareHashResult } from 'core-client/hashes/fami
 import { prepareHash } from 'core-client/hashes/prepare-hash';
 import { signerKeyReminder } from 'core-client/hashes/signer-key-reminder';
 import { verifyPassword } from 'core-client/hashes/verify-password';
+import { printableJson, printableLines } from 'core-client/printable';
 import { ExitCode } from 'core-client/settings/verdict';
 import type { CommandIO } from '../io.js';
 import { commandCatalogue } from './catalogue.js';
@@ -40,7 +41,7 @@ export const registerHashCommand: RegisterCommand = (program: Command, { io, set
       const stdin = new StdinLines(io.stdin);
       const prepared = await prepareFromFlags(rawHash, flags, io, stdin);
       if (prepared instanceof Error) return usageError(io, setExitCode, 'inspect', prepared.message);
-      io.stdout.write(flags.json === true ? `${JSON.stringify(inspectionJson(prepared.result))}\n` : formatInspection(prepared.result));
+      io.stdout.write(flags.json === true ? `${printableJson(inspectionJson(prepared.result))}\n` : printableLines(formatInspection(prepared.result)));
       setExitCode(prepared.result.ok ? ExitCode.ok : ExitCode.usageOrConfiguration);
     });
 
@@ -52,7 +53,7 @@ export const registerHashCommand: RegisterCommand = (program: Command, { io, set
       if (prepared instanceof Error) return usageError(io, setExitCode, 'verify', prepared.message);
       const { result, config } = prepared;
       if (!result.ok) {
-        io.stderr.write(`core-migrate hash verify: rejected (${result.code}): ${result.reason}\n`);
+        io.stderr.write(printableLines(`core-migrate hash verify: rejected (${result.code}): ${result.reason}\n`));
         setExitCode(VerifyExit.unusable);
         return;
       }
@@ -65,14 +66,14 @@ export const registerHashCommand: RegisterCommand = (program: Command, { io, set
         return;
       }
       if (!checked.ok) {
-        io.stderr.write(`core-migrate hash verify: cannot check: ${checked.reason}\n`);
+        io.stderr.write(printableLines(`core-migrate hash verify: cannot check: ${checked.reason}\n`));
         setExitCode(VerifyExit.unusable);
         return;
       }
       const lines = [`${checked.match ? 'match' : 'no match'}: ${hashFamilyLabel(checked.family)}`];
       for (const warning of [...result.warnings, ...checked.warnings]) lines.push(`warning: ${warning}`);
       if (checked.match && checked.family === 'vendor_scrypt') lines.push(`note: ${signerKeyReminder()}`);
-      io.stdout.write(`${lines.join('\n')}\n`);
+      io.stdout.write(printableLines(`${lines.join('\n')}\n`));
       setExitCode(checked.match ? VerifyExit.match : VerifyExit.mismatch);
     });
 };
@@ -204,7 +205,7 @@ function formatInspection(result: PrepareHashResult): string {
 }
 
 function usageError(io: CommandIO, setExitCode: (code: number) => void, subcommand: string, message: string): void {
-  io.stderr.write(`core-migrate hash ${subcommand}: ${message}\n`);
+  io.stderr.write(printableLines(`core-migrate hash ${subcommand}: ${message}\n`));
   setExitCode(ExitCode.usageOrConfiguration);
 }
 

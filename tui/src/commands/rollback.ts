@@ -34,7 +34,11 @@ async function rollback(flags: Record<string, unknown>, io: CommandIO): Promise<
     const summary = await rollbackWithSettings(
       settings,
       { cwd: io.cwd, env: io.env },
-      { signal: interrupt.signal, onNote: (message) => io.stderr.write(printableLines(`${message}\n`)) },
+      {
+        signal: interrupt.signal,
+        onNote: (message) => io.stderr.write(printableLines(`${message}\n`)),
+        onWarning: (message) => io.stderr.write(printableLines(`${message}\n`)),
+      },
     );
     if (summary instanceof RunSetupError) return fail(summary.message, summary.exitCode);
     io.stdout.write(printableLines(formatRollback(summary)));

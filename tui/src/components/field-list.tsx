@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { printable } from 'core-client/printable';
 import type { FieldSpec } from '../app/fields.js';
 import { Cursor, visiblePart } from './cursor.js';
 import { cursorIndex } from './text-edit.js';
@@ -56,7 +57,8 @@ function FieldValue({
   switch (field.kind) {
     case 'text':
     case 'path': {
-      const characters = Array.from(field.value);
+      // A pasted value may hold control characters: they are shown escaped (the value itself is kept as it is).
+      const characters = Array.from(field.value).map((character) => printable(character));
       const at = focused ? cursorIndex(characters, cursorFromEnd) : characters.length;
       const shown = visiblePart(characters, at, room);
       const ghost =
@@ -82,13 +84,13 @@ function FieldValue({
       );
     }
     case 'choice': {
-      const text = field.describe === undefined ? field.value : field.describe(field.value);
+      const text = printable(field.describe === undefined ? field.value : field.describe(field.value));
       return <Text wrap="truncate-end">{focused ? `‹ ${text} ›` : text}</Text>;
     }
     case 'action':
       return (
         <Text wrap="truncate-end">
-          <Tone tone={focused ? 'accent' : 'plain'}>{field.value}</Tone>
+          <Tone tone={focused ? 'accent' : 'plain'}>{printable(field.value)}</Tone>
         </Text>
       );
   }

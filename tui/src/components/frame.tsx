@@ -2,9 +2,22 @@ import type { ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import { KeyHints, type KeyHint } from './key-hints.js';
 import { Tone, type ToneName } from './theme.js';
+import { wrapText } from './wrap.js';
 
-/** The lines a frame uses besides its body: the steps, a gap, the message line, the key hints. */
+/** The lines a frame uses besides its body: the steps, a gap, one message line, the key hints. */
 export const FRAME_LINES = 4;
+/** A long message (an error that names its fix) takes up to this many lines from the body. */
+const MAX_MESSAGE_LINES = 3;
+
+/** The lines the message takes: one, or as many as it wraps to (up to a few). */
+export function messageLines(message: { text: string } | undefined, columns: number): number {
+  return message === undefined ? 1 : Math.min(MAX_MESSAGE_LINES, wrapText(message.text, columns).length);
+}
+
+/** The rows the body has in a frame of `rows` with this message. */
+export function bodyRows(rows: number, columns: number, message: { text: string } | undefined): number {
+  return Math.max(1, rows - FRAME_LINES - messageLines(message, columns) + 1);
+}
 
 export interface FrameProps {
   steps: readonly string[];
@@ -47,11 +60,11 @@ export function Frame({ steps, current, title, columns, rows, hints, message, ch
           </Tone>
         </Text>
       </Box>
-      <Box flexDirection="column" marginTop={1} height={Math.max(1, rows - FRAME_LINES)} overflowY="hidden">
+      <Box flexDirection="column" marginTop={1} height={bodyRows(rows, columns, message)} overflowY="hidden">
         {children}
       </Box>
-      <Box height={1}>
-        <Text wrap="truncate-end">{message === undefined ? '' : <Tone tone={message.tone}>{message.text}</Tone>}</Text>
+      <Box height={messageLines(message, columns)} overflowY="hidden">
+        <Text wrap="wrap">{message === undefined ? '' : <Tone tone={message.tone}>{message.text}</Tone>}</Text>
       </Box>
       <Box height={1}>
         <KeyHints hints={hints} columns={columns} />

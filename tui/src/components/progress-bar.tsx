@@ -14,7 +14,8 @@ export function progressCells(done: number, total: number, width: number): numbe
 
 /** A plain-character bar (no colour needed to read it): [#######.......]  47% */
 export function ProgressBar({ done, total, width = 40 }: ProgressBarProps) {
-  if (total === undefined) return <Text>[{'?'.repeat(width)}]</Text>;
+  // Until the total is known the bar stays empty; the count beside it says how far the push is.
+  if (total === undefined) return <Text>{`[${'.'.repeat(width)}]`}</Text>;
   const filled = progressCells(done, total, width);
   const percent = total <= 0 ? 100 : Math.floor((Math.min(done, total) / total) * 100);
   return (

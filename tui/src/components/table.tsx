@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { printable } from 'core-client/printable';
 import { formatCount } from './numbers.js';
 import { Tone, type ToneName } from './theme.js';
 
@@ -22,21 +23,21 @@ export function Table({ title, rows, columns, maxRows = Number.POSITIVE_INFINITY
   const labelWidth = Math.min(Math.max(12, ...rows.map((row) => row.label.length + 2)), Math.max(14, Math.floor(columns * 0.4)));
   const valueWidth = Math.max(5, ...rows.map((row) => (typeof row.value === 'number' ? formatCount(row.value) : row.value).length));
   const room = Math.max(1, maxRows - (title === undefined ? 0 : 1));
-  const shown = rows.length <= room ? rows : [...rows.slice(0, room - 1), { label: `… ${rows.length - room + 1} more rows`, value: '' }];
+  const shown = rows.length <= room ? rows : [...rows.slice(0, room - 1), { label: '…', value: '', note: `${rows.length - room + 1} more rows` }];
   return (
     <Box flexDirection="column" width={columns}>
       {title === undefined ? null : <Text bold>{title}</Text>}
       {shown.map((row, index) => (
         <Box key={`${index}:${row.label}`} height={1}>
           <Box width={labelWidth} flexShrink={0}>
-            <Text wrap="truncate-end">{`  ${row.label}`}</Text>
+            <Text wrap="truncate-end">{`  ${printable(row.label)}`}</Text>
           </Box>
           <Box width={valueWidth} flexShrink={0} justifyContent="flex-end">
             <Text>{typeof row.value === 'number' ? formatCount(row.value) : row.value}</Text>
           </Box>
           {row.note === undefined || row.note === '' ? null : (
             <Box marginLeft={2} flexShrink={1}>
-              <Text wrap="truncate-end">{row.tone === undefined ? row.note : <Tone tone={row.tone}>{row.note}</Tone>}</Text>
+              <Text wrap="truncate-end">{row.tone === undefined ? printable(row.note) : <Tone tone={row.tone}>{row.note}</Tone>}</Text>
             </Box>
           )}
         </Box>

@@ -1,5 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { Text } from 'ink';
+import { printable } from 'core-client/printable';
 
 /** Whether the app may use colour: https://no-color.org says any non-empty NO_COLOR turns it off. */
 export function colourAllowed(env: NodeJS.ProcessEnv): boolean {
@@ -31,14 +32,15 @@ const toneColours: Record<ToneName, string | undefined> = {
 
 /**
  * Text with a meaning-carrying tone. Colour is only a hint on top of the words and symbols (✓ ✗ !),
- * so with NO_COLOR nothing is lost; chalk does not read NO_COLOR itself, hence this gate.
+ * so with NO_COLOR nothing is lost; chalk does not read NO_COLOR itself, hence this gate. Its text may come from an
+ * export or a core: control characters are shown escaped, never sent to the terminal.
  */
 export function Tone({ tone, bold, children }: { tone: ToneName; bold?: boolean; children: ReactNode }) {
   const { colour } = useContext(ThemeContext);
   const colourName = colour ? toneColours[tone] : undefined;
   return (
     <Text {...(colourName === undefined ? {} : { color: colourName })} bold={bold ?? false}>
-      {children}
+      {typeof children === 'string' ? printable(children) : children}
     </Text>
   );
 }

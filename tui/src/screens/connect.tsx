@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { featureLabels, identityFeatures } from 'core-client/identity/options';
+import { printable } from 'core-client/printable';
 import { FieldList } from '../components/field-list.js';
 import { Tone } from '../components/theme.js';
 import type { FieldSpec } from '../app/fields.js';
@@ -122,8 +123,10 @@ function Preflight({ state, columns }: { state: AppState; columns: number }) {
           </Text>
         ))}
       </Text>
-      <Text wrap="truncate-end">{`${report.target}${report.roundTripMs === undefined ? '' : ` · round trip ${report.roundTripMs.toFixed(1)} ms`} · ${sources}`}</Text>
-      {report.versions === undefined ? null : <Text wrap="truncate-end">{`API versions: ${report.versions.join(', ')}`}</Text>}
+      <Text wrap="truncate-end">
+        {printable(`${report.target}${report.roundTripMs === undefined ? '' : ` · round trip ${report.roundTripMs.toFixed(1)} ms`} · ${sources}`)}
+      </Text>
+      {report.versions === undefined ? null : <Text wrap="truncate-end">{printable(`API versions: ${report.versions.join(', ')}`)}</Text>}
       {support === undefined ? null : (
         <Text wrap="truncate-end">
           {'Identity: '}

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { outcomeLabels, pushOutcomes } from 'core-client/push/summary';
+import { printable } from 'core-client/printable';
 import { formatCount, formatMaybeCount } from '../components/numbers.js';
 import { ProgressBar } from '../components/progress-bar.js';
 import { Table } from '../components/table.js';
@@ -28,7 +29,7 @@ function Body({ state, columns, rows }: BodyProps) {
     return (
       <Box flexDirection="column">
         <Text wrap="truncate-end">{`${state.draft.dryRun ? 'Dry run against' : 'Pushing to'} ${target(state)}`}</Text>
-        <Text wrap="wrap">{run.state === 'preparing' ? run.note : 'starting…'}</Text>
+        <Text wrap="wrap">{printable(run.state === 'preparing' ? run.note : 'starting…')}</Text>
       </Box>
     );
   }
@@ -37,7 +38,7 @@ function Body({ state, columns, rows }: BodyProps) {
   const barWidth = Math.max(10, Math.min(60, columns - 30));
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">{`${view.dryRun ? 'Dry run against' : 'Pushing to'} ${target(state)}`}</Text>
+      <Text wrap="truncate-end">{printable(`${view.dryRun ? 'Dry run against' : 'Pushing to'} ${target(state)}`)}</Text>
       <Box marginTop={1}>
         <ProgressBar done={view.done} total={view.total} width={barWidth} />
         <Text>{`  ${formatCount(view.done)}/${formatMaybeCount(view.total)}`}</Text>

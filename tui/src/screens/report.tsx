@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ReportEntry, ReportGroup } from 'core-client/plan/report-groups';
+import { printable } from 'core-client/printable';
 import { FRAME_LINES } from '../components/frame.js';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';
@@ -13,8 +14,8 @@ export function entryLines(entries: readonly ReportEntry[], width: number): stri
   const lines: string[] = [];
   for (const entry of entries) {
     const who = [entry.email, entry.sourceId === undefined ? undefined : `old id ${entry.sourceId}`].filter((part) => part !== undefined).join(' · ');
-    lines.push(...wrapText(`${withFileNames(entry.location)}${who === '' ? '' : ` · ${who}`}`, width));
-    lines.push(...wrapText(withFileNames(entry.reason), width - 4).map((line) => `    ${line}`));
+    lines.push(...wrapText(printable(`${withFileNames(entry.location)}${who === '' ? '' : ` · ${who}`}`), width));
+    lines.push(...wrapText(printable(withFileNames(entry.reason)), width - 4).map((line) => `    ${line}`));
   }
   return lines;
 }

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { describeCredentialsProof, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
 import type { RollbackSummary } from 'core-client/identity/rollback';
+import { printable } from 'core-client/printable';
 import { formatCount } from '../components/numbers.js';
 import { wrapText } from '../components/wrap.js';
 import { Table, type TableRow } from '../components/table.js';
@@ -59,8 +60,8 @@ function Body({ state, columns, rows }: BodyProps) {
   const notes = [steps(summary), summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials)]
     .filter((note): note is string => note !== undefined)
     .flatMap((note) => wrapText(note, columns));
-  const rollbackLines = rollback === undefined ? [] : wrapText(rollback.text, columns);
-  const stoppedLines = stopped === undefined ? [] : wrapText(stopped.message, columns);
+  const rollbackLines = rollback === undefined ? [] : wrapText(printable(rollback.text), columns);
+  const stoppedLines = stopped === undefined ? [] : wrapText(printable(stopped.message), columns);
   const command = leavingCommand(state);
   const lines = command === undefined ? [] : commandLines(state.invocation, command.args, columns - 2);
   const extra = 6 + (command?.caveat === undefined ? 0 : 1) + stoppedLines.length + notes.length + rollbackLines.length + lines.length;
@@ -90,13 +91,13 @@ function Body({ state, columns, rows }: BodyProps) {
           {line}
         </Tone>
       ))}
-      <Text wrap="truncate-end">{`report   ${summary.reportPath ?? '(none)'}`}</Text>
-      <Text wrap="truncate-end">{`journal  ${summary.dryRun ? '(a dry run writes none)' : (summary.journalPath ?? '(none)')}`}</Text>
+      <Text wrap="truncate-end">{printable(`report   ${summary.reportPath ?? '(not written)'}`)}</Text>
+      <Text wrap="truncate-end">{printable(`journal  ${summary.dryRun ? '(a dry run writes none)' : (summary.journalPath ?? '(not written)')}`)}</Text>
       {command === undefined ? null : (
         <Box flexDirection="column">
           <Tone tone="muted">{`${command.label}:`}</Tone>
           {lines.map((line) => (
-            <Text key={line}>{`  ${line}`}</Text>
+            <Text key={line}>{`  ${printable(line)}`}</Text>
           ))}
           {command.caveat === undefined ? null : <Tone tone="muted">{`  (${command.caveat})`}</Tone>}
         </Box>

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MigrationSettingsSchema, type MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
+import { Secret } from '../../../core-client/src/secret.js';
+import { App, type AppResult } from '../../../tui/src/app/app.js';
+import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
+import { writeDemoSample, type DemoSample } from '../../sandbox/demo-sample.js';
+import { keys } from '../keys.js';
+import { flat, focusOn, focusedLine, press, renderInTerminal, settle, waitFor, type Terminal } from '../support/terminal.js';
+
+const apiKey = randomBytes(24).toString('hex');
+const signerKey = randomBytes(64);
+let core: CoreDouble;
+let folder: string;
+let sample: DemoSample;
+let terminal: Terminal | undefined;
+
+beforeAll(async () => {
+  core = await startCoreDouble({ apiKeys: [apiKey], signerKey: signerKey.toString('base64') });
+});
+afterAll(async () => {
+  await core.close();
+});
+beforeEach(async () => {
+  core.reset();
+  folder = await mkdtemp(join(tmpdir(), 'core-migrate-errors-'));
+  sample = await writeDemoSample(folder, signerKey);
+});
+afterEach(async () => {
+  terminal?.unmount();
+  terminal = undefined;
+  await rm(folder, { recursive: true, force: true });
+});
+
+function open(input: MigrationSettingsInput, onDone?: (result: AppResult) => void, coreUrl = core.url): Terminal {
+  terminal = renderInTerminal(
+    <App
+      env={{}}
+      cwd={folder}
+      colour={false}
+      settings={MigrationSettingsSchema.parse({ core: [coreUrl], ...input })}
+      invocation="core-migrate"
+      apiKey={new Secret(apiKey)}
+      pulumiBinary={join(folder, 'no-pulumi-here')}
+      {...(onDone === undefined ? {} : { onDone })}
+    />,
+  );
+  return terminal;
+}
+
+async function toReview(app: Terminal): Promise<void> {
+  await waitFor(app, 'Where is the core?');
+  await press(app, keys.enter);
+  await waitFor(app, 'Source]');
+  await press(app, keys.enter);
+  await waitFor(app, 'Hash families in the file');
+  await press(app, keys.enter, keys.enter);
+  await waitFor(app, 'Review]');
+}
+
+describe('errors lead back to the field that fixes them', () => {
+  it('a missing credentials file and a bad concurrency are named at their field when entered, and nothing can start', async () => {
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', verifyCredentials: 'missing.txt' });
+    await toReview(app);
+    await focusOn(app, 'concurrency');
+    await press(app, '0');
+    await waitFor(app, (frame) => flat(frame).includes('✗ concurrency must be a whole number from 1 to 1024, not "0"'));
+    await focusOn(app, 'credentials');
+    await waitFor(app, (frame) => flat(frame).includes('missing.txt: no such file'));
+    await press(app, keys.enter);
+    expect(app.lastFrame()).not.toContain('(y/n)');
+    // The fixes, typed where the problems are.
+    await press(app, keys.ctrlU, 'credentials.txt');
+    await focusOn(app, 'concurrency');
+    await press(app, keys.ctrlU, '4', keys.enter);
+    await waitFor(app, '(y/n)');
+  }, 30_000);
+
+  it("a push that cannot start says why on the Push screen, leads to the field with Enter, and quits with push's exit code", async () => {
+    const journal = join(folder, 'journal.ndjson');
+    await writeFile(`${journal}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command: 'push' }));
+    let result: AppResult | undefined;
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson' }, (done) => (result = done));
+    await toReview(app);
+    await press(app, keys.enter, 'y');
+    await waitFor(app, 'Nothing was sent.');
+    expect(flat(app.lastFrame())).toContain('is in use by another push');
+    expect(core.emailPasswordUsers()).toEqual([]);
+    await press(app, keys.enter);
+    await waitFor(app, 'Review]');
+    expect(focusedLine(app.lastFrame())).toContain('journal');
+    await press(app, keys.ctrlU, 'another-journal.ndjson', keys.enter, 'y');
+    await waitFor(app, 'Push finished.', 20_000);
+    await press(app, 'q');
+    expect(result?.exitCode).toBe(1);
+  }, 30_000);
+
+  it('a core gone by the time of the push: exit 3 on quitting, and Enter leads to the core URL', async () => {
+    const short = await startCoreDouble({ apiKeys: [apiKey], signerKey: signerKey.toString('base64') });
+    let result: AppResult | undefined;
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt' }, (done) => (result = done), short.url);
+    await toReview(app);
+    await short.close();
+    await press(app, keys.enter, 'y');
+    await waitFor(app, 'Nothing was sent.');
+    expect(flat(app.lastFrame())).toContain('the pre-flight failed');
+    await press(app, keys.enter);
+    await waitFor(app, 'Where is the core?');
+    expect(focusedLine(app.lastFrame())).toContain('Core URL');
+    await press(app, keys.ctrlC);
+    expect(result?.exitCode).toBe(3);
+  }, 30_000);
+
+  it('a push the known accounts stopped: no file named that was never written, and h leads to the hash parameters', async () => {
+    const wrong = join(folder, 'wrong_hash_config.txt');
+    const right = await readFile(join(folder, 'hash_config.txt'), 'utf8');
+    await writeFile(wrong, right.replace(signerKey.toString('base64'), randomBytes(64).toString('base64')), { mode: 0o600 });
+    const app = open({ file: 'users.json', hashConfig: 'wrong_hash_config.txt', verifyCredentials: 'credentials.txt' });
+    await toReview(app);
+    await press(app, keys.enter, 'y');
+    await waitFor(app, 'Push stopped early.', 20_000);
+    const stopped = flat(app.lastFrame());
+    expect(stopped).toContain('do not match their planned hash');
+    expect(stopped).toContain('report (not written)');
+    expect(stopped).toContain('journal (not written)');
+    expect(stopped).toContain('no sign-in was tried');
+    expect(stopped).not.toContain('offers no');
+    expect(stopped).toContain('h: fix the hash parameters');
+    expect(core.emailPasswordUsers()).toEqual([]);
+    await press(app, 'h');
+    await waitFor(app, 'Hashes]');
+    await focusOn(app, 'hash_config file');
+    await press(app, keys.ctrlU, 'hash_config.txt');
+    await settle(300);
+    await press(app, keys.enter, keys.enter);
+    await waitFor(app, 'Nothing is sent until you confirm.');
+    await press(app, keys.enter, 'y');
+    await waitFor(app, 'Push finished.', 20_000);
+    expect(flat(app.lastFrame())).toContain('7 of 7 logged in at the core');
+  }, 40_000);
+
+  it('ends with exit 0 after a push where every record was imported', async () => {
+    await writeFile(
+      join(folder, 'clean.ndjson'),
+      ['ada', 'alan']
+        .map((name) => JSON.stringify({ id: name, email: `${name}@example.com`, passwordHash: '$2a$04$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy' }))
+        .join('\n'),
+    );
+    let result: AppResult | undefined;
+    const app = open({ file: 'clean.ndjson' }, (done) => (result = done));
+    await toReview(app);
+    await press(app, keys.enter, 'y');
+    await waitFor(app, 'Push finished.', 20_000);
+    await press(app, keys.enter);
+    expect(result?.exitCode).toBe(0);
+    expect(result?.command?.line).toContain('core-migrate push clean.ndjson');
+  }, 30_000);
+});
