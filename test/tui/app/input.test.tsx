@@ -136,9 +136,12 @@ describe('help and the question mark', () => {
     await press(app, 'x');
     await waitFor(app, 'Where is the core?');
     await focusOn(app, 'Core URL');
+    expect(app.lastFrame()).toContain('Ctrl+G help');
     await press(app, '?');
     expect(focusedLine(app.lastFrame())).toContain('?');
     expect(app.lastFrame()).not.toContain('Help:');
+    await press(app, '\u0007');
+    await waitFor(app, 'Help: Connect');
   });
 });
 

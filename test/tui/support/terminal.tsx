@@ -135,3 +135,11 @@ export async function focusOn(terminal: Terminal, label: string, limit = 40): Pr
 export function flat(frame: string): string {
   return frame.replace(/\s+/g, ' ');
 }
+
+/** Whether the frame's step line names `screen` as the current one (in any width's form). */
+export function onScreen(screen: string): (frame: string) => boolean {
+  return (frame) => {
+    const header = frame.split('\n')[0] ?? '';
+    return header.includes(`${screen}]`) || header.endsWith(`: ${screen}`) || header.endsWith(` ${screen}`);
+  };
+}

@@ -9,6 +9,7 @@ import { exportFields } from 'core-client/sources/generic/export-fields';
 import { bodyRows, Frame } from '../components/frame.js';
 import type { KeyHint } from '../components/key-hints.js';
 import { ThemeProvider } from '../components/theme.js';
+import { wrapText } from '../components/wrap.js';
 import { completePath } from './path-completion.js';
 import { screens } from '../screens/index.js';
 import {
@@ -28,7 +29,7 @@ import { keysOf, type KeyPress } from './keys.js';
 import { leavingCommand, leavingLine } from './leaving.js';
 import { currentPlanKey, typedHashForPlan } from './plan-status.js';
 import { settingsOfState } from './problems.js';
-import type { AppCommands, ScreenContext } from './screen.js';
+import type { AppCommands, ScreenContext, ScreenSpec } from './screen.js';
 import { initialAppState, walkScreens, type AppState, type InitialState } from './state.js';
 import { useAppState } from './use-app-state.js';
 
@@ -161,7 +162,13 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       return;
     }
     if (latest.help) {
-      dispatch({ type: 'help', open: false });
+      // The help scrolls when the terminal is too small for it; any other key goes back.
+      const step = key.downArrow ? 1 : key.upArrow ? -1 : key.pageDown || input === ' ' ? 10 : key.pageUp ? -10 : 0;
+      dispatch(
+        step === 0
+          ? { type: 'help', open: false }
+          : { type: 'help', open: true, scroll: Math.min(latest.helpScroll + step, helpLines(screens[latest.screen], columns).length) },
+      );
       return;
     }
     const spec = screens[latest.screen];
@@ -169,7 +176,8 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
     const list = spec.fields(context);
     const focus = Math.min(latest.focus[latest.screen], Math.max(0, list.length - 1));
     const field = list[focus];
-    if (input === '?' && latest.confirm === undefined && !questionMarkTypes(field)) {
+    // Ctrl+G (help, as in nano) works everywhere; ? where it would not be typed into a field.
+    if (latest.confirm === undefined && ((key.ctrl && input === 'g') || (input === '?' && !questionMarkTypes(field)))) {
       dispatch({ type: 'help', open: true });
       return;
     }
@@ -262,15 +270,16 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
   }, [file, state.draft.format, cwd, current, dispatch]);
 
   // Files checked as they are entered: a missing input, an output that cannot be written, at the field that names it.
-  const checkedKey = JSON.stringify([...checkedSettings.map((key) => state.draft[key as keyof typeof state.draft]), state.draft.dryRun]);
+  const checkedKey = JSON.stringify([...checkedSettings.map((key) => state.draft[key as keyof typeof state.draft]), state.draft.dryRun, state.draft.core]);
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
       const parsed = settingsOfState(current());
       if (!('settings' in parsed)) return;
-      void checkSettingFiles(parsed.settings, cwd).then((problems) => {
+      void checkSettingFiles(parsed.settings, cwd).then(({ problems, warnings }) => {
         if (!live) return;
         for (const setting of checkedSettings) dispatch({ type: 'fieldProblem', field: setting, problem: problems[setting] });
+        dispatch({ type: 'warnings', warnings });
       });
     }, 200);
     return () => {
@@ -363,7 +372,12 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       ? undefined
       : { text: focused.problem.startsWith(label) ? `✗ ${focused.problem}` : `✗ ${label}: ${focused.problem}`, tone: 'error' as const };
   const message = state.help ? undefined : state.confirm !== undefined ? spec.message?.(state, list) : (focusedProblem ?? spec.message?.(state, list));
-  const hints: readonly KeyHint[] = state.help ? [['any key', 'back']] : spec.hints(state);
+  const hints: readonly KeyHint[] = state.help
+    ? [
+        ['↑↓', 'scroll'],
+        ['any other key', 'back'],
+      ]
+    : spec.hints(state).map((hint): KeyHint => (hint[0] === '?' && questionMarkTypes(focused) ? ['Ctrl+G', 'help'] : hint));
   return (
     <ThemeProvider colour={colour}>
       <Frame
@@ -376,7 +390,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         message={message}
       >
         {state.help ? (
-          <Help title={spec.title} lines={spec.help} columns={columns} />
+          <Help spec={spec} columns={columns} rows={bodyRows(rows, columns, message)} scroll={state.helpScroll} />
         ) : (
           <spec.Body state={state} fields={list} columns={columns} rows={bodyRows(rows, columns, message)} />
         )}
@@ -391,25 +405,31 @@ const globalKeys: readonly KeyHint[] = [
   ['→ at the end', 'take the grey completion of a path'],
   ['Enter', "the screen's step (shown at the bottom)"],
   ['Esc', 'back one screen'],
-  ['?', 'this help (in an empty field)'],
+  ['? or Ctrl+G', 'this help (? types in a field with text)'],
   ['Ctrl-C', 'quit (during a push: stop safely)'],
 ];
 
-function Help({ title, lines, columns }: { title: string; lines: readonly string[]; columns: number }) {
+/** The help of a screen as lines of the terminal's width: what it does, then the keys. */
+export function helpLines(spec: ScreenSpec, columns: number): string[] {
+  return [
+    `Help: ${spec.title}`,
+    ...wrapText(spec.help.join(' '), columns),
+    '',
+    'Keys',
+    ...globalKeys.flatMap(([key, action]) => wrapText(`  ${key.padEnd(14)} ${action}`, columns)),
+  ];
+}
+
+function Help({ spec, columns, rows, scroll }: { spec: ScreenSpec; columns: number; rows: number; scroll: number }) {
+  const lines = helpLines(spec, columns);
+  const start = Math.min(scroll, Math.max(0, lines.length - rows));
   return (
     <Box flexDirection="column" width={columns}>
-      <Text bold>{`Help: ${title}`}</Text>
-      {lines.map((line) => (
-        <Text key={line} wrap="wrap">
+      {lines.slice(start, start + rows).map((line, index) => (
+        <Text key={`${start + index}`} bold={start + index === 0 || line === 'Keys'}>
           {line}
         </Text>
       ))}
-      <Box marginTop={1} flexDirection="column">
-        <Text bold>Keys</Text>
-        {globalKeys.map(([key, action]) => (
-          <Text key={key} wrap="truncate-end">{`  ${key.padEnd(14)} ${action}`}</Text>
-        ))}
-      </Box>
     </Box>
   );
 }

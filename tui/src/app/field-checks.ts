@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { plainHttpWarning, readableByOthersWarning } from 'core-client/files/exposure-warnings';
 import { checkOutputPaths, type NamedFile } from 'core-client/files/output-paths';
 import { readCredentials } from 'core-client/push/credentials';
 import { hashConfigOf, resolveRunPaths, roleOfSetting, SettingError, settingOfRole, type MigrationSettings, type SettingKey } from 'core-client/settings';
@@ -21,7 +22,10 @@ async function inputProblem(path: string): Promise<string | undefined> {
  * What is wrong with each file a setting names, found as it is entered rather than after the confirmation: an input
  * that is missing or does not parse, an output that cannot be written or would overwrite an input.
  */
-export async function checkSettingFiles(settings: MigrationSettings, cwd: string): Promise<Partial<Record<SettingKey, string>>> {
+export async function checkSettingFiles(
+  settings: MigrationSettings,
+  cwd: string,
+): Promise<{ problems: Partial<Record<SettingKey, string>>; warnings: string[] }> {
   const problems: Partial<Record<SettingKey, string>> = {};
   const paths = resolveRunPaths(settings, cwd);
   const inputs: NamedFile[] = settings.file === undefined ? [...paths.inputs] : [{ role: 'the export', path: paths.sourcePath }, ...paths.inputs];
@@ -50,5 +54,27 @@ export async function checkSettingFiles(settings: MigrationSettings, cwd: string
     const setting = refused === undefined ? undefined : settingOfRole(refused.role ?? '');
     if (refused !== undefined && setting !== undefined) problems[setting] = refused.message;
   }
-  return problems;
+  return { problems, warnings: await exposureWarnings(settings, cwd) };
+}
+
+const secretFiles = [
+  { key: 'apiKeyFile', holds: 'the api-key' },
+  { key: 'hashConfig', holds: 'the signer key' },
+  { key: 'verifyCredentials', holds: 'passwords of known accounts' },
+] as const;
+
+/** What push warns of too: files holding secrets that others can read, a key that would travel in clear. */
+async function exposureWarnings(settings: MigrationSettings, cwd: string): Promise<string[]> {
+  const paths = resolveRunPaths(settings, cwd);
+  const warnings: string[] = [];
+  for (const file of secretFiles) {
+    const path = paths.inputs.find((input) => input.role === roleOfSetting(file.key))?.path;
+    const warning = path === undefined ? undefined : await readableByOthersWarning(path, file.holds);
+    if (warning !== undefined) warnings.push(warning);
+  }
+  for (const url of settings.core) {
+    const clearText = plainHttpWarning(url);
+    if (clearText !== undefined) warnings.push(clearText);
+  }
+  return warnings;
 }

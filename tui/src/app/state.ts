@@ -75,6 +75,8 @@ export interface AppState {
   invocation: string;
   screen: ScreenId;
   help: boolean;
+  /** Lines of the help scrolled past (a small terminal shows it in parts). */
+  helpScroll: number;
   /** Asking y/n before something that cannot be taken back. */
   confirm: 'push' | 'rollback' | undefined;
   draft: Draft;
@@ -105,6 +107,8 @@ export interface AppState {
   completion: { field: string; text: string } | undefined;
   /** Problems found as fields were typed (a missing input file, an output that cannot be written). */
   fieldProblems: Record<string, string>;
+  /** What push would warn of (secret files others can read, a key in clear), shown before anything is sent. */
+  warnings: string[];
   run: RunView;
   rollback: Outcome<RollbackSummary>;
   report: ReportView | undefined;
@@ -117,7 +121,7 @@ export type AppAction =
   | { type: 'focus'; index: number }
   | { type: 'cursor'; cursorFromEnd: number }
   | { type: 'goTo'; screen: ScreenId; focus?: number }
-  | { type: 'help'; open: boolean }
+  | { type: 'help'; open: boolean; scroll?: number }
   | { type: 'confirm'; what: AppState['confirm'] }
   | { type: 'stacks'; stacks: AppState['stacks'] }
   | { type: 'preflightStarted'; advance: boolean }
@@ -132,6 +136,7 @@ export type AppAction =
   | { type: 'emailCandidates'; emails: string[] }
   | { type: 'completion'; completion: AppState['completion'] }
   | { type: 'fieldProblem'; field: string; problem: string | undefined }
+  | { type: 'warnings'; warnings: string[] }
   | { type: 'runPreparing'; note: string }
   | { type: 'runProgress'; progress: PushProgressView }
   | { type: 'runFinished'; summary: PushSummary; commandLine: readonly string[] }
@@ -156,6 +161,7 @@ export function initialAppState({ settings, invocation, apiKey, apiKeyFromEnviro
     invocation,
     screen: 'connect',
     help: false,
+    helpScroll: 0,
     confirm: undefined,
     draft: draftFromSettings(settings),
     apiKey: apiKey ?? new Secret(''),
@@ -178,6 +184,7 @@ export function initialAppState({ settings, invocation, apiKey, apiKeyFromEnviro
     emailCandidates: [],
     completion: undefined,
     fieldProblems: {},
+    warnings: [],
     run: { state: 'idle' },
     rollback: { state: 'idle' },
     report: undefined,
@@ -246,7 +253,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         ...(action.focus === undefined ? {} : { focus: { ...state.focus, [action.screen]: action.focus } }),
       };
     case 'help':
-      return { ...state, help: action.open };
+      return { ...state, help: action.open, helpScroll: Math.max(0, action.scroll ?? 0) };
     case 'confirm':
       return { ...state, confirm: action.what };
     case 'stacks':
@@ -302,6 +309,8 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       else fieldProblems[action.field] = action.problem;
       return { ...state, fieldProblems };
     }
+    case 'warnings':
+      return JSON.stringify(action.warnings) === JSON.stringify(state.warnings) ? state : { ...state, warnings: action.warnings };
     case 'runPreparing':
       return { ...state, run: { state: 'preparing', note: action.note }, ...moveTo(state, 'push') };
     case 'runProgress':

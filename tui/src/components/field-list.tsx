@@ -109,7 +109,9 @@ export function FieldList({ fields, focus, editing, cursorFromEnd, completion, c
         const room = Math.max(8, columns - width - 2 - Math.min(Array.from(trailer).length, Math.floor(columns / 3)));
         return (
           <Box key={field.id} height={1}>
-            <Text>{focused ? '▸ ' : '  '}</Text>
+            <Box width={2} flexShrink={0}>
+              <Text>{focused ? '▸' : ' '}</Text>
+            </Box>
             <Box width={width} flexShrink={0}>
               <Text wrap="truncate-end">
                 <Tone tone={focused ? 'accent' : 'plain'} bold={focused}>

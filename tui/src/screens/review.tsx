@@ -5,6 +5,7 @@ import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
+import { wrapText } from '../components/wrap.js';
 import type { FieldSpec } from '../app/fields.js';
 import { planCurrent } from '../app/plan-status.js';
 import { settingProblems } from '../app/problems.js';
@@ -122,9 +123,15 @@ function fields({ state, commands }: ScreenContext): FieldSpec[] {
 
 function Body({ state, fields: list, columns, rows }: BodyProps) {
   const summary = state.plan?.counted?.summary;
-  const tableRows = Math.max(3, rows - list.length - 2);
+  const warnings = state.warnings.flatMap((warning) => wrapText(`! ${warning}`, columns));
+  const tableRows = Math.max(3, rows - list.length - 2 - warnings.length);
   return (
     <Box flexDirection="column">
+      {warnings.map((line) => (
+        <Tone key={line} tone="warning">
+          {line}
+        </Tone>
+      ))}
       {summary === undefined || !planCurrent(state) ? (
         <Text>The plan has not been read yet: Enter on Source reads it.</Text>
       ) : (
