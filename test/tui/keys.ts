@@ -12,6 +12,8 @@ export const keys = {
   /** The Delete key (forward delete), as xterm and tmux send it. */
   delete: '\u001B[3~',
   home: '\u001B[H',
+  pageUp: '\u001B[5~',
+  pageDown: '\u001B[6~',
   end: '\u001B[F',
   ctrlA: '\u0001',
   ctrlE: '\u0005',

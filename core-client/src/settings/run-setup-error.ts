@@ -1,5 +1,5 @@
 import { ExitCode } from './verdict.js';
-import { SettingError } from './setting-error.js';
+import { type SettingError } from './setting-error.js';
 import type { SettingFace } from './setting-flags.js';
 import type { SettingKey } from './settings.js';
 

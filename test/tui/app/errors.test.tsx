@@ -7,7 +7,7 @@ import { MigrationSettingsSchema, type MigrationSettingsInput } from '../../../c
 import { Secret } from '../../../core-client/src/secret.js';
 import { App, type AppResult } from '../../../tui/src/app/app.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { writeDemoSample, type DemoSample } from '../../sandbox/demo-sample.js';
+import { writeDemoSample } from '../../sandbox/demo-sample.js';
 import { keys } from '../keys.js';
 import { flat, focusOn, focusedLine, press, renderInTerminal, settle, waitFor, type Terminal } from '../support/terminal.js';
 
@@ -15,7 +15,6 @@ const apiKey = randomBytes(24).toString('hex');
 const signerKey = randomBytes(64);
 let core: CoreDouble;
 let folder: string;
-let sample: DemoSample;
 let terminal: Terminal | undefined;
 
 beforeAll(async () => {
@@ -27,7 +26,7 @@ afterAll(async () => {
 beforeEach(async () => {
   core.reset();
   folder = await mkdtemp(join(tmpdir(), 'core-migrate-errors-'));
-  sample = await writeDemoSample(folder, signerKey);
+  await writeDemoSample(folder, signerKey);
 });
 afterEach(async () => {
   terminal?.unmount();

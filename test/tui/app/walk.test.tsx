@@ -9,7 +9,7 @@ import { Secret } from '../../../core-client/src/secret.js';
 import { App, type AppResult } from '../../../tui/src/app/app.js';
 import { buildProgram } from '../../../tui/src/cli.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { writeDemoSample, type DemoSample } from '../../sandbox/demo-sample.js';
+import { writeDemoSample } from '../../sandbox/demo-sample.js';
 import { keys } from '../keys.js';
 import { captureIO } from '../commands/captured-io.js';
 import { press, renderInTerminal, waitFor, type Terminal } from '../support/terminal.js';
@@ -18,7 +18,6 @@ const apiKey = randomBytes(24).toString('hex');
 const signerKey = randomBytes(64);
 let core: CoreDouble;
 let folder: string;
-let sample: DemoSample;
 let terminal: Terminal | undefined;
 
 beforeAll(async () => {
@@ -30,7 +29,7 @@ afterAll(async () => {
 beforeEach(async () => {
   core.reset();
   folder = await mkdtemp(join(tmpdir(), 'core-migrate-walk-'));
-  sample = await writeDemoSample(folder, signerKey);
+  await writeDemoSample(folder, signerKey);
 });
 afterEach(async () => {
   terminal?.unmount();

@@ -161,7 +161,7 @@ describe('core-migrate push as real processes', () => {
       expect(code, stderr).toBe(1);
       expect(stderr).toMatch(/Stopping: no new operations; waiting for those in flight/);
       expect(stderr).not.toMatch(/\n\s+at /);
-      const hint = /To resume, run: core-migrate (.+)/.exec(stdout)?.[1];
+      const hint = /To resume, run: (?:npx )?core-migrate (.+)/.exec(stdout)?.[1];
       expect(hint, stdout).toBeDefined();
       const journal = await readFile(join(dir, 'push.journal'), 'utf8');
       const answered = journalLines(journal).filter((entry) => entry.o !== undefined);

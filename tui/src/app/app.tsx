@@ -138,7 +138,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       fix: (setting) => {
         const latest = current();
         for (const id of walkScreens) {
-          const list = screens[id].fields(contextOf(latest));
+          const list = screens[id].fields({ state: latest, dispatch });
           const index = list.findIndex((field) => field.setting === setting);
           if (index >= 0) return dispatch({ type: 'goTo', screen: id, focus: index });
         }
@@ -146,8 +146,6 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       },
       quit,
     }),
-    // contextOf is defined below from these same values.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [environment, dispatch, current, quit],
   );
 
@@ -193,7 +191,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       return;
     }
     if (key.return) {
-      if (field?.kind === 'action') field.activate();
+      if (field?.kind === 'action') field.activate(context);
       else spec.enter?.(context);
       return;
     }
@@ -216,11 +214,11 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       dispatch({ type: 'draft', patch: { hashConfig: '' } });
       dispatch({ type: 'hash', patch: readHashConfigPaste(text) });
       // The paste's line says what became of it, whole when focused.
-      const pasteLine = screens.hashes.fields(contextOf(current())).findIndex((field) => field.id === 'paste');
+      const pasteLine = screens.hashes.fields({ state: current(), dispatch }).findIndex((field) => field.id === 'paste');
       if (pasteLine >= 0) dispatch({ type: 'focus', index: pasteLine });
       return;
     }
-    const field = screens[latest.screen].fields(contextOf(latest))[latest.focus[latest.screen]];
+    const field = screens[latest.screen].fields({ state: latest, dispatch })[latest.focus[latest.screen]];
     if (field !== undefined) pasteIntoField(field, text, { cursorFromEnd: latest.cursorFromEnd, dispatch });
   });
 
@@ -329,8 +327,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
 
   // Completions: the path typed in a path field, the email typed in the password check.
   const spec = screens[state.screen];
-  const context = contextOf(state);
-  const list = spec.fields(context);
+  const list = spec.fields({ state, dispatch });
   const focus = Math.min(state.focus[state.screen], Math.max(0, list.length - 1));
   const focused = list[focus];
   const completionSource = focused !== undefined && (focused.kind === 'path' || focused.id === 'checkEmail') ? `${focused.id}\u0000${focused.value}` : '';

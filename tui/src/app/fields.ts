@@ -2,6 +2,7 @@ import type { SettingKey } from 'core-client/settings';
 import type { Secret } from 'core-client/secret';
 import { applyTextKey } from '../components/text-edit.js';
 import { noKeyFlags, type KeyPress } from './keys.js';
+import type { ScreenContext } from './screen.js';
 import type { AppAction } from './state.js';
 
 interface FieldBase {
@@ -42,11 +43,11 @@ export interface ChoiceFieldSpec extends FieldBase {
   set: (value: string) => AppAction;
 }
 
-/** A row that does something on Enter (open the report, add a rule). */
+/** A row that does something on Enter (open the report, remove a rule). */
 export interface ActionFieldSpec extends FieldBase {
   kind: 'action';
   value: string;
-  activate: () => void;
+  activate: (context: ScreenContext) => void;
 }
 
 export type FieldSpec = TextFieldSpec | MaskedFieldSpec | ChoiceFieldSpec | ActionFieldSpec;

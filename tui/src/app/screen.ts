@@ -34,6 +34,9 @@ export interface ScreenContext {
   rows: number;
 }
 
+/** What a screen's fields are built from: the state, and how to change it (nothing that runs work). */
+export type FieldsContext = Pick<ScreenContext, 'state' | 'dispatch'>;
+
 export interface BodyProps {
   state: AppState;
   fields: readonly FieldSpec[];
@@ -46,7 +49,7 @@ export interface BodyProps {
 export interface ScreenSpec {
   id: ScreenId;
   title: string;
-  fields: (context: ScreenContext) => FieldSpec[];
+  fields: (context: FieldsContext) => FieldSpec[];
   /** Enter on a field that does not take it. */
   enter?: (context: ScreenContext) => void;
   /** Esc. Default: one step back. */

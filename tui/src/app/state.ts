@@ -5,7 +5,7 @@ import type { ReportGroups } from 'core-client/plan/report-groups';
 import type { KnownPasswordCheck } from 'core-client/push/known-password';
 import type { PushSummary } from 'core-client/push/summary';
 import { Secret } from 'core-client/secret';
-import { ExitCode, type CountedPlan, type MigrationSettings, type SettingKey } from 'core-client/settings';
+import { type ExitCode, type CountedPlan, type MigrationSettings, type SettingKey } from 'core-client/settings';
 import type { SourceFormat } from 'core-client/sources/source-format';
 import { initialPushView, type PushProgressView } from './push-progress.js';
 import { draftFromSettings, type Draft } from './draft.js';

@@ -6,16 +6,7 @@ import type { Connection } from 'core-client/connection/resolve-connection';
 import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
 import { featureLabels, identityFeatures } from 'core-client/identity/options';
 import { printableJson, printableLines } from 'core-client/printable';
-import {
-  clientOf,
-  connectionOf,
-  connectionWarnings,
-  describeConnectionSources,
-  ExitCode,
-  parseSettings,
-  SettingError,
-  type MigrationSettings,
-} from 'core-client/settings';
+import { clientOf, connectionOf, connectionWarnings, describeConnectionSources, ExitCode, parseSettings, SettingError } from 'core-client/settings';
 import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';

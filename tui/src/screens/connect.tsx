@@ -4,14 +4,14 @@ import { printable } from 'core-client/printable';
 import { FieldList } from '../components/field-list.js';
 import { Tone } from '../components/theme.js';
 import type { FieldSpec } from '../app/fields.js';
-import type { BodyProps, ScreenContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { Secret } from 'core-client/secret';
 
 const noStack = '(none: type the core below)';
 const stepLabels = { reachable: 'core reachable', keyAccepted: 'api-key accepted', tenantExists: 'tenant exists' } as const;
 
-function fields({ state }: ScreenContext): FieldSpec[] {
+function fields({ state }: FieldsContext): FieldSpec[] {
   const { draft, stacks } = state;
   const keyNote = state.apiKey.isEmpty
     ? draft.apiKeyFile !== ''

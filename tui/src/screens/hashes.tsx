@@ -9,7 +9,7 @@ import { Tone } from '../components/theme.js';
 import type { FieldSpec } from '../app/fields.js';
 import { readHashConfigPaste } from '../app/hash-paste.js';
 import { planCurrent, typedHashConfig } from '../app/plan-status.js';
-import type { BodyProps, ScreenContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldsContext, ScreenContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 
 const familyFates = {
@@ -45,7 +45,7 @@ function usesFile(state: AppState): boolean {
   return state.draft.hashConfig.trim() !== '';
 }
 
-function fields({ state, dispatch }: ScreenContext): FieldSpec[] {
+function fields({ state }: FieldsContext): FieldSpec[] {
   const { hash, draft } = state;
   const typed = typedHashConfig(hash);
   const list: FieldSpec[] = [
@@ -119,7 +119,7 @@ function fields({ state, dispatch }: ScreenContext): FieldSpec[] {
       setting: 'stripPrefix',
       value: rule,
       note: 'Enter removes it',
-      activate: () => dispatch({ type: 'draft', patch: { stripPrefix: draft.stripPrefix.filter((_, at) => at !== index) } }),
+      activate: ({ dispatch }) => dispatch({ type: 'draft', patch: { stripPrefix: draft.stripPrefix.filter((_, at) => at !== index) } }),
     });
   }
   list.push(

@@ -5,7 +5,7 @@ import { Tone } from '../components/theme.js';
 import type { FieldSpec } from '../app/fields.js';
 import type { Draft } from '../app/draft.js';
 import { planCurrent } from '../app/plan-status.js';
-import type { BodyProps, ScreenContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 
 type Toggle = 'keepIds' | 'verifyEmails' | 'metadata';
@@ -23,7 +23,7 @@ function toggle(state: AppState, key: Toggle, label: string, yes: string, no: st
   };
 }
 
-function fields({ state }: ScreenContext): FieldSpec[] {
+function fields({ state }: FieldsContext): FieldSpec[] {
   return [
     toggle(state, 'keepIds', 'keep old ids', "each user's core id maps to its old id", 'users get new ids'),
     toggle(state, 'verifyEmails', 'verify emails', 'emails the source verified stay verified', 'password users start unverified'),

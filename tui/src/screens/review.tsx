@@ -9,7 +9,7 @@ import { wrapText } from '../components/wrap.js';
 import type { FieldSpec } from '../app/fields.js';
 import { planCurrent } from '../app/plan-status.js';
 import { settingProblems } from '../app/problems.js';
-import type { BodyProps, ScreenContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { shortLocation, withFileNames } from './locations.js';
 
@@ -52,7 +52,7 @@ function readiness(state: AppState): string | undefined {
   return undefined;
 }
 
-function fields({ state, commands }: ScreenContext): FieldSpec[] {
+function fields({ state }: FieldsContext): FieldSpec[] {
   const { draft } = state;
   const problems = settingProblems(state);
   const file = draft.file.trim() === '' ? 'users.json' : draft.file.trim();
@@ -114,7 +114,7 @@ function fields({ state, commands }: ScreenContext): FieldSpec[] {
       kind: 'action',
       label: 'rejected records',
       value: rejected > 0 ? `${formatCount(rejected)}: Enter browses them by reason` : 'none',
-      activate: () => {
+      activate: ({ commands }) => {
         if (rejected > 0) commands.openReport();
       },
     },

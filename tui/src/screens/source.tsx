@@ -5,7 +5,7 @@ import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';
 import type { FieldSpec } from '../app/fields.js';
-import type { BodyProps, ScreenContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { planCurrent } from '../app/plan-status.js';
 
@@ -22,7 +22,7 @@ function providerIds(state: AppState): string[] {
   return [...new Set([...Object.keys(state.draft.providerMap), ...found])];
 }
 
-function fields({ state }: ScreenContext): FieldSpec[] {
+function fields({ state }: FieldsContext): FieldSpec[] {
   const { draft } = state;
   const format = effectiveFormat(state);
   const detected = state.detected.state === 'done' ? `detected: ${state.detected.value}` : state.detected.state === 'failed' ? 'not detected' : '';
