@@ -20,7 +20,7 @@ export interface TableProps {
 
 /** Two aligned columns (label, right-aligned count) and a note that takes the rest of the line. */
 export function Table({ title, rows, columns, maxRows = Number.POSITIVE_INFINITY }: TableProps) {
-  const labelWidth = Math.min(Math.max(12, ...rows.map((row) => row.label.length + 2)), Math.max(14, Math.floor(columns * 0.4)));
+  const labelWidth = Math.min(Math.max(12, ...rows.map((row) => row.label.length + 2)), Math.max(14, Math.floor(columns * 0.45)));
   const valueWidth = Math.max(5, ...rows.map((row) => (typeof row.value === 'number' ? formatCount(row.value) : row.value).length));
   const room = Math.max(1, maxRows - (title === undefined ? 0 : 1));
   const shown = rows.length <= room ? rows : [...rows.slice(0, room - 1), { label: '…', value: '', note: `${rows.length - room + 1} more rows` }];

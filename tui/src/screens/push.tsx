@@ -5,6 +5,7 @@ import { formatCount, formatMaybeCount } from '../components/numbers.js';
 import { ProgressBar } from '../components/progress-bar.js';
 import { Table } from '../components/table.js';
 import { Tone } from '../components/theme.js';
+import { wrapText } from '../components/wrap.js';
 import { formatDuration } from '../app/push-progress.js';
 import type { BodyProps, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
@@ -50,14 +51,18 @@ function Body({ state, columns, rows }: BodyProps) {
             .filter((outcome) => outcome !== 'notAttempted')
             .map((outcome) => ({ label: outcomeLabels[outcome], value: view.counts?.[outcome] ?? 0 }))}
           columns={columns}
-          maxRows={Math.max(3, rows - 6)}
+          maxRows={Math.max(3, rows - 8)}
         />
       </Box>
-      {view.note === undefined ? null : (
-        <Text wrap="truncate-end">
-          <Tone tone={view.stopping ? 'warning' : 'muted'}>{view.note}</Tone>
-        </Text>
-      )}
+      {view.note === undefined
+        ? null
+        : wrapText(printable(view.note), columns)
+            .slice(0, 3)
+            .map((line) => (
+              <Tone key={line} tone={view.stopping ? 'warning' : 'muted'}>
+                {line}
+              </Tone>
+            ))}
     </Box>
   );
 }
