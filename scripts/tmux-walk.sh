@@ -98,4 +98,7 @@ save 7-summary
 keys q
 wait_for '[demo exited]'
 save 8-after-exit
+# The sample folder held the signer key and known passwords: the demo removes it when it ends.
+folder=$(grep -o '/tmp/core-migrate-demo-[A-Za-z0-9]*' "$out/8-after-exit.txt" | head -n 1)
+if [ -n "$folder" ] && [ -e "$folder" ]; then echo "the demo left $folder behind" >&2; exit 1; fi
 echo "every step passed; screens in $out"

@@ -29,11 +29,12 @@ async function demo(): Promise<number> {
     io.stdout.write(
       [
         `Sandbox core: ${core.url} (the core double, in memory, new api-key)`,
-        `Sample files: ${folder} (removed when the demo ends: they hold the signer key)`,
+        `Sample files: ${folder}`,
         '  users.json (14 users: 3 hash families, third-party, some broken),',
-        '  hash_config.txt (its hashing parameters), credentials.txt (known passwords)',
-        'Every field is filled: Enter goes on, y sends, ? shows the keys. On Hashes, check',
-        'the password analytical-engine for ada@example.com (try a wrong one too).',
+        '  hash_config.txt (its parameters), credentials.txt (known passwords);',
+        '  they hold the signer key and passwords: removed when the demo ends.',
+        'Every field is filled: Enter goes on, y sends, ? shows the keys. On Hashes,',
+        'check the password analytical-engine for ada@example.com (and a wrong one).',
         '',
       ].join('\n'),
     );

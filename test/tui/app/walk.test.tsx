@@ -12,7 +12,7 @@ import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { writeDemoSample } from '../../sandbox/demo-sample.js';
 import { keys } from '../keys.js';
 import { captureIO } from '../commands/captured-io.js';
-import { press, renderInTerminal, waitFor, type Terminal } from '../support/terminal.js';
+import { flat, press, renderInTerminal, waitFor, type Terminal } from '../support/terminal.js';
 
 const apiKey = randomBytes(24).toString('hex');
 const signerKey = randomBytes(64);
@@ -126,6 +126,14 @@ describe('the terminal app opened with every setting given', () => {
     await press(app, keys.enter, 'y');
     await waitFor(app, (frame) => frame.includes('Push finished.') && /skipped \(journal\) +11/.test(frame), 20_000);
     expect(core.requestCount() - requests).toBeLessThan(30);
+
+    // Roll back from the Summary: exactly the users this migration created go, after a question.
+    await press(app, 'u');
+    await waitFor(app, 'Remove every user this migration created');
+    await press(app, 'y');
+    await waitFor(app, (frame) => flat(frame).includes('Rollback: 11 removed now'), 20_000);
+    expect(core.users()).toEqual([]);
+    expect(app.lastFrame()).not.toContain('u roll back');
 
     await press(app, 'q');
     expect(result?.exitCode).toBe(1);
