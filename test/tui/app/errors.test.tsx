@@ -1,53 +1,19 @@
+import { appTestBed } from '../support/app-bed.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MigrationSettingsSchema, type MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
-import { Secret } from '../../../core-client/src/secret.js';
-import { App, type AppResult } from '../../../tui/src/app/app.js';
-import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { writeDemoSample } from '../../sandbox/demo-sample.js';
+import { describe, expect, it } from 'vitest';
+import type { MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
+import { type AppResult } from '../../../tui/src/app/app.js';
+import { startCoreDouble } from '../../core-double/index.js';
 import { keys } from '../keys.js';
-import { flat, focusOn, focusedLine, press, renderInTerminal, settle, waitFor, type Terminal } from '../support/terminal.js';
+import { flat, focusOn, focusedLine, press, settle, waitFor, type Terminal } from '../support/terminal.js';
 
-const apiKey = randomBytes(24).toString('hex');
-const signerKey = randomBytes(64);
-let core: CoreDouble;
-let folder: string;
-let terminal: Terminal | undefined;
+const bed = appTestBed('errors');
 
-beforeAll(async () => {
-  core = await startCoreDouble({ apiKeys: [apiKey], signerKey: signerKey.toString('base64') });
-});
-afterAll(async () => {
-  await core.close();
-});
-beforeEach(async () => {
-  core.reset();
-  folder = await mkdtemp(join(tmpdir(), 'core-migrate-errors-'));
-  await writeDemoSample(folder, signerKey);
-});
-afterEach(async () => {
-  terminal?.unmount();
-  terminal = undefined;
-  await rm(folder, { recursive: true, force: true });
-});
-
-function open(input: MigrationSettingsInput, onDone?: (result: AppResult) => void, coreUrl = core.url): Terminal {
-  terminal = renderInTerminal(
-    <App
-      env={{}}
-      cwd={folder}
-      colour={false}
-      settings={MigrationSettingsSchema.parse({ core: [coreUrl], ...input })}
-      invocation="core-migrate"
-      apiKey={new Secret(apiKey)}
-      pulumiBinary={join(folder, 'no-pulumi-here')}
-      {...(onDone === undefined ? {} : { onDone })}
-    />,
-  );
-  return terminal;
+function open(input: MigrationSettingsInput, onDone?: (result: AppResult) => void, coreUrl?: string): Terminal {
+  return bed.open(input, { ...(onDone === undefined ? {} : { onDone }), ...(coreUrl === undefined ? {} : { coreUrl }) });
 }
 
 async function toReview(app: Terminal): Promise<void> {
@@ -79,7 +45,7 @@ describe('errors lead back to the field that fixes them', () => {
   }, 30_000);
 
   it("a push that cannot start says why on the Push screen, leads to the field with Enter, and quits with push's exit code", async () => {
-    const journal = join(folder, 'journal.ndjson');
+    const journal = join(bed.folder(), 'journal.ndjson');
     await writeFile(`${journal}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command: 'push' }));
     let result: AppResult | undefined;
     const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson' }, (done) => (result = done));
@@ -87,7 +53,7 @@ describe('errors lead back to the field that fixes them', () => {
     await press(app, keys.enter, 'y');
     await waitFor(app, 'Nothing was sent.');
     expect(flat(app.lastFrame())).toContain('is in use by another push');
-    expect(core.emailPasswordUsers()).toEqual([]);
+    expect(bed.core().emailPasswordUsers()).toEqual([]);
     await press(app, keys.enter);
     await waitFor(app, 'Review]');
     expect(focusedLine(app.lastFrame())).toContain('journal');
@@ -98,7 +64,7 @@ describe('errors lead back to the field that fixes them', () => {
   }, 30_000);
 
   it('a core gone by the time of the push: exit 3 on quitting, and Enter leads to the core URL', async () => {
-    const short = await startCoreDouble({ apiKeys: [apiKey], signerKey: signerKey.toString('base64') });
+    const short = await startCoreDouble({ apiKeys: [bed.apiKey], signerKey: bed.signerKey.toString('base64') });
     let result: AppResult | undefined;
     const app = open({ file: 'users.json', hashConfig: 'hash_config.txt' }, (done) => (result = done), short.url);
     await toReview(app);
@@ -114,9 +80,9 @@ describe('errors lead back to the field that fixes them', () => {
   }, 30_000);
 
   it('a push the known accounts stopped: no file named that was never written, and h leads to the hash parameters', async () => {
-    const wrong = join(folder, 'wrong_hash_config.txt');
-    const right = await readFile(join(folder, 'hash_config.txt'), 'utf8');
-    await writeFile(wrong, right.replace(signerKey.toString('base64'), randomBytes(64).toString('base64')), { mode: 0o600 });
+    const wrong = join(bed.folder(), 'wrong_hash_config.txt');
+    const right = await readFile(join(bed.folder(), 'hash_config.txt'), 'utf8');
+    await writeFile(wrong, right.replace(bed.signerKey.toString('base64'), randomBytes(64).toString('base64')), { mode: 0o600 });
     const app = open({ file: 'users.json', hashConfig: 'wrong_hash_config.txt', verifyCredentials: 'credentials.txt' });
     await toReview(app);
     await press(app, keys.enter, 'y');
@@ -128,7 +94,7 @@ describe('errors lead back to the field that fixes them', () => {
     expect(stopped).toContain('no sign-in was tried');
     expect(stopped).not.toContain('offers no');
     expect(stopped).toContain('h: fix the hash parameters');
-    expect(core.emailPasswordUsers()).toEqual([]);
+    expect(bed.core().emailPasswordUsers()).toEqual([]);
     await press(app, 'h');
     await waitFor(app, 'Hashes]');
     await focusOn(app, 'hash_config file');
@@ -143,7 +109,7 @@ describe('errors lead back to the field that fixes them', () => {
 
   it('ends with exit 0 after a push where every record was imported', async () => {
     await writeFile(
-      join(folder, 'clean.ndjson'),
+      join(bed.folder(), 'clean.ndjson'),
       ['ada', 'alan']
         .map((name) => JSON.stringify({ id: name, email: `${name}@example.com`, passwordHash: '$2a$04$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy' }))
         .join('\n'),

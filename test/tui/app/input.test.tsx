@@ -1,55 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MigrationSettingsSchema, type MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
-import { Secret } from '../../../core-client/src/secret.js';
-import { App, type AppResult } from '../../../tui/src/app/app.js';
+import { appTestBed } from '../support/app-bed.js';
+import { describe, expect, it } from 'vitest';
+import type { MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
 import { keysOf } from '../../../tui/src/app/keys.js';
-import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { writeDemoSample, type DemoSample } from '../../sandbox/demo-sample.js';
 import { keys } from '../keys.js';
-import { focusOn, focusedLine, press, renderInTerminal, settle, waitFor, type Terminal } from '../support/terminal.js';
+import { focusOn, focusedLine, press, settle, waitFor, type Terminal } from '../support/terminal.js';
 
-const apiKey = randomBytes(24).toString('hex');
-const signerKey = randomBytes(64);
-let core: CoreDouble;
-let folder: string;
-let sample: DemoSample;
-let terminal: Terminal | undefined;
+const bed = appTestBed('input');
 
-beforeAll(async () => {
-  core = await startCoreDouble({ apiKeys: [apiKey], signerKey: signerKey.toString('base64') });
-});
-afterAll(async () => {
-  await core.close();
-});
-beforeEach(async () => {
-  core.reset();
-  folder = await mkdtemp(join(tmpdir(), 'core-migrate-input-'));
-  sample = await writeDemoSample(folder, signerKey);
-});
-afterEach(async () => {
-  terminal?.unmount();
-  terminal = undefined;
-  await rm(folder, { recursive: true, force: true });
-});
-
-function open(input: MigrationSettingsInput = {}, onDone?: (result: AppResult) => void): Terminal {
-  terminal = renderInTerminal(
-    <App
-      env={{}}
-      cwd={folder}
-      colour={false}
-      settings={MigrationSettingsSchema.parse({ core: [core.url], ...input })}
-      invocation="core-migrate"
-      apiKey={new Secret(apiKey)}
-      pulumiBinary={join(folder, 'no-pulumi-here')}
-      {...(onDone === undefined ? {} : { onDone })}
-    />,
-  );
-  return terminal;
+function open(input: MigrationSettingsInput = {}): Terminal {
+  return bed.open(input);
 }
 
 describe('keys that arrive together', () => {
@@ -82,7 +41,7 @@ describe('keys that arrive together', () => {
   });
 
   it('two arrows in one read move the focus two fields, and a burst of text goes to the field the focus is on', async () => {
-    const app = open({ file: sample.exportPath, hashConfig: sample.hashConfigPath });
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt' });
     await waitFor(app, 'Where is the core?');
     app.write(`${keys.down}${keys.down}`);
     await settle(60);
@@ -94,7 +53,7 @@ describe('keys that arrive together', () => {
   });
 
   it('Enters in one read go to the screen the state says is current, never to one being left', async () => {
-    const app = open({ file: sample.exportPath, hashConfig: sample.hashConfigPath });
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt' });
     await waitFor(app, 'Where is the core?');
     await press(app, keys.enter);
     await waitFor(app, 'Source]');
@@ -104,13 +63,13 @@ describe('keys that arrive together', () => {
     app.write(`${keys.enter}${keys.enter}`);
     await waitFor(app, 'Nothing is sent until you confirm.');
     // Enter asks, y sends, q (in the same read) stops safely: each key reaches the screen it was meant for.
-    core.faults.setLatencyMs(150);
+    bed.core().faults.setLatencyMs(150);
     app.write(`${keys.enter}y`);
     await waitFor(app, 'Push]');
     app.write('q');
     await waitFor(app, (frame) => frame.includes('Push stopped early.') || frame.includes('Push finished.'), 20_000);
     expect(app.lastFrame()).toContain('Summary]');
-    core.faults.setLatencyMs(0);
+    bed.core().faults.setLatencyMs(0);
   }, 30_000);
 
   it('a paste goes into the focused field whole, one line, not as keys', async () => {
@@ -147,7 +106,7 @@ describe('help and the question mark', () => {
 
 describe('fields', () => {
   it('a grey default is never part of the value: typing into an empty journal field gives what was typed', async () => {
-    const app = open({ file: sample.exportPath, hashConfig: sample.hashConfigPath });
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt' });
     await waitFor(app, 'Where is the core?');
     await press(app, keys.enter);
     await waitFor(app, 'Source]');

@@ -1,60 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MigrationSettingsSchema } from '../../../core-client/src/settings/settings.js';
-import { Secret } from '../../../core-client/src/secret.js';
-import { App } from '../../../tui/src/app/app.js';
-import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { writeDemoSample } from '../../sandbox/demo-sample.js';
+import { appTestBed } from '../support/app-bed.js';
+import { describe, expect, it } from 'vitest';
 import { keys } from '../keys.js';
-import { onScreen, overflow, press, renderInTerminal, settle, waitFor, type Terminal } from '../support/terminal.js';
+import { onScreen, overflow, press, settle, waitFor, type Terminal } from '../support/terminal.js';
 
-const apiKey = randomBytes(24).toString('hex');
-const signerKey = randomBytes(64);
-let core: CoreDouble;
-let folder: string;
-let terminal: Terminal | undefined;
-
-beforeAll(async () => {
-  core = await startCoreDouble({ apiKeys: [apiKey], signerKey: signerKey.toString('base64') });
-});
-afterAll(async () => {
-  await core.close();
-});
-beforeEach(async () => {
-  core.reset();
-  folder = await mkdtemp(join(tmpdir(), 'core-migrate-layout-'));
-  await writeDemoSample(folder, signerKey);
-});
-afterEach(async () => {
-  terminal?.unmount();
-  terminal = undefined;
-  core.faults.setLatencyMs(0);
-  await rm(folder, { recursive: true, force: true });
-});
+const bed = appTestBed('layout');
 
 function open(columns: number, rows: number, extra: Record<string, unknown> = {}): Terminal {
-  terminal = renderInTerminal(
-    <App
-      env={{}}
-      cwd={folder}
-      colour={false}
-      settings={MigrationSettingsSchema.parse({
-        file: 'users.json',
-        hashConfig: 'hash_config.txt',
-        verifyCredentials: 'credentials.txt',
-        core: [core.url],
-        ...extra,
-      })}
-      invocation="core-migrate"
-      apiKey={new Secret(apiKey)}
-      pulumiBinary={join(folder, 'no-pulumi-here')}
-    />,
-    { columns, rows },
-  );
-  return terminal;
+  return bed.open({ file: 'users.json', hashConfig: 'hash_config.txt', verifyCredentials: 'credentials.txt', ...extra }, { size: { columns, rows } });
 }
 
 /** A line cut with … only because it is as wide as the screen: nothing that fits is cut. */
@@ -118,7 +70,7 @@ describe('the app uses the terminal it is given', () => {
   }, 30_000);
 
   it('redraws whole at every resize during a push: each frame fits the size it is drawn for, with one header', async () => {
-    core.faults.setLatencyMs(120);
+    bed.core().faults.setLatencyMs(120);
     const app = open(80, 24, { concurrency: 1 });
     await waitFor(app, 'Where is the core?');
     await press(app, keys.enter);

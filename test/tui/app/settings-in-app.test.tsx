@@ -1,55 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appTestBed } from '../support/app-bed.js';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MigrationSettingsSchema, type MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
-import { Secret } from '../../../core-client/src/secret.js';
-import { App, type AppResult } from '../../../tui/src/app/app.js';
-import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { writeDemoSample } from '../../sandbox/demo-sample.js';
+import { describe, expect, it } from 'vitest';
+import type { MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
+import { type AppResult } from '../../../tui/src/app/app.js';
 import { keys } from '../keys.js';
-import { flat, focusOn, focusedLine, press, renderInTerminal, waitFor, type Terminal } from '../support/terminal.js';
+import { flat, focusOn, focusedLine, press, waitFor, type Terminal } from '../support/terminal.js';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/exports/', import.meta.url));
-const apiKey = randomBytes(24).toString('hex');
-const signerKey = randomBytes(64);
-let core: CoreDouble;
-let folder: string;
-let terminal: Terminal | undefined;
-
-beforeAll(async () => {
-  core = await startCoreDouble({ apiKeys: [apiKey], signerKey: signerKey.toString('base64') });
-});
-afterAll(async () => {
-  await core.close();
-});
-beforeEach(async () => {
-  core.reset();
-  folder = await mkdtemp(join(tmpdir(), 'core-migrate-settings-'));
-});
-afterEach(async () => {
-  terminal?.unmount();
-  terminal = undefined;
-  await rm(folder, { recursive: true, force: true });
-});
+const bed = appTestBed('settings-in-app');
 
 function open(input: MigrationSettingsInput, onDone?: (result: AppResult) => void): Terminal {
-  terminal = renderInTerminal(
-    <App
-      env={{}}
-      cwd={folder}
-      colour={false}
-      settings={MigrationSettingsSchema.parse({ core: [core.url], ...input })}
-      invocation="core-migrate"
-      apiKey={new Secret(apiKey)}
-      pulumiBinary={join(folder, 'no-pulumi-here')}
-      {...(onDone === undefined ? {} : { onDone })}
-    />,
-    { columns: 100, rows: 30 },
-  );
-  return terminal;
+  return bed.open(input, { size: { columns: 100, rows: 30 }, ...(onDone === undefined ? {} : { onDone }) });
 }
 
 async function toSource(app: Terminal): Promise<void> {
@@ -69,8 +32,8 @@ async function pushFromReview(app: Terminal): Promise<void> {
 
 describe('every push setting in the app', () => {
   it('an Auth0 export: the password-hash file is asked for once the format is known, and joined', async () => {
-    await copyFile(join(fixtures, 'auth0/users.ndjson'), join(folder, 'users.ndjson'));
-    await copyFile(join(fixtures, 'auth0/passwords.ndjson'), join(folder, 'passwords.ndjson'));
+    await copyFile(join(fixtures, 'auth0/users.ndjson'), join(bed.folder(), 'users.ndjson'));
+    await copyFile(join(fixtures, 'auth0/passwords.ndjson'), join(bed.folder(), 'passwords.ndjson'));
     let result: AppResult | undefined;
     const app = open({ file: 'users.ndjson' }, (done) => (result = done));
     await toSource(app);
@@ -81,13 +44,18 @@ describe('every push setting in the app', () => {
     expect(app.lastFrame()).toMatch(/bcrypt +\d/);
     await press(app, keys.enter, keys.enter);
     await pushFromReview(app);
-    expect(core.emailPasswordUsers().map((user) => user.email)).toContain('ada@example.com');
+    expect(
+      bed
+        .core()
+        .emailPasswordUsers()
+        .map((user) => user.email),
+    ).toContain('ada@example.com');
     await press(app, 'q');
     expect(result?.command?.line).toContain('--auth0-password-file passwords.ndjson');
   }, 30_000);
 
   it("a generic export: each field mapped to one of the file's own columns, offered by the app", async () => {
-    await copyFile(join(fixtures, 'generic/mapped.csv'), join(folder, 'mapped.csv'));
+    await copyFile(join(fixtures, 'generic/mapped.csv'), join(bed.folder(), 'mapped.csv'));
     let result: AppResult | undefined;
     const app = open({ file: 'mapped.csv' }, (done) => (result = done));
     await toSource(app);
@@ -107,9 +75,19 @@ describe('every push setting in the app', () => {
     await waitFor(app, 'Hash families in the file');
     await press(app, keys.enter, keys.enter);
     await pushFromReview(app);
-    expect(core.emailPasswordUsers().map((user) => user.email)).toEqual(['ada@example.com']);
-    expect(core.thirdPartyUsers().map((user) => user.thirdPartyId)).toEqual(['github']);
-    expect(core.identity.externalIdOf(core.emailPasswordUsers()[0]?.id ?? '')).toBe('17');
+    expect(
+      bed
+        .core()
+        .emailPasswordUsers()
+        .map((user) => user.email),
+    ).toEqual(['ada@example.com']);
+    expect(
+      bed
+        .core()
+        .thirdPartyUsers()
+        .map((user) => user.thirdPartyId),
+    ).toEqual(['github']);
+    expect(bed.core().identity.externalIdOf(bed.core().emailPasswordUsers()[0]?.id ?? '')).toBe('17');
     await press(app, 'q');
     expect(result?.command?.line).toContain('--map email=E-Mail');
     expect(result?.command?.line).toContain("--map 'sourceId=Legacy ID'");
@@ -122,7 +100,7 @@ describe('every push setting in the app', () => {
       emailVerified: true,
       providerUserInfo: [{ providerId, rawId: `raw-${id}`, email: `${id}@example.com` }],
     });
-    await writeFile(join(folder, 'users.json'), JSON.stringify({ users: [user('u1', 'oidc.acme'), user('u2', 'oidc.acme'), user('u3', 'google.com')] }));
+    await writeFile(join(bed.folder(), 'users.json'), JSON.stringify({ users: [user('u1', 'oidc.acme'), user('u2', 'oidc.acme'), user('u3', 'google.com')] }));
     const app = open({ file: 'users.json' });
     await toSource(app);
     await press(app, keys.enter);
@@ -137,7 +115,8 @@ describe('every push setting in the app', () => {
     await press(app, keys.enter, keys.enter);
     await pushFromReview(app);
     expect(
-      core
+      bed
+        .core()
         .thirdPartyUsers()
         .map((created) => created.thirdPartyId)
         .sort(),
@@ -145,8 +124,7 @@ describe('every push setting in the app', () => {
   }, 30_000);
 
   it('a pasted hash_config that does not parse says why on its line; one that parses fills the fields', async () => {
-    const sample = await writeDemoSample(folder, signerKey);
-    const app = open({ file: sample.exportPath });
+    const app = open({ file: 'users.json' });
     await toSource(app);
     await press(app, keys.enter);
     await waitFor(app, 'Hash families in the file');
@@ -154,11 +132,11 @@ describe('every push setting in the app', () => {
     app.paste('hash_config {\n  algorithm: SCRYPT,\n  base64_salt_separator: Bw==,\n  rounds: 99,\n  mem_cost: 14,\n}');
     await waitFor(app, 'the pasted hash_config cannot be used');
     expect(flat(app.lastFrame())).toMatch(/✗ .*rounds must be a whole number from 1 to 8/);
-    const block = `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${signerKey.toString('base64')},\n  base64_salt_separator: Bw==,\n  rounds: 8,\n  mem_cost: 14,\n}`;
+    const block = `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${bed.signerKey.toString('base64')},\n  base64_salt_separator: Bw==,\n  rounds: 8,\n  mem_cost: 14,\n}`;
     app.paste(block);
     await waitFor(app, 'hash_config read');
     await waitFor(app, (frame) => /vendor_scrypt +3/.test(frame));
-    expect(app.lastFrame()).not.toContain(signerKey.toString('base64'));
+    expect(app.lastFrame()).not.toContain(bed.signerKey.toString('base64'));
     // The known-password check uses the pasted signer key.
     await focusOn(app, 'check email');
     await press(app, 'ada@example.com', keys.down, 'analytical-engine', keys.enter);
@@ -166,8 +144,7 @@ describe('every push setting in the app', () => {
   }, 30_000);
 
   it('identity options change what the push does: without old ids no mapping is written', async () => {
-    const sample = await writeDemoSample(folder, signerKey);
-    const app = open({ file: sample.exportPath, hashConfig: sample.hashConfigPath });
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt' });
     await toSource(app);
     await press(app, keys.enter);
     await waitFor(app, 'Hash families in the file');
@@ -180,7 +157,12 @@ describe('every push setting in the app', () => {
     expect(focusedLine(app.lastFrame())).toContain('import');
     await press(app, keys.enter);
     await pushFromReview(app);
-    expect(core.requests().filter((request) => request.path.endsWith('/recipe/userid/map'))).toEqual([]);
-    expect(core.emailPasswordUsers().length).toBeGreaterThan(0);
+    expect(
+      bed
+        .core()
+        .requests()
+        .filter((request) => request.path.endsWith('/recipe/userid/map')),
+    ).toEqual([]);
+    expect(bed.core().emailPasswordUsers().length).toBeGreaterThan(0);
   }, 30_000);
 });

@@ -1,68 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appTestBed } from '../support/app-bed.js';
+import { describe, expect, it } from 'vitest';
 import { MigrationSettingsSchema, type MigrationSettings } from '../../../core-client/src/settings/settings.js';
 import { parseSettings } from '../../../core-client/src/settings/setting-error.js';
-import { Secret } from '../../../core-client/src/secret.js';
-import { App, type AppResult } from '../../../tui/src/app/app.js';
+import { type AppResult } from '../../../tui/src/app/app.js';
 import { buildProgram } from '../../../tui/src/cli.js';
-import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { writeDemoSample } from '../../sandbox/demo-sample.js';
 import { keys } from '../keys.js';
 import { captureIO } from '../commands/captured-io.js';
-import { flat, press, renderInTerminal, waitFor, type Terminal } from '../support/terminal.js';
+import { flat, press, waitFor, type Terminal } from '../support/terminal.js';
 
-const apiKey = randomBytes(24).toString('hex');
-const signerKey = randomBytes(64);
-let core: CoreDouble;
-let folder: string;
-let terminal: Terminal | undefined;
-
-beforeAll(async () => {
-  core = await startCoreDouble({ apiKeys: [apiKey], signerKey: signerKey.toString('base64') });
-});
-afterAll(async () => {
-  await core.close();
-});
-beforeEach(async () => {
-  core.reset();
-  folder = await mkdtemp(join(tmpdir(), 'core-migrate-walk-'));
-  await writeDemoSample(folder, signerKey);
-});
-afterEach(async () => {
-  terminal?.unmount();
-  terminal = undefined;
-  await rm(folder, { recursive: true, force: true });
-});
-
-function settingsOf(input: Record<string, unknown>): MigrationSettings {
-  return MigrationSettingsSchema.parse(input);
-}
+const bed = appTestBed('walk');
 
 function open(settings: MigrationSettings, onDone?: (result: AppResult) => void): Terminal {
-  terminal = renderInTerminal(
-    <App
-      env={{}}
-      cwd={folder}
-      colour={false}
-      settings={settings}
-      invocation="core-migrate"
-      apiKey={new Secret(apiKey)}
-      apiKeyFromEnvironment
-      pulumiBinary={join(folder, 'no-pulumi-here')}
-      {...(onDone === undefined ? {} : { onDone })}
-    />,
-  );
-  return terminal;
+  return bed.open(settings, onDone === undefined ? {} : { onDone });
 }
 
 /** The settings a printed command line stands for, parsed by the command line's own parser. */
 async function settingsOfCommand(line: string): Promise<MigrationSettings> {
   const args = line.split(' ').slice(1);
   let parsed: MigrationSettings | undefined;
-  const program = await buildProgram(captureIO({ cwd: folder }).io, () => undefined, args);
+  const program = await buildProgram(captureIO({ cwd: bed.folder() }).io, () => undefined, args);
   const push = program.commands.find((command) => command.name() === 'push');
   push?.action((file: string, flags: Record<string, unknown>) => {
     const settings = parseSettings({ ...flags, file } as never);
@@ -75,10 +31,10 @@ async function settingsOfCommand(line: string): Promise<MigrationSettings> {
 
 describe('the terminal app opened with every setting given', () => {
   it('walks with Enter on each screen and y, pushes what push would, and ends with the resume command', async () => {
-    const settings = settingsOf({
+    const settings = MigrationSettingsSchema.parse({
       file: 'users.json',
       hashConfig: 'hash_config.txt',
-      core: [core.url],
+      core: [bed.core().url],
       journal: 'journal.ndjson',
       report: 'report.ndjson',
       verifyCredentials: 'credentials.txt',
@@ -102,7 +58,8 @@ describe('the terminal app opened with every setting given', () => {
     expect(app.lastFrame()).toContain('✓ these add up to 16 of 16 planned operations');
     expect(app.lastFrame().replace(/\s+/g, ' ')).toContain('7 of 7 logged in at the core');
     expect(
-      core
+      bed
+        .core()
         .emailPasswordUsers()
         .map((user) => user.email)
         .sort(),
@@ -117,22 +74,22 @@ describe('the terminal app opened with every setting given', () => {
         'margaret@example.com',
       ].sort(),
     );
-    expect(core.thirdPartyUsers()).toHaveLength(4);
+    expect(bed.core().thirdPartyUsers()).toHaveLength(4);
 
     // Back to Review, run again: the journal resumes and nothing is sent twice.
-    const requests = core.requestCount();
+    const requests = bed.core().requestCount();
     await press(app, 'b');
     await waitFor(app, 'Nothing is sent until you confirm.');
     await press(app, keys.enter, 'y');
     await waitFor(app, (frame) => frame.includes('Push finished.') && /skipped \(journal\) +11/.test(frame), 20_000);
-    expect(core.requestCount() - requests).toBeLessThan(30);
+    expect(bed.core().requestCount() - requests).toBeLessThan(30);
 
     // Roll back from the Summary: exactly the users this migration created go, after a question.
     await press(app, 'u');
     await waitFor(app, 'Remove every user this migration created');
     await press(app, 'y');
     await waitFor(app, (frame) => flat(frame).includes('Rollback: 11 removed now'), 20_000);
-    expect(core.users()).toEqual([]);
+    expect(bed.core().users()).toEqual([]);
     expect(app.lastFrame()).not.toContain('u roll back');
 
     await press(app, 'q');

@@ -1,32 +1,12 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
+import { noKeyFlags } from '../../../tui/src/app/keys.js';
 import { visiblePart } from '../../../tui/src/components/cursor.js';
 import { maskOf } from '../../../tui/src/components/field-list.js';
 import { applyTextKey, type TextEdit } from '../../../tui/src/components/text-edit.js';
 import { wrapText } from '../../../tui/src/components/wrap.js';
 
-const noKey: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
+const noKey: Key = noKeyFlags;
 const atEnd = (value: string): TextEdit => ({ value, cursorFromEnd: 0 });
 
 describe('applyTextKey', () => {
