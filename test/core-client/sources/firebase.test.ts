@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_RECORD_DEPTH } from '../../../core-client/src/sources/json/json-array-scanner.js';
+import { MAX_RECORD_DEPTH } from '../../../core-client/src/sources/json/json-depth.js';
 import { readSource } from '../../../core-client/src/sources/read-source.js';
 import { SourceError } from '../../../core-client/src/sources/source-error.js';
 import type { SourceUser } from '../../../core-client/src/sources/source-user.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readJsonArrayItems, type JsonArrayItem, type JsonArrayShape } from '../../../core-client/src/sources/json/json-array-items.js';
-import { MAX_RECORD_DEPTH } from '../../../core-client/src/sources/json/json-array-scanner.js';
+import { MAX_RECORD_DEPTH } from '../../../core-client/src/sources/json/json-depth.js';
 import { SourceError } from '../../../core-client/src/sources/source-error.js';
 import { readAll } from './support.js';
 

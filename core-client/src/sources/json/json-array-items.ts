@@ -1,5 +1,6 @@
 import { SourceError } from '../source-error.js';
-import { JsonArrayScanner, JsonScanError, MAX_RECORD_DEPTH, type JsonArrayScannerOptions, type ScannedElement } from './json-array-scanner.js';
+import { JsonArrayScanner, JsonScanError, type JsonArrayScannerOptions, type ScannedElement } from './json-array-scanner.js';
+import { TOO_DEEP_REASON } from './json-depth.js';
 
 /** One element of the streamed array, with its position in the array, or why it cannot be handed on. */
 export type JsonArrayItem = { readonly index: number; readonly value: unknown } | { readonly index: number; readonly problem: string };
@@ -27,7 +28,7 @@ function sourceErrorOf(file: string, error: JsonScanError, lastIndex: number | u
 
 function itemOf(file: string, element: ScannedElement): JsonArrayItem {
   if ('tooDeep' in element) {
-    return { index: element.index, problem: `the record nests deeper than ${MAX_RECORD_DEPTH} levels, deeper than any export of users` };
+    return { index: element.index, problem: TOO_DEEP_REASON };
   }
   try {
     return { index: element.index, value: JSON.parse(element.text) as unknown };

@@ -1,14 +1,9 @@
 import { DEFAULT_MAX_LINE_BYTES } from '../text/lines.js';
 import { BitStack } from './bit-stack.js';
+import { MAX_RECORD_DEPTH } from './json-depth.js';
 
 /** One record's text is bounded like a line of the line-based formats, for the same reasons (lines.ts). */
 export const DEFAULT_MAX_ELEMENT_BYTES = DEFAULT_MAX_LINE_BYTES;
-
-/**
- * No export nests a user this deep (a Firebase user is three levels), and a value nested much deeper would overflow
- * the stack of whatever walks it later (JSON.stringify fails near ten thousand levels): such a record is refused.
- */
-export const MAX_RECORD_DEPTH = 64;
 
 /** Nesting beside the users is only checked, one bit a level; past this the file is damaged (2 MiB of bits). */
 export const MAX_DOCUMENT_DEPTH = 1 << 24;
