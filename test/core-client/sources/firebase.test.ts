@@ -108,6 +108,16 @@ describe('Firebase auth:export JSON', () => {
     });
   });
 
+  it('keeps a creation time past the range of a date as exported, instead of stopping the reading', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'users.json');
+      await writeFile(file, JSON.stringify({ users: [{ localId: 'fb-1', createdAt: '99999999999999999999', lastSignedInAt: ' 1600000000000 ' }] }));
+      const { records, error } = await readAll(readSource(file, { format: 'firebase-json' }));
+      expect(error).toBeUndefined();
+      expect(records[0]).toMatchObject({ profile: { signedUpAt: '99999999999999999999', lastSignedInAt: '2020-09-13T12:26:40.000Z' } });
+    });
+  });
+
   it('refuses a file of the wrong format when the format is forced', async () => {
     const csv = await readAll(readSource(fixture('firebase/users.csv'), { format: 'firebase-json' }));
     expect((csv.error as SourceError).kind).toBe('wrong-format');

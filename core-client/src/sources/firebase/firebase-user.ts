@@ -3,6 +3,7 @@ import type { RecordLocation } from '../../location.js';
 import type { LinkedProvider, SourceUser } from '../source-user.js';
 import { dropUndefined } from '../generic/generic-record.js';
 import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../json/json-depth.js';
+import { isoTimeOfEpochMs } from './epoch-time.js';
 
 /**
  * Sign-in methods Firebase lists among a user's providers that are not third-party accounts: the password
@@ -43,11 +44,12 @@ export function toLinkedProviders(infos: readonly FirebaseProviderInfo[]): Linke
     .map((info) => ({ providerId: info.providerId, providerUserId: info.rawId, ...(info.email ? { email: info.email } : {}) }));
 }
 
-/** Firebase times are milliseconds since the epoch as text; anything else is kept as it was exported. */
+const DIGITS = /^\s*\d+\s*$/;
+
+/** Firebase times are milliseconds since the epoch as text; anything else (or past any date) is kept as exported. */
 function isoTime(value: string | undefined): string | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const ms = Number(value);
-  return Number.isFinite(ms) && /^\d+$/.test(value.trim()) ? new Date(ms).toISOString() : value;
+  return (DIGITS.test(value) ? isoTimeOfEpochMs(Number(value)) : undefined) ?? value;
 }
 
 /**
