@@ -7,6 +7,7 @@ import {
   parseCredentials,
   signInCredentials,
 } from '../../../core-client/src/push/credentials.js';
+import type { PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { bcryptOperation, recordsOf, thirdPartyOperation } from './plan-fixtures.js';
 
@@ -47,5 +48,15 @@ describe('known credentials', () => {
     expect(credentialsProof(signedIn)).toEqual({ checked: 2, matchedLocally: 1, notPlanned: 1, loggedIn: 1 });
     const noSignIn = await signInCredentials({ signIn: async () => ({ outcome: 'notAvailable' }) }, checks, credentials);
     expect(credentialsProof(noSignIn).loggedIn).toBeNull();
+  });
+
+  it('stops reading the plan once every known account is found', async () => {
+    const hash = bcrypt.hashSync('pw', 4);
+    async function* planThenFailure(): AsyncGenerator<PlannedRecord> {
+      yield* recordsOf([{ ...bcryptOperation(1, 'ada@example.com'), body: { email: 'ada@example.com', passwordHash: hash } }]);
+      throw new Error('read past the last known account');
+    }
+    const checks = await checkCredentialsLocally(planThenFailure(), [{ email: 'ada@example.com', password: new Secret('pw'), line: 1 }]);
+    expect(checks.map((check) => check.local)).toEqual(['match']);
   });
 });
