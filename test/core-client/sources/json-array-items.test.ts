@@ -138,6 +138,8 @@ describe('readJsonArrayItems: the array under a key', () => {
     expect(error).toBeUndefined();
     expect(valuesOf(records)).toEqual([{ id: 1 }, { id: 2 }]);
     expect(valuesOf((await read('{"us\\u0065rs": [1]}', users)).records)).toEqual([1]);
+    const longKey = `{"${'users'.repeat(60)}": [0], "users": [1]}`;
+    expect(valuesOf((await read(longKey, users, 7)).records)).toEqual([1]);
   });
 
   it('refuses a file without the key, a key that holds no array, and the key twice', async () => {

@@ -1,5 +1,31 @@
 import { DEFAULT_MAX_LINE_BYTES } from '../text/lines.js';
 import { BitStack } from './bit-stack.js';
+import { ChunkPositions, HeldText, type TextPosition } from './chunk-text.js';
+import {
+  AFTER_MINUS,
+  AFTER_ZERO,
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON_CHAR,
+  COMMA,
+  INTEGER,
+  MINUS,
+  NUMBER_BROKEN,
+  NUMBER_ENDED,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  ZERO,
+  isDigit,
+  isEscapable,
+  isHexDigit,
+  isWhitespace,
+  kindOf,
+  numberProblem,
+  numberStep,
+  shown,
+} from './json-grammar.js';
 import { MAX_RECORD_DEPTH } from './json-depth.js';
 
 /** One record's text is bounded like a line of the line-based formats, for the same reasons (lines.ts). */
@@ -10,11 +36,6 @@ export const MAX_DOCUMENT_DEPTH = 1 << 24;
 
 /** Keys of the top-level object longer than this cannot be the array's key, so they are not kept. */
 const MAX_KEY_CHARS = 256;
-
-export interface TextPosition {
-  readonly line: number;
-  readonly byteOffset: number;
-}
 
 /** An element of the array as text for JSON.parse, or a record too deep to hand on. */
 export type ScannedElement = { readonly index: number; readonly text: string } | { readonly index: number; readonly tooDeep: true };
@@ -41,7 +62,7 @@ export interface JsonArrayScannerOptions {
   readonly maxElementBytes?: number;
 }
 
-// Where the scanner is in the grammar. Numbers and literals have their own small states below.
+// Where the scanner is in the grammar; a number's own states are in json-grammar.ts.
 const VALUE = 0;
 const VALUE_OR_CLOSE = 1;
 const KEY = 2;
@@ -54,58 +75,6 @@ const UNICODE = 8;
 const NUMBER = 9;
 const LITERAL = 10;
 const END = 11;
-
-const AFTER_MINUS = 0;
-const AFTER_ZERO = 1;
-const INTEGER = 2;
-const AFTER_DOT = 3;
-const FRACTION = 4;
-const AFTER_E = 5;
-const AFTER_EXPONENT_SIGN = 6;
-const EXPONENT = 7;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON_CHAR = 0x3a;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-const NEWLINE = 0x0a;
-
-function isWhitespace(code: number): boolean {
-  return code === 0x20 || code === NEWLINE || code === 0x0d || code === 0x09;
-}
-
-function isDigit(code: number): boolean {
-  return code >= ZERO && code <= NINE;
-}
-
-function isHexDigit(code: number): boolean {
-  return isDigit(code) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
-}
-
-function isEscapable(code: number): boolean {
-  // " \ / b f n r t
-  return code === QUOTE || code === BACKSLASH || code === 0x2f || code === 0x62 || code === 0x66 || code === 0x6e || code === 0x72 || code === 0x74;
-}
-
-/** A found character for a message: printable ASCII as itself, anything else by its code point (never raw). */
-function shown(code: number): string {
-  return code > 0x20 && code < 0x7f ? `"${String.fromCharCode(code)}"` : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
-function countNewlines(text: string, end: number): number {
-  let count = 0;
-  for (let at = text.indexOf('\n'); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) count += 1;
-  return count;
-}
 
 /**
  * Finds the elements of one JSON array in streamed text (the whole file, or the array under one top-level key) in
@@ -136,21 +105,18 @@ export class JsonArrayScanner {
   // The element in progress (`#elementStart` is -1 outside one).
   #elementStart = -1;
   #elementIndex = -1;
-  #elementPieces: string[] = [];
-  #elementPieceBytes = 0;
+  readonly #elementText = new HeldText();
   #elementStartPosition: TextPosition | undefined;
   #elementTooDeep = false;
   #ready: ScannedElement[] = [];
 
   // A key of the top-level object in progress (`#keyStart` is -1 when none is kept).
   #keyStart = -1;
-  #keyPieces: string[] = [];
-  #keyChars = 0;
+  readonly #keyText = new HeldText();
 
   // Where the current chunk starts in the file.
   #chunk = '';
-  #chunkLine = 1;
-  #chunkByte = 0;
+  readonly #positions = new ChunkPositions();
 
   constructor(options: JsonArrayScannerOptions = {}) {
     this.#arrayKey = options.arrayKey;
@@ -167,6 +133,7 @@ export class JsonArrayScanner {
   /** Scans the next chunk of text; elements completed before an error stay available to `take()`. */
   scan(chunk: string): void {
     this.#chunk = chunk;
+    this.#positions.enter(chunk);
     if (this.#elementStart !== -1) this.#elementStart = 0;
     if (this.#keyStart !== -1) this.#keyStart = 0;
     const length = chunk.length;
@@ -250,7 +217,7 @@ export class JsonArrayScanner {
       }
       return;
     }
-    const where = { line: this.#chunkLine, byteOffset: this.#chunkByte };
+    const where = this.#positions.end;
     const what = this.#elementStart !== -1 ? `element #${this.#elementIndex} is not complete` : `expected ${this.#expecting()}`;
     throw new JsonScanError('truncated', where, `the file ends before its JSON is complete (${what}); it looks cut short`);
   }
@@ -295,7 +262,7 @@ export class JsonArrayScanner {
     } else if (this.#arrayValueNext) {
       this.#arrayValueNext = false;
       if (code !== OPEN_BRACKET)
-        throw new JsonScanError('wrong-format', this.#positionAt(at), `${this.#expected()}, but "${this.#arrayKey}" holds ${kindOf(code)}`);
+        throw new JsonScanError('wrong-format', this.#positions.at(at), `${this.#expected()}, but "${this.#arrayKey}" holds ${kindOf(code)}`);
       this.#arrayStarts();
     } else if (this.#inArray && depth === this.#arrayDepth) {
       this.#elementStarts(at);
@@ -333,47 +300,15 @@ export class JsonArrayScanner {
 
   /** Reads number characters from `at`; returns where the scan goes on (the character after the number is not used). */
   #number(chunk: string, start: number): number {
-    let at = start;
     const length = chunk.length;
-    while (at < length) {
+    for (let at = start; at < length; at += 1) {
       const code = chunk.charCodeAt(at);
-      switch (this.#numberState) {
-        case AFTER_MINUS:
-          if (!isDigit(code)) throw this.#syntax(at, `${shown(code)} after "-", expected a digit`);
-          this.#numberState = code === ZERO ? AFTER_ZERO : INTEGER;
-          break;
-        case INTEGER:
-        case AFTER_ZERO:
-          if (isDigit(code) && this.#numberState === INTEGER) break;
-          if (isDigit(code)) throw this.#syntax(at, 'a number must not start with 0 followed by digits');
-          if (code === DOT) this.#numberState = AFTER_DOT;
-          else if (code === 0x65 || code === 0x45) this.#numberState = AFTER_E;
-          else return this.#numberEnded(at);
-          break;
-        case AFTER_DOT:
-          if (!isDigit(code)) throw this.#syntax(at, `${shown(code)} after a decimal point, expected a digit`);
-          this.#numberState = FRACTION;
-          break;
-        case FRACTION:
-          if (isDigit(code)) break;
-          if (code === 0x65 || code === 0x45) this.#numberState = AFTER_E;
-          else return this.#numberEnded(at);
-          break;
-        case AFTER_E:
-          if (code === PLUS || code === MINUS) this.#numberState = AFTER_EXPONENT_SIGN;
-          else if (isDigit(code)) this.#numberState = EXPONENT;
-          else throw this.#syntax(at, `${shown(code)} in an exponent, expected a digit`);
-          break;
-        case AFTER_EXPONENT_SIGN:
-          if (!isDigit(code)) throw this.#syntax(at, `${shown(code)} in an exponent, expected a digit`);
-          this.#numberState = EXPONENT;
-          break;
-        default:
-          if (!isDigit(code)) return this.#numberEnded(at);
-      }
-      at += 1;
+      const next = numberStep(this.#numberState, code);
+      if (next === NUMBER_ENDED) return this.#numberEnded(at);
+      if (next === NUMBER_BROKEN) throw this.#syntax(at, numberProblem(this.#numberState, code));
+      this.#numberState = next;
     }
-    return at;
+    return length;
   }
 
   #numberEnded(at: number): number {
@@ -385,7 +320,7 @@ export class JsonArrayScanner {
     if (this.#containers.depth >= MAX_DOCUMENT_DEPTH) {
       throw new JsonScanError(
         'too-deep',
-        this.#positionAt(at),
+        this.#positions.at(at),
         `the JSON nests deeper than ${MAX_DOCUMENT_DEPTH} levels: the file is damaged or not an export of users`,
       );
     }
@@ -425,18 +360,13 @@ export class JsonArrayScanner {
   #elementEnded(end: number): void {
     const index = this.#elementIndex;
     const last = this.#chunk.slice(this.#elementStart, end);
-    let text = last;
-    if (this.#elementPieces.length > 0) {
-      this.#elementPieces.push(last);
-      text = this.#elementPieces.join('');
-      this.#checkElementBytes(this.#elementPieceBytes + Buffer.byteLength(last));
-      this.#elementPieces = [];
-      this.#elementPieceBytes = 0;
-      this.#elementStartPosition = undefined;
-    } else if (last.length * 3 > this.#maxElementBytes) {
-      this.#elementStartPosition = this.#positionAt(this.#elementStart);
-      this.#checkElementBytes(Buffer.byteLength(last));
+    // Within one chunk, an element cannot reach the limit unless its characters could (three bytes each at most).
+    if (this.#elementText.spansChunks || last.length * 3 > this.#maxElementBytes) {
+      this.#elementStartPosition ??= this.#positions.at(this.#elementStart);
+      this.#checkElementBytes(this.#elementText.bytes + Buffer.byteLength(last));
     }
+    const text = this.#elementText.finish(last);
+    this.#elementStartPosition = undefined;
     this.#elementStart = -1;
     this.#ready.push(this.#elementTooDeep ? { index, tooDeep: true } : { index, text });
   }
@@ -456,8 +386,6 @@ export class JsonArrayScanner {
     this.#state = STRING;
     if (this.#arrayKey !== undefined && this.#containers.depth === 1) {
       this.#keyStart = at + 1;
-      this.#keyPieces = [];
-      this.#keyChars = 0;
     }
   }
 
@@ -465,15 +393,15 @@ export class JsonArrayScanner {
     this.#state = COLON;
     if (this.#keyStart === -1) return;
     const last = this.#chunk.slice(this.#keyStart, end - 1);
-    const raw = this.#keyPieces.length === 0 ? last : this.#keyPieces.join('') + last;
+    const tooLong = this.#keyText.chars + last.length > MAX_KEY_CHARS;
+    const raw = this.#keyText.finish(last);
     this.#keyStart = -1;
-    this.#keyPieces = [];
-    if (this.#keyChars + last.length > MAX_KEY_CHARS) return;
+    if (tooLong) return;
     // The text was checked as a JSON string already; escapes (`"us\u0065rs"`) name the key too.
     const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
     if (key !== this.#arrayKey) return;
     if (this.#sawArray) {
-      throw new JsonScanError('wrong-format', this.#positionAt(end), `${this.#expected()}, but the "${key}" key appears twice at the top level`);
+      throw new JsonScanError('wrong-format', this.#positions.at(end), `${this.#expected()}, but the "${key}" key appears twice at the top level`);
     }
     this.#arrayValueNext = true;
   }
@@ -481,29 +409,18 @@ export class JsonArrayScanner {
   #chunkEnded(): void {
     const chunk = this.#chunk;
     if (this.#elementStart !== -1) {
-      if (this.#elementPieces.length === 0) this.#elementStartPosition = this.#positionAt(this.#elementStart);
-      const piece = this.#elementStart === 0 ? chunk : chunk.slice(this.#elementStart);
-      this.#elementPieces.push(piece);
-      this.#elementPieceBytes += Buffer.byteLength(piece);
-      this.#checkElementBytes(this.#elementPieceBytes);
+      this.#elementStartPosition ??= this.#positions.at(this.#elementStart);
+      this.#elementText.hold(this.#elementStart === 0 ? chunk : chunk.slice(this.#elementStart));
+      this.#checkElementBytes(this.#elementText.bytes);
     }
-    if (this.#keyStart !== -1) {
-      const piece = chunk.slice(this.#keyStart);
-      this.#keyChars += piece.length;
-      if (this.#keyChars <= MAX_KEY_CHARS) this.#keyPieces.push(piece);
-    }
-    this.#chunkLine += countNewlines(chunk, chunk.length);
-    this.#chunkByte += Buffer.byteLength(chunk) - (endsInHighSurrogate(chunk) ? 2 : 0);
+    // A key past the limit is not the array's: only its length is kept on.
+    if (this.#keyStart !== -1) this.#keyText.hold(this.#keyText.chars > MAX_KEY_CHARS ? '' : chunk.slice(this.#keyStart));
+    this.#positions.leave();
     this.#chunk = '';
   }
 
-  #positionAt(at: number): TextPosition {
-    const before = this.#chunk.slice(0, at);
-    return { line: this.#chunkLine + countNewlines(before, at), byteOffset: this.#chunkByte + Buffer.byteLength(before) };
-  }
-
   #syntax(at: number, detail: string): JsonScanError {
-    return new JsonScanError('not-json', this.#positionAt(at), detail);
+    return new JsonScanError('not-json', this.#positions.at(at), detail);
   }
 
   #expected(): string {
@@ -538,24 +455,6 @@ export class JsonArrayScanner {
         return 'nothing more';
     }
   }
-}
-
-/**
- * A chunk cut between the two halves of a surrogate pair would count 3 + 3 bytes for a 4-byte character: the first
- * half counts 1. (openText's chunks end on whole characters; other callers' may not.)
- */
-function endsInHighSurrogate(chunk: string): boolean {
-  const last = chunk.charCodeAt(chunk.length - 1);
-  return last >= 0xd800 && last <= 0xdbff;
-}
-
-function kindOf(code: number): string {
-  if (code === OPEN_BRACE) return 'an object';
-  if (code === QUOTE) return 'a string';
-  if (code === MINUS || isDigit(code)) return 'a number';
-  if (code === 0x74 || code === 0x66) return 'true or false';
-  if (code === 0x6e) return 'null';
-  return shown(code);
 }
 
 function sizeText(bytes: number): string {
