@@ -25,8 +25,8 @@ interface ChildMeasure {
   peakRssKiB: number;
 }
 
-async function planOnce(file: string, nodeFlags: readonly string[]): Promise<ChildMeasure> {
-  const { stdout } = await run(process.execPath, [...nodeFlags, join(import.meta.dirname, 'plan-child.ts'), file], { cwd: root, maxBuffer: 1 << 20 });
+async function planOnce(file: string): Promise<ChildMeasure> {
+  const { stdout } = await run(process.execPath, [join(import.meta.dirname, 'plan-child.ts'), file], { cwd: root, maxBuffer: 1 << 20 });
   return JSON.parse(stdout) as ChildMeasure;
 }
 
@@ -34,9 +34,9 @@ async function planOnce(file: string, nodeFlags: readonly string[]): Promise<Chi
  * Plans synthetic Firebase exports, each size in fresh processes (so each peak RSS is that run's own) on the compiled
  * core-client, as the CLI runs it. The machine is shared: the best of a few runs is the speed, the highest peak the
  * memory. Each file is written to a temporary folder just before its runs and deleted just after (5 M users are
- * 1.6 GB). `nodeFlags` (e.g. --max-semi-space-size=16) shows what Node's own settings change.
+ * 1.6 GB).
  */
-export async function benchPlan(sizes: readonly number[], runsOf: (users: number) => number, nodeFlags: readonly string[] = []): Promise<PlanRun[]> {
+export async function benchPlan(sizes: readonly number[], runsOf: (users: number) => number): Promise<PlanRun[]> {
   await run(process.execPath, [join(root, 'node_modules/typescript7/bin/tsc'), '-p', 'core-client/tsconfig.build.json'], { cwd: root });
   const folder = await mkdtemp(join(tmpdir(), 'core-migrate-bench-plan-'));
   const results: PlanRun[] = [];
@@ -47,7 +47,7 @@ export async function benchPlan(sizes: readonly number[], runsOf: (users: number
       const { size } = await stat(file);
       const runs = runsOf(users);
       const measures: ChildMeasure[] = [];
-      for (let index = 0; index < runs; index += 1) measures.push(await planOnce(file, nodeFlags));
+      for (let index = 0; index < runs; index += 1) measures.push(await planOnce(file));
       await rm(file);
       const best = Math.min(...measures.map((measure) => measure.seconds));
       results.push({
@@ -62,8 +62,7 @@ export async function benchPlan(sizes: readonly number[], runsOf: (users: number
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
-  const flags = nodeFlags.length === 0 ? 'Node defaults' : nodeFlags.join(' ');
-  console.log(`\nplan: synthetic Firebase JSON export (vendor scrypt + providers), compiled core-client, one process per run, ${flags}`);
+  console.log('\nplan: synthetic Firebase JSON export (vendor scrypt + providers), compiled core-client, one process per run');
   console.table(
     results.map((result) => ({
       users: result.users,

@@ -8,9 +8,6 @@ import { benchIdentity } from './identity.js';
 const quick = process.env.BENCH_QUICK === '1';
 await benchStartup();
 await benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3));
-// V8 grows its young generation to 2 × 64 MiB on this machine during a long plan, whatever the export's size: the
-// same 5 M run with it held at 2 × 16 MiB (`node --max-semi-space-size=16`, a setting for whoever starts Node).
-if (!quick) await benchPlan([5_000_000], () => 1, ['--max-semi-space-size=16']);
 await benchPush();
 await benchIdentity(quick ? 1_000 : 4_000);
 await benchAuth0Join(quick ? 50_000 : 500_000);
