@@ -1,5 +1,7 @@
-import { parseHashConfig } from '../core-client/src/hashes/hash-config.js';
-import { summarisePlan } from '../core-client/src/plan/index.js';
+// Runs under plain Node (its own type stripping), on the compiled core-client: the memory of what the CLI runs,
+// without a TypeScript loader in the process.
+import { parseHashConfig } from 'core-client/hashes';
+import { summarisePlan } from 'core-client/plan';
 
 // The synthetic export's hash parameters are the vendor's public test parameters (see test/fixtures).
 const hashConfig = parseHashConfig(

@@ -108,7 +108,7 @@ function detectAndNormalise(
       'unsupported family: traditional DES crypt; the core cannot verify it — needs a password reset or login-time migration',
     );
   const base64 = toStandardBase64(hash);
-  if (base64.ok && base64.bytes.length === 64) {
+  if (base64.ok && base64.byteLength === 64) {
     return reject('missing_salt', 'the hash looks like a vendor scrypt hash, but the record has no salt: map the salt field of the export');
   }
   return reject(

@@ -29,7 +29,7 @@ export function formatVendorScrypt(parts: VendorScryptParts): string {
 /** Builds the contract's `$f_scrypt$` string from an exported hash and salt and the provider's parameters. */
 export function buildVendorScrypt(input: { hash: string; salt: string; config: HashConfig }): FamilyOutcome {
   const warnings: string[] = [];
-  const config = checkConfig(input.config);
+  const config = checkedConfig(input.config);
   if ('problem' in config) return reject('invalid_hash_config', `the vendor scrypt hash config is not usable: ${config.problem}`);
   const hash = standardBase64(input.hash, 'hash', warnings);
   if ('problem' in hash) return reject('malformed_hash', `malformed vendor scrypt hash: the hash ${hash.problem}`);
@@ -37,7 +37,7 @@ export function buildVendorScrypt(input: { hash: string; salt: string; config: H
   const salt = standardBase64(input.salt.trim(), 'salt', warnings);
   if ('problem' in salt) return reject('invalid_salt', `the vendor scrypt salt ${salt.problem}`);
   const parts = { hash: hash.value, salt: salt.value, memCost: config.memCost, rounds: config.rounds, saltSeparator: config.saltSeparator };
-  const keyProblem = signerKeyMismatch(hash.bytes, input.config.signerKey);
+  const keyProblem = signerKeyMismatch(hash.byteLength, input.config.signerKey);
   if (keyProblem !== undefined) return keyProblem;
   return { ok: true, passwordHash: formatVendorScrypt(parts), warnings };
 }
@@ -62,7 +62,7 @@ export function normaliseVendorScrypt(text: string, context: { salt?: string; co
     if (memCost !== parts.memCost || rounds !== parts.rounds || saltSeparator !== parts.saltSeparator) {
       warnings.push("the $f_scrypt$ hash carries parameters (m, r, s) that differ from --hash-config; the hash's own are used");
     }
-    const keyProblem = signerKeyMismatch(Buffer.from(parts.hash, 'base64'), context.config.signerKey);
+    const keyProblem = signerKeyMismatch(Buffer.byteLength(parts.hash, 'base64'), context.config.signerKey);
     if (keyProblem !== undefined) return keyProblem;
   }
   return { ok: true, passwordHash: formatVendorScrypt(parts), warnings };
@@ -127,7 +127,22 @@ function scryptAsync(password: BinaryLike, salt: BinaryLike, length: number, opt
   });
 }
 
-function checkConfig(config: HashConfig): { memCost: number; rounds: number; saltSeparator: string } | { problem: string } {
+type ConfigCheck = { memCost: number; rounds: number; saltSeparator: string } | { problem: string };
+
+// A run has one hash config and one signer key: each is checked once, not once per record.
+const configChecks = new WeakMap<HashConfig, ConfigCheck>();
+const signerKeyLengths = new WeakMap<Secret, number | undefined>();
+
+function checkedConfig(config: HashConfig): ConfigCheck {
+  let checked = configChecks.get(config);
+  if (checked === undefined) {
+    checked = checkConfig(config);
+    configChecks.set(config, checked);
+  }
+  return checked;
+}
+
+function checkConfig(config: HashConfig): ConfigCheck {
   if (integerIn(String(config.memCost), VENDOR_SCRYPT_RANGES.memCost) === undefined) {
     return { problem: `mem_cost must be a whole number from ${rangeText(VENDOR_SCRYPT_RANGES.memCost)}` };
   }
@@ -139,25 +154,34 @@ function checkConfig(config: HashConfig): { memCost: number; rounds: number; sal
   return { memCost: config.memCost, rounds: config.rounds, saltSeparator: separator.value };
 }
 
+/** The signer key's length in bytes; undefined when it is not base64. */
+function signerKeyLength(signerKey: Secret): number | undefined {
+  if (!signerKeyLengths.has(signerKey)) {
+    const key = toStandardBase64(signerKey.reveal());
+    signerKeyLengths.set(signerKey, key.ok ? key.byteLength : undefined);
+  }
+  return signerKeyLengths.get(signerKey);
+}
+
 /** The stored hash is the signer key encrypted, so both have one length; a difference means one of them is wrong. */
-function signerKeyMismatch(hashBytes: Buffer, signerKey: Secret | undefined): HashRejection | undefined {
+function signerKeyMismatch(hashByteLength: number, signerKey: Secret | undefined): HashRejection | undefined {
   if (signerKey === undefined) return undefined;
-  const key = toStandardBase64(signerKey.reveal());
-  if (!key.ok) return reject('invalid_hash_config', 'the vendor scrypt signer key (base64_signer_key) is not base64');
-  if (key.bytes.length === hashBytes.length) return undefined;
+  const keyByteLength = signerKeyLength(signerKey);
+  if (keyByteLength === undefined) return reject('invalid_hash_config', 'the vendor scrypt signer key (base64_signer_key) is not base64');
+  if (keyByteLength === hashByteLength) return undefined;
   return reject(
     'malformed_hash',
-    `malformed vendor scrypt hash: it decodes to ${hashBytes.length} bytes but the signer key to ${key.bytes.length}; ` +
+    `malformed vendor scrypt hash: it decodes to ${hashByteLength} bytes but the signer key to ${keyByteLength}; ` +
       'the hash is truncated or the signer key belongs to another project',
   );
 }
 
-function standardBase64(text: string, name: string, warnings: string[]): { value: string; bytes: Buffer } | { problem: string } {
+function standardBase64(text: string, name: string, warnings: string[]): { value: string; byteLength: number } | { problem: string } {
   const decoded = toStandardBase64(text);
   if (!decoded.ok) return { problem: decoded.problem };
   if (decoded.convertedFromWebSafe) warnings.push(`the ${name} was web-safe base64 and was converted to standard base64`);
   if (decoded.paddingAdded) warnings.push(`the ${name} lacked its "=" padding, which was added`);
-  return { value: decoded.value, bytes: decoded.bytes };
+  return { value: decoded.value, byteLength: decoded.byteLength };
 }
 
 function integerIn(text: string, range: { min: number; max: number }): number | undefined {

@@ -1,4 +1,5 @@
 import type { RecordLocation } from '../location.js';
+import { decimalText } from './decimal-text.js';
 
 /**
  * A short, stable name of a record's place in its source: `L7`, `I42`, and `+L7` for a record of the companion file
@@ -6,7 +7,7 @@ import type { RecordLocation } from '../location.js';
  * names the content by its fingerprint instead).
  */
 export function recordKey(location: RecordLocation, sourceFile?: string): string {
-  const where = location.line !== undefined ? `L${location.line}` : `I${location.index ?? 0}`;
+  const where = location.line !== undefined ? `L${decimalText(location.line)}` : `I${decimalText(location.index ?? 0)}`;
   return sourceFile !== undefined && location.file !== sourceFile ? `+${where}` : where;
 }
 

@@ -73,7 +73,7 @@ export interface CredentialCheck {
 }
 
 /**
- * Reads the plan once, keeps the planned password imports of the known emails only (a handful), and checks each
+ * Reads the plan until every known email is found, keeps their planned password imports only (a handful), and checks each
  * password against its hash the way the core will. An abort of `signal` (the first Ctrl-C) stops the reading or
  * the check under way at once: the promise rejects with the signal's reason.
  */
@@ -90,6 +90,9 @@ export async function checkCredentialsLocally(
     for (const item of record.items) {
       if (item.kind === 'passwordImport' && wanted.has(item.email)) planned.set(item.email, item);
     }
+    // The plan imports each email at most once (its duplicates are rejections), so the rest of the export cannot
+    // change what was found: this read of the export ends as soon as every known account is.
+    if (planned.size === wanted.size) break;
   }
   const checks: CredentialCheck[] = [];
   for (const credential of credentials) {

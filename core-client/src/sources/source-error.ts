@@ -13,6 +13,8 @@ export const sourceErrorKinds = [
   'unknown-format',
   'bad-mapping',
   'line-too-long',
+  'record-too-long',
+  'too-deep',
 ] as const;
 export type SourceErrorKind = (typeof sourceErrorKinds)[number];
 

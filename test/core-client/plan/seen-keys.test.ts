@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SeenKeys } from '../../../core-client/src/plan/seen-keys.js';
+import { MAX_KEY_POSITION, SeenKeys } from '../../../core-client/src/plan/seen-keys.js';
 
 describe('SeenKeys', () => {
   it('answers where a key was first seen, across growth of the table', () => {
@@ -23,9 +23,20 @@ describe('SeenKeys', () => {
     expect(seen.size).toBe(1);
   });
 
-  it('stays compact: well under 40 bytes a key', () => {
+  it('stays compact at every size: at most 12 bytes a slot and 85 % full, never below 68 % once grown', () => {
     const seen = new SeenKeys();
-    for (let i = 0; i < 100_000; i += 1) seen.firstSeenOrRecord(`k${i}`, { position: i, source: 0 });
-    expect(seen.bytesUsed / seen.size).toBeLessThan(40);
+    for (let i = 0; i < 300_000; i += 1) {
+      seen.firstSeenOrRecord(`k${i}`, { position: i, source: 0 });
+      if (i % 10_007 === 0 && i > 100_000) expect(seen.bytesUsed / seen.size).toBeLessThan(12 / 0.67);
+    }
+    expect(seen.bytesUsed / seen.size).toBeGreaterThanOrEqual(12 / 0.86);
+  });
+
+  it('keeps the largest position and the second file apart, and refuses what does not fit', () => {
+    const seen = new SeenKeys();
+    expect(seen.firstSeenOrRecord('a', { position: MAX_KEY_POSITION, source: 1 })).toBeUndefined();
+    expect(seen.positionOf('a')).toEqual({ position: MAX_KEY_POSITION, source: 1 });
+    expect(() => seen.recordLatest('b', { position: MAX_KEY_POSITION + 1, source: 0 })).toThrow(RangeError);
+    expect(() => seen.recordLatest('b', { position: 1, source: 2 })).toThrow(RangeError);
   });
 });

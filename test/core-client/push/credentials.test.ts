@@ -7,6 +7,7 @@ import {
   parseCredentials,
   signInCredentials,
 } from '../../../core-client/src/push/credentials.js';
+import type { PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { bcryptOperation, recordsOf, thirdPartyOperation } from './plan-fixtures.js';
 
@@ -49,5 +50,15 @@ describe('known credentials', () => {
     expect(credentialsProof(noSignIn)).toMatchObject({ loggedIn: null, signIns: 'notOffered' });
     // A push that never ran to its end tried no sign-in: that is not "the core offers none".
     expect(credentialsProof(checks)).toMatchObject({ loggedIn: null, signIns: 'notTried' });
+  });
+
+  it('stops reading the plan once every known account is found', async () => {
+    const hash = bcrypt.hashSync('pw', 4);
+    async function* planThenFailure(): AsyncGenerator<PlannedRecord> {
+      yield* recordsOf([{ ...bcryptOperation(1, 'ada@example.com'), body: { email: 'ada@example.com', passwordHash: hash } }]);
+      throw new Error('read past the last known account');
+    }
+    const checks = await checkCredentialsLocally(planThenFailure(), [{ email: 'ada@example.com', password: new Secret('pw'), line: 1 }]);
+    expect(checks.map((check) => check.local)).toEqual(['match']);
   });
 });

@@ -1,8 +1,11 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_RECORD_DEPTH } from '../../../core-client/src/sources/json/json-depth.js';
 import { readSource } from '../../../core-client/src/sources/read-source.js';
 import { SourceError } from '../../../core-client/src/sources/source-error.js';
 import type { SourceUser } from '../../../core-client/src/sources/source-user.js';
-import { fixture, readAll } from './support.js';
+import { fixture, readAll, withTempDir } from './support.js';
 
 // The published vector of the firebase/scrypt repository (password "user1password").
 const VECTOR_HASH = 'lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==';
@@ -84,6 +87,35 @@ describe('Firebase auth:export JSON', () => {
     expect(records).toHaveLength(2);
     expect((error as SourceError).kind).toBe('not-json');
     expect((error as SourceError).message).toMatch(/expected ','; the last element read is #1$/);
+  });
+
+  it('finds the users after other keys, and refuses a user nested too deep by its record number, reading on', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'users.json');
+      const deep = `${'{"a":'.repeat(MAX_RECORD_DEPTH)}1${'}'.repeat(MAX_RECORD_DEPTH)}`;
+      await writeFile(
+        file,
+        `{"kind": "x", "meta": {"a": [[{}]]},\n "users": [{"localId": "fb-1"}, {"localId": "fb-2", "extra": ${deep}}, {"localId": "fb-3"}], "next": null}`,
+      );
+      const { records, error } = await readAll(readSource(file, { format: 'firebase-json' }));
+      expect(error).toBeUndefined();
+      expect(records.map((record) => [record.kind, record.location.index])).toEqual([
+        ['user', 0],
+        ['malformed', 1],
+        ['user', 2],
+      ]);
+      expect(records[1]).toMatchObject({ reason: `the record nests deeper than ${MAX_RECORD_DEPTH} levels, deeper than any export of users` });
+    });
+  });
+
+  it('keeps a creation time past the range of a date as exported, instead of stopping the reading', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'users.json');
+      await writeFile(file, JSON.stringify({ users: [{ localId: 'fb-1', createdAt: '99999999999999999999', lastSignedInAt: ' 1600000000000 ' }] }));
+      const { records, error } = await readAll(readSource(file, { format: 'firebase-json' }));
+      expect(error).toBeUndefined();
+      expect(records[0]).toMatchObject({ profile: { signedUpAt: '99999999999999999999', lastSignedInAt: '2020-09-13T12:26:40.000Z' } });
+    });
   });
 
   it('refuses a file of the wrong format when the format is forced', async () => {

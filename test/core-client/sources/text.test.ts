@@ -89,7 +89,7 @@ describe('openText', () => {
 
   it('finds a bad byte far into a file, and accepts a character split across read chunks', async () => {
     await withTempDir(async (dir) => {
-      const filler = 'a'.repeat(65535); // a 64 KiB read chunk ends inside the "€" that follows
+      const filler = 'a'.repeat(65535); // a read chunk (8 KiB, as any power of two up to 64 KiB) ends inside the "€" that follows
       const good = join(dir, 'good.txt');
       await writeFile(good, `${filler}€\nend\n`);
       expect((await textOf(good)).text).toBe(`${filler}€\nend\n`);

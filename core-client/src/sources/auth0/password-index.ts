@@ -47,7 +47,7 @@ export type EntryAt = (byteOffset: number) => Promise<Auth0Password | undefined>
 /**
  * The password-hash file's entries by join id, without keeping ids or hashes: a 64-bit digest of the join id in
  * `SeenKeys` (pointing at an entry number), the line's byte offset and number, and a "claimed by a user" bit —
- * about 30 to 47 bytes an entry, depending on how full the table is. A matched entry is read back from the file.
+ * about 27 to 31 bytes an entry, depending on how full the table is. A matched entry is read back from the file.
  * Two ids sharing a digest are told apart by reading the line back; the later one is kept exactly, in a small map.
  */
 export class PasswordIndex {

@@ -5,8 +5,13 @@ import { FirebaseJsonUserSchema, firebaseSourceUser } from './firebase-user.js';
 
 /** Firebase `auth:export` JSON: `{"users": [...]}`, streamed one user at a time. */
 export async function* readFirebaseJson(file: string): AsyncGenerator<SourceRecord> {
-  for await (const { index, value } of readJsonArrayItems(file, openText(file), { arrayKey: 'users' })) {
-    const parsed = FirebaseJsonUserSchema.safeParse(value);
+  for await (const item of readJsonArrayItems(file, openText(file), { arrayKey: 'users' })) {
+    const { index } = item;
+    if ('problem' in item) {
+      yield { kind: 'malformed', location: { file, index }, reason: item.problem };
+      continue;
+    }
+    const parsed = FirebaseJsonUserSchema.safeParse(item.value);
     if (parsed.success) {
       yield firebaseSourceUser(parsed.data, { file, index });
       continue;

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { RecordLocation } from '../../location.js';
 import type { LinkedProvider, SourceUser } from '../source-user.js';
 import { dropUndefined } from '../generic/generic-record.js';
+import { MAX_RECORD_DEPTH, nestsDeeperThan } from '../json/json-depth.js';
+import { isoTimeOfEpochMs } from './epoch-time.js';
 
 /**
  * Sign-in methods Firebase lists among a user's providers that are not third-party accounts: the password
@@ -42,16 +44,21 @@ export function toLinkedProviders(infos: readonly FirebaseProviderInfo[]): Linke
     .map((info) => ({ providerId: info.providerId, providerUserId: info.rawId, ...(info.email ? { email: info.email } : {}) }));
 }
 
-/** Firebase times are milliseconds since the epoch as text; anything else is kept as it was exported. */
+const DIGITS = /^\s*\d+\s*$/;
+
+/** Firebase times are milliseconds since the epoch as text; anything else (or past any date) is kept as exported. */
 function isoTime(value: string | undefined): string | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const ms = Number(value);
-  return Number.isFinite(ms) && /^\d+$/.test(value.trim()) ? new Date(ms).toISOString() : value;
+  return (DIGITS.test(value) ? isoTimeOfEpochMs(Number(value)) : undefined) ?? value;
 }
 
-/** Custom claims are an object in JSON text; text that is not one is kept under `raw` rather than dropped. */
+/**
+ * Custom claims are an object in JSON text; text that is not one is kept under `raw` rather than dropped, and so is
+ * an object nested deeper than any record may be (later steps would overflow the stack walking it).
+ */
 function customClaims(text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined || text.trim() === '') return undefined;
+  if (nestsDeeperThan(text, MAX_RECORD_DEPTH)) return { raw: text };
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;

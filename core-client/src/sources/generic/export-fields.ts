@@ -25,7 +25,7 @@ export async function exportFields(file: string, format: Extract<SourceFormat, '
   const objects =
     format === 'ndjson'
       ? mapObjects(readNdjsonObjects(file, splitLines(openText(file), { file })), (entry) => (entry.kind === 'object' ? entry.value : undefined))
-      : mapObjects(readJsonArrayItems(file, openText(file), {}), (item) => item.value);
+      : mapObjects(readJsonArrayItems(file, openText(file), {}), (item) => ('value' in item ? item.value : undefined));
   for await (const value of objects) {
     addKeys(fields, value, '');
     seen += 1;

@@ -6,10 +6,10 @@ import { isPlainObject, jsonLookup, mapGenericRecord } from './generic-record.js
 
 /** A JSON array of user objects, streamed element by element; locations are array indexes. */
 export async function* readJsonArray(file: string, mapping: FieldMapping): AsyncGenerator<SourceRecord> {
-  for await (const { index, value } of readJsonArrayItems(file, openText(file), {})) {
-    const location = { file, index };
-    yield isPlainObject(value)
-      ? mapGenericRecord(jsonLookup(value), mapping, location)
-      : { kind: 'malformed', location, reason: 'the array element is not a JSON object' };
+  for await (const item of readJsonArrayItems(file, openText(file), {})) {
+    const location = { file, index: item.index };
+    if ('problem' in item) yield { kind: 'malformed', location, reason: item.problem };
+    else if (isPlainObject(item.value)) yield mapGenericRecord(jsonLookup(item.value), mapping, location);
+    else yield { kind: 'malformed', location, reason: 'the array element is not a JSON object' };
   }
 }

@@ -1,5 +1,6 @@
 import { SourceError } from '../source-error.js';
 import type { TextLine } from '../text/lines.js';
+import { MAX_RECORD_DEPTH, TOO_DEEP_REASON, nestsDeeperThan } from './json-depth.js';
 
 export type NdjsonEntry =
   | { readonly kind: 'object'; readonly line: number; readonly value: Record<string, unknown> }
@@ -29,6 +30,8 @@ export async function* readNdjsonObjects(file: string, lines: AsyncIterable<Text
       throw new SourceError('wrong-format', { file, line: number }, `expected one JSON object per line (NDJSON): ${problem}`);
     }
     first = false;
+    // A line too deep is still NDJSON: one bad record, not the wrong format.
+    if (problem === undefined && nestsDeeperThan(text, MAX_RECORD_DEPTH)) problem = TOO_DEEP_REASON;
     yield problem === undefined
       ? { kind: 'object', line: number, value: value as Record<string, unknown> }
       : { kind: 'bad-line', line: number, reason: problem };

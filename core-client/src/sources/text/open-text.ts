@@ -8,6 +8,7 @@ import { firstInvalidUtf8Index, incompleteTailLength } from './utf8.js';
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 const NEWLINE = 0x0a;
+const READ_BYTES = 8 * 1024;
 
 export function withoutGzipExtension(path: string): string {
   return path.toLowerCase().endsWith('.gz') ? path.slice(0, -3) : path;
@@ -40,10 +41,13 @@ async function openBytes(path: string): Promise<{ bytes: Readable; gzipped: bool
   if (!gzipped && path.toLowerCase().endsWith('.gz')) {
     throw new SourceError('bad-gzip', { file: path }, 'the name ends in .gz but the file is not gzip-compressed');
   }
-  const file = createReadStream(path);
+  // Small reads: the decoded chunk in progress is what each young-generation GC finds alive and copies, and that
+  // copying is what makes V8 grow its young generation. 8 KiB rather than 16 kept the plan of 5 M users at 32 MiB
+  // semi-spaces instead of 64 (peak RSS 221 MiB instead of 275), for about 4 % of its speed; 64 KiB was 310-346.
+  const file = createReadStream(path, { highWaterMark: READ_BYTES });
   if (!gzipped) return { bytes: file, gzipped };
   // pipeline destroys both streams with the first error, so a damaged gzip surfaces in the reading loop.
-  return { bytes: pipeline(file, createGunzip(), () => undefined), gzipped };
+  return { bytes: pipeline(file, createGunzip({ chunkSize: READ_BYTES }), () => undefined), gzipped };
 }
 
 function countNewlines(bytes: Buffer, end: number): number {
