@@ -1,16 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { resolve } from 'node:path';
+import { useCallback, useMemo, useRef } from 'react';
 import { Box, Text, useApp, useInput, usePaste, useWindowSize } from 'ink';
-import { listPulumiStacks } from 'core-client/connection/pulumi-cli';
-import { findPasswordEmails } from 'core-client/push/known-password';
-import { countPlan, ExitCode, exitCodeOfPush, planOptionsOf, SettingError, type MigrationSettings } from 'core-client/settings';
-import { detectFormat } from 'core-client/sources/detect-format';
-import { exportFields } from 'core-client/sources/generic/export-fields';
+import { ExitCode, exitCodeOfPush } from 'core-client/settings';
 import { bodyRows, Frame } from '../components/frame.js';
 import type { KeyHint } from '../components/key-hints.js';
 import { ThemeProvider } from '../components/theme.js';
 import { wrapText } from '../components/wrap.js';
-import { completePath } from './path-completion.js';
 import { screens } from '../screens/index.js';
 import {
   checkConnection,
@@ -22,16 +16,14 @@ import {
   type CommandEnvironment,
   type RunningPush,
 } from './commands.js';
-import { checkedSettings, checkSettingFiles } from './field-checks.js';
 import { applyFieldKey, isTextual, movedFocus, pasteIntoField, type FieldSpec } from './fields.js';
 import { looksLikeHashConfig, readHashConfigPaste } from './hash-paste.js';
 import { keysOf, type KeyPress } from './keys.js';
 import { leavingCommand, leavingLine } from './leaving.js';
-import { currentPlanKey, typedHashForPlan } from './plan-status.js';
-import { settingsOfState } from './problems.js';
 import type { AppCommands, ScreenContext, ScreenSpec } from './screen.js';
 import { initialAppState, walkScreens, type AppState, type InitialState } from './state.js';
 import { useAppState } from './use-app-state.js';
+import { useBackgroundWork } from './use-background-work.js';
 
 /** What the app hands back when the operator leaves. */
 export interface AppResult {
@@ -222,144 +214,11 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
     if (field !== undefined) pasteIntoField(field, text, { cursorFromEnd: latest.cursorFromEnd, dispatch });
   });
 
-  // The Pulumi stacks, listed once (when the CLI is there).
-  useEffect(() => {
-    let live = true;
-    void listPulumiStacks(pulumiBinary === undefined ? {} : { pulumiBinary }).then((result) => {
-      if (!live) return;
-      if (result instanceof Error) {
-        const reason = result.kind === 'pulumiMissing' ? 'no Pulumi CLI: type the core below' : result.message;
-        dispatch({ type: 'stacks', stacks: { state: 'unavailable', reason } });
-      } else
-        dispatch({
-          type: 'stacks',
-          stacks: result.length === 0 ? { state: 'unavailable', reason: 'no Pulumi stacks here' } : { state: 'listed', names: result },
-        });
-    });
-    return () => {
-      live = false;
-    };
-  }, [pulumiBinary, dispatch]);
-
-  // The export's format (and a generic export's columns), as the path is typed.
-  const file = state.draft.file.trim();
-  useEffect(() => {
-    if (file === '') return;
-    let live = true;
-    const timer = setTimeout(() => {
-      void (async () => {
-        const path = resolve(cwd, file);
-        const detected = await detectFormat(path);
-        const format = current().draft.format === 'auto' ? detected : current().draft.format;
-        const fields = format === 'ndjson' || format === 'json-array' || format === 'csv' ? await exportFields(path, format).catch(() => []) : [];
-        if (live)
-          dispatch({
-            type: 'detected',
-            file: current().draft.file,
-            result: detected instanceof Error ? { message: detected.message, setting: 'format' } : detected,
-            fields,
-          });
-      })();
-    }, 150);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [file, state.draft.format, cwd, current, dispatch]);
-
-  // Files checked as they are entered: a missing input, an output that cannot be written, at the field that names it.
-  const checkedKey = JSON.stringify([...checkedSettings.map((key) => state.draft[key as keyof typeof state.draft]), state.draft.dryRun, state.draft.core]);
-  useEffect(() => {
-    let live = true;
-    const timer = setTimeout(() => {
-      const parsed = settingsOfState(current());
-      if (!('settings' in parsed)) return;
-      void checkSettingFiles(parsed.settings, cwd).then(({ problems, warnings }) => {
-        if (!live) return;
-        for (const setting of checkedSettings) dispatch({ type: 'fieldProblem', field: setting, problem: problems[setting] });
-        dispatch({ type: 'warnings', warnings });
-      });
-    }, 200);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [checkedKey, cwd, current, dispatch]);
-
-  // The plan, once asked for, follows every change of what it is read with; a change abandons the pass under way.
-  const planKey = currentPlanKey(state);
-  useEffect(() => {
-    if (!state.planRequested) return;
-    const abort = new AbortController();
-    const timer = setTimeout(() => {
-      void (async () => {
-        const latest = current();
-        const parsed = settingsOfState(latest);
-        if (!('settings' in parsed)) {
-          const [setting, message] = Object.entries(parsed.problems)[0] ?? ['file', 'a setting cannot be used'];
-          return dispatch({ type: 'planFailed', key: planKey, problem: { message, setting: setting as keyof MigrationSettings } });
-        }
-        const typed = typedHashForPlan(latest);
-        const options = await planOptionsOf(parsed.settings, { cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
-        if (options instanceof SettingError)
-          return dispatch({ type: 'planFailed', key: planKey, problem: { message: options.describe('app'), setting: options.setting } });
-        dispatch({ type: 'planProgress', key: planKey, records: 0, operations: 0 });
-        try {
-          const counted = await countPlan(resolve(cwd, parsed.settings.file ?? ''), options, {
-            signal: abort.signal,
-            onProgress: ({ records, operations }) => dispatch({ type: 'planProgress', key: planKey, records, operations }),
-          });
-          if (abort.signal.aborted) return;
-          if (counted instanceof SettingError)
-            dispatch({ type: 'planFailed', key: planKey, problem: { message: counted.describe('app'), setting: counted.setting } });
-          else dispatch({ type: 'planFinished', key: planKey, counted });
-        } catch (error) {
-          if (!abort.signal.aborted)
-            dispatch({ type: 'planFailed', key: planKey, problem: { message: error instanceof Error ? error.message : String(error) } });
-        }
-      })();
-    }, 200);
-    return () => {
-      abort.abort();
-      clearTimeout(timer);
-    };
-  }, [planKey, state.planRequested, cwd, current, dispatch]);
-
-  // Completions: the path typed in a path field, the email typed in the password check.
   const spec = screens[state.screen];
   const list = spec.fields({ state, dispatch });
   const focus = Math.min(state.focus[state.screen], Math.max(0, list.length - 1));
   const focused = list[focus];
-  const completionSource = focused !== undefined && (focused.kind === 'path' || focused.id === 'checkEmail') ? `${focused.id}\u0000${focused.value}` : '';
-  useEffect(() => {
-    if (completionSource === '') return;
-    const [id = '', typed = ''] = completionSource.split('\u0000');
-    let live = true;
-    const find = async (): Promise<string | undefined> => {
-      if (id !== 'checkEmail') {
-        if (typed === '') return undefined;
-        const completed = await completePath(typed, cwd);
-        return completed.completed.length > typed.length ? completed.completed : undefined;
-      }
-      const latest = current();
-      const parsed = settingsOfState(latest);
-      if (typed.trim() === '' || !('settings' in parsed)) return undefined;
-      const typedHash = typedHashForPlan(latest);
-      const options = await planOptionsOf(parsed.settings, { cwd, ...(typedHash === undefined ? {} : { hashConfig: typedHash }) });
-      if (options instanceof SettingError) return undefined;
-      const emails = await findPasswordEmails(resolve(cwd, parsed.settings.file ?? ''), options, typed, 5).catch(() => []);
-      return emails.length === 1 && emails[0] !== typed ? emails[0] : undefined;
-    };
-    const timer = setTimeout(() => {
-      void find().then((text) => {
-        if (live) dispatch({ type: 'completion', completion: text === undefined ? undefined : { field: id, text } });
-      });
-    }, 120);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [completionSource, cwd, current, dispatch]);
+  useBackgroundWork({ state, current, dispatch, cwd, focused, ...(pulumiBinary === undefined ? {} : { pulumiBinary }) });
 
   const current_ = walkScreens.indexOf(state.screen as never);
   // A question asked comes first; then what is wrong with the focused field; then the screen's own status.
