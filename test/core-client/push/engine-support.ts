@@ -88,3 +88,12 @@ export function storeSnapshot(core: CoreDouble): string[] {
     )
     .sort();
 }
+
+/** Polls until `condition` holds (real time, for a state of the double a test must reach before acting). */
+export async function waitFor(condition: () => boolean, what: string, limitMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > limitMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
