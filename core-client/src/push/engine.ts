@@ -88,6 +88,8 @@ export const DEFAULT_STOP_GRACE_MS = 5_000;
  * waits them out finishes on its own. A core silent for longer needs a person.
  */
 export const DEFAULT_GIVE_UP_AFTER_MS = 5 * 60_000;
+/** Beyond a day of silence nobody is waiting for the push any more. */
+export const MAX_GIVE_UP_AFTER_MS = 24 * 3_600_000;
 
 /** How often the export is checked for changes during a push (a stat, nothing read). */
 const SOURCE_CHECK_INTERVAL_MS = 1_000;

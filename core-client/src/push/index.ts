@@ -1,4 +1,4 @@
-export { runPush, defaultPushRetryPolicy, DEFAULT_GIVE_UP_AFTER_MS, type RunPushOptions, type PushClient } from './engine.js';
+export { runPush, defaultPushRetryPolicy, DEFAULT_GIVE_UP_AFTER_MS, MAX_GIVE_UP_AFTER_MS, type RunPushOptions, type PushClient } from './engine.js';
 export {
   ConcurrencyController,
   ConcurrencyLimitsSchema,

@@ -1,4 +1,5 @@
 import { ConcurrencyController, type AnswerKind, type ConcurrencyLimits } from '../../../core-client/src/push/concurrency.js';
+import { contentionRate, defaultContention } from '../../core-double/contention.js';
 
 /**
  * A core as a model, on a fake clock: the controller's decisions are tested against it without a server or a timer.
@@ -154,7 +155,7 @@ export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, useful
   return { rate: useful / (now / 1_000), meanLimit: limitTime / now, finalLimit: controller.limit, limits: limitsSeen, controller };
 }
 
-/** The model of the double's contention: a write fails with 1 - 0.84^((k-1)^0.757), 16% at 2 in flight, 33% at 4. */
+/** The double's store that locks, with its default settings (16% of writes fail at 2 in flight, 33% at 4). */
 export function lockedStore(inFlight: number): number {
-  return 1 - 0.84 ** (Math.max(0, inFlight - 1) ** 0.757);
+  return contentionRate(defaultContention, inFlight);
 }

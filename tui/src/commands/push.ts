@@ -5,6 +5,7 @@ import { plainHttpWarning } from 'core-client/files/exposure-warnings';
 import { snapshotFiles, type FileSnapshot } from 'core-client/files/file-snapshot';
 import { CoreClient } from 'core-client/http/core-client';
 import { JournalError } from 'core-client/push/journal';
+import { DEFAULT_GIVE_UP_AFTER_MS, MAX_GIVE_UP_AFTER_MS } from 'core-client/push/engine';
 import { concurrencyLimitsFor, defaultConcurrencyLimits } from 'core-client/push/aimd';
 import { isSourceError } from 'core-client/sources/source-error';
 import { readCredentials, type KnownCredential } from 'core-client/push/credentials';
@@ -29,6 +30,7 @@ import { addSourceOptions, planOptionsFromFlags, type SourceFlags } from './sour
 
 interface PushFlags extends SourceFlags, ConnectionFlags {
   concurrency?: string;
+  giveUpAfter?: string;
   journal?: string;
   report?: string;
   dryRun?: boolean;
@@ -54,6 +56,10 @@ export const registerPushCommand: RegisterCommand = (program: Command, { io, set
     .option(
       '--concurrency <n>',
       `requests in flight at most (default: adaptive, starting at ${defaultConcurrencyLimits.initial}, up to ${defaultConcurrencyLimits.max})`,
+    )
+    .option(
+      '--give-up-after <seconds>',
+      `stop (exit 3) once the core has answered nothing useful this long; until then operations wait (default: ${DEFAULT_GIVE_UP_AFTER_MS / 1000})`,
     )
     .option('--journal <file>', 'the journal that makes a re-run resume (default: beside the report); one push at a time (it is locked)')
     .option(
@@ -144,6 +150,7 @@ async function push(file: string, flags: PushFlags, io: CommandIO, output: Guard
   const planOptions = await planOptionsFromFlags(flags, io.cwd);
   if (planOptions instanceof Error) throw new UsageError(planOptions.message);
   const limits = concurrencyFrom(flags.concurrency);
+  const giveUpAfterMs = giveUpAfterFrom(flags.giveUpAfter);
   const reportPath = resolve(io.cwd, flags.report ?? `${basename(file)}.push-report.ndjson`);
   const journalPath = resolve(io.cwd, flags.journal ?? join(dirname(reportPath), `${basename(file)}.push-journal.ndjson`));
   const inputFiles: NamedFile[] = sourceFlagInputs(flags, io.cwd).filter((input) => input.role !== 'the Auth0 password-hash file');
@@ -211,6 +218,7 @@ async function push(file: string, flags: PushFlags, io: CommandIO, output: Guard
       journalPath,
       reportPath,
       limits,
+      giveUpAfterMs,
       dryRun: flags.dryRun === true,
       inputFiles,
       sourceSnapshot,
@@ -247,6 +255,16 @@ function concurrencyFrom(value: string | undefined): typeof defaultConcurrencyLi
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, not "${value}".`);
   }
   return concurrencyLimitsFor(requested);
+}
+
+function giveUpAfterFrom(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_GIVE_UP_AFTER_MS;
+  const seconds = Number(value);
+  const maxSeconds = MAX_GIVE_UP_AFTER_MS / 1000;
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > maxSeconds) {
+    throw new UsageError(`--give-up-after must be a whole number of seconds from 1 to ${maxSeconds}, not "${value}".`);
+  }
+  return seconds * 1000;
 }
 
 function identityFlags(flags: PushFlags): IdentityOptions {
@@ -286,6 +304,7 @@ interface PushRequest {
   journalPath: string;
   reportPath: string;
   limits: typeof defaultConcurrencyLimits;
+  giveUpAfterMs: number;
   dryRun: boolean;
   inputFiles: NamedFile[];
   sourceSnapshot: FileSnapshot[];
@@ -318,6 +337,7 @@ async function pushWithInterrupts(io: CommandIO, output: GuardedOutput, request:
       journalPath: request.journalPath,
       reportPath: request.reportPath,
       concurrency: request.limits,
+      giveUpAfterMs: request.giveUpAfterMs,
       dryRun: request.dryRun,
       inputFiles: request.inputFiles,
       sourceSnapshot: request.sourceSnapshot,
