@@ -33,6 +33,8 @@ export interface CoreDoubleOptions {
   missingFeatures?: IdentityFeatureName[];
   /** In [0, 1): who loses a lock conflict under `faults.setContention`. Default Math.random. */
   random?: () => number;
+  /** Serve the users of this double: two cores over one database (each with its own faults and requests). */
+  shareStoreWith?: CoreDouble;
 }
 
 export interface RecordedRequest {
@@ -50,6 +52,8 @@ export interface RecordedRequest {
 export interface CoreDouble {
   url: string;
   port: number;
+  /** The users, mappings and metadata it serves (shared with the doubles started with `shareStoreWith` it). */
+  readonly store: UserStore;
   close(): Promise<void>;
   users(): StoredUser[];
   emailPasswordUsers(): StoredEmailPasswordUser[];
@@ -147,7 +151,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /** Starts a strict HTTP double of the core on 127.0.0.1 (see spec/core-behaviour.md). */
 export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<CoreDouble> {
-  const store = new UserStore();
+  const store = options.shareStoreWith?.store ?? new UserStore();
   const plan = new FaultPlan(options.random);
   const settings = {
     apiKeys: options.apiKeys ?? [],
@@ -243,6 +247,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    store,
     async close() {
       for (const timer of pendingTimers) clearTimeout(timer);
       pendingTimers.clear();

@@ -116,6 +116,30 @@ describe('core-migrate push', () => {
     }
   });
 
+  it('--core given twice spreads the push over both cores of one database; the resume hint repeats both', async () => {
+    users = await writeExport(source, 40);
+    const replica = await startCoreDouble({ apiKeys: [API_KEY], shareStoreWith: core });
+    try {
+      const run = await runCli(['push', source, '--core', core.url, '--core', replica.url, '--json'], dir);
+      expect(run.exitCode).toBe(0);
+      expect(lastJson(run)).toMatchObject({ failed: 0, total: 40 });
+      expect(storeSnapshot(core)).toHaveLength(40);
+      expect(operationRequests(core).length).toBeGreaterThan(0);
+      expect(operationRequests(replica).length).toBeGreaterThan(0);
+      // Stopped at once by a core that only pushes back: the hint to resume names both cores.
+      core.faults.failBodiesContaining('@example.com', { status: 503 });
+      replica.faults.failBodiesContaining('@example.com', { status: 503 });
+      const stopped = await runCli(
+        ['push', source, '--core', core.url, '--core', replica.url, '--journal', join(dir, 'other.journal'), '--give-up-after', '1'],
+        dir,
+      );
+      expect(stopped.exitCode).toBe(3);
+      expect(stopped.stdout).toContain(`--core ${core.url} --core ${replica.url}`);
+    } finally {
+      await replica.close();
+    }
+  });
+
   it('refuses a journal written for another file', async () => {
     users = await writeExport(source, 4);
     await runCli(['push', source, '--core', core.url, '--journal', 'shared.journal'], dir);

@@ -37,7 +37,8 @@ export function formatIdentityFeatures(support: FeatureSupport): string[] {
 export function formatPreflightReport(report: PreflightReport, connection: Connection, stack: string | undefined, support?: FeatureSupport): string {
   const lines = [`Pre-flight of ${report.target}`];
   for (const step of report.steps) {
-    lines.push(`  ${step.status.padEnd(7)} ${STEP_LABELS[step.name].padEnd(9)} ${step.sentence}`);
+    const core = step.core === undefined ? '' : `[${step.core}] `;
+    lines.push(`  ${step.status.padEnd(7)} ${STEP_LABELS[step.name].padEnd(9)} ${core}${step.sentence}`);
   }
   if (support !== undefined) lines.push(...formatIdentityFeatures(support));
   lines.push(`Settings: ${describeConnectionSources(connection, stack)}.`);
@@ -62,12 +63,12 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
       return;
     }
     const warnings = await exposedSecretWarnings([{ path: flags.apiKeyFile, holds: 'the api-key' }], io.cwd);
-    const clearText = plainHttpWarning(connection.coreUrl);
-    for (const warning of clearText === undefined ? warnings : [...warnings, clearText]) io.stderr.write(`${printableLines(warning)}\n`);
+    const clearText = connection.coreUrls.flatMap((url) => plainHttpWarning(url) ?? []);
+    for (const warning of [...warnings, ...clearText]) io.stderr.write(`${printableLines(warning)}\n`);
     let client: CoreClient;
     try {
       client = new CoreClient({
-        baseUrl: connection.coreUrl,
+        baseUrl: connection.coreUrls,
         apiKey: connection.apiKey,
         ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
         ...(connection.appId === undefined ? {} : { appId: connection.appId }),
@@ -94,6 +95,7 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
     if (flags.json === true) {
       const settings = {
         coreUrl: connection.coreUrl,
+        coreUrls: connection.coreUrls,
         tenantId: connection.tenantId ?? 'public',
         appId: connection.appId ?? 'public',
         sources: connection.sources,

@@ -14,7 +14,11 @@ export interface ConnectionFlags extends ConnectionInput {
  */
 export function addConnectionOptions(command: Command): Command {
   return command
-    .option('--core <url>', "the core, e.g. http://127.0.0.1:3567 (default: CORE_URL, then the stack's coreUrl)")
+    .option(
+      '--core <url>',
+      "the core, e.g. http://127.0.0.1:3567; again for each core sharing its database (default: CORE_URL, then the stack's coreUrls)",
+      (url: string, earlier: string[] = []) => [...earlier, url],
+    )
     .option('--stack <name>', "read coreUrl and apiKey from this Pulumi stack's outputs (needs the pulumi CLI)")
     .option('--tenant <id>', 'the tenant to import into (default: public)')
     .option('--app <id>', 'the app the tenant belongs to (default: public)')

@@ -172,10 +172,12 @@ async function push(file: string, flags: PushFlags, io: CommandIO, output: Guard
 
   const connection = await connectionFromOptions(flags, io);
   if (connection instanceof Error) throw new UsageError(connection.message);
-  const clearText = plainHttpWarning(connection.coreUrl);
-  if (clearText !== undefined) warn(clearText);
+  for (const url of connection.coreUrls) {
+    const clearText = plainHttpWarning(url);
+    if (clearText !== undefined) warn(clearText);
+  }
   const client = new CoreClient({
-    baseUrl: connection.coreUrl,
+    baseUrl: connection.coreUrls,
     apiKey: connection.apiKey,
     ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
     ...(connection.appId === undefined ? {} : { appId: connection.appId }),

@@ -44,7 +44,7 @@ async function rollback(flags: RollbackFlags, io: CommandIO): Promise<number> {
   const connection = await connectionFromOptions(flags, io);
   if (connection instanceof Error) throw new UsageError(connection.message);
   const client = new CoreClient({
-    baseUrl: connection.coreUrl,
+    baseUrl: connection.coreUrls,
     apiKey: connection.apiKey,
     ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
     ...(connection.appId === undefined ? {} : { appId: connection.appId }),
