@@ -44,8 +44,13 @@ export interface DispatcherOptions {
   onChange?: () => void;
 }
 
-/** A lock conflict clears as soon as the other write commits: the first retry comes within a few milliseconds. */
+/**
+ * A lock conflict clears as soon as the other write commits: the first retry comes within a few milliseconds, and
+ * later ones wait at most a quarter of a second. How many writes are in flight is the controller's business; a long
+ * wait here would only hide from it what the core can take.
+ */
 const CONTENTION_BASE_DELAY_MS = 10;
+const CONTENTION_MAX_DELAY_MS = 250;
 
 /**
  * Every request of a push goes through here: it waits for its turn under the controller's limit (and any Retry-After),
@@ -156,7 +161,7 @@ export class Dispatcher {
         error.retryAfterMs !== undefined
           ? 0
           : kind === 'contention'
-            ? Math.floor(random() * Math.min(policy.maxDelayMs, CONTENTION_BASE_DELAY_MS * 2 ** (failuresInARow - 1)))
+            ? Math.floor(random() * Math.min(CONTENTION_MAX_DELAY_MS, CONTENTION_BASE_DELAY_MS * 2 ** (failuresInARow - 1)))
             : backoffDelayMs(policy, failuresInARow, undefined, random);
       await this.#sleep(delayMs, error);
     }
