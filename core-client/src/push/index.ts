@@ -12,6 +12,7 @@ export {
   type RequestTicket,
 } from './concurrency.js';
 export { Dispatcher, failureKind, type FailureKind } from './dispatcher.js';
+export { journalFitsTarget } from './journal-target.js';
 export { PushControl } from './control.js';
 export type { PushEvent, PushEventListener } from './events.js';
 export { sourceFingerprint } from './fingerprint.js';

@@ -1,12 +1,10 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoreClient } from '../../../core-client/src/http/core-client.js';
 import { fixedConcurrency } from '../../../core-client/src/push/concurrency.js';
 import { runPush } from '../../../core-client/src/push/engine.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { defaultContention } from '../../core-double/contention.js';
-import { API_KEY, startPushBench, storeSnapshot, type PushBench } from './engine-support.js';
+import { API_KEY, closedPortUrl, startPushBench, storeSnapshot, type PushBench } from './engine-support.js';
 import { bcryptOperation, fastRetry, mixedItems, recordsOf } from './plan-fixtures.js';
 
 /**
@@ -71,12 +69,7 @@ describe('a push against a core that pushes back', () => {
 
 describe('a push against a core that is gone', () => {
   it('waits instead of failing operations one after another, and gives up after the give-up time', async () => {
-    // A port that refuses connections: listened on, then closed.
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    const client = new CoreClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: new Secret(API_KEY), requestTimeoutMs: 1_000 });
+    const client = new CoreClient({ baseUrl: await closedPortUrl(), apiKey: new Secret(API_KEY), requestTimeoutMs: 1_000 });
     try {
       const items = Array.from({ length: 20 }, (_, index) => bcryptOperation(index + 1));
       const summary = await runPush({

@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,17 +10,8 @@ import { JournalError } from '../../../core-client/src/push/journal.js';
 import type { PlanItem } from '../../../core-client/src/plan/operation.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { API_KEY, storeSnapshot } from './engine-support.js';
+import { API_KEY, closedPortUrl, storeSnapshot } from './engine-support.js';
 import { fastRetry, mixedItems, recordsOf } from './plan-fixtures.js';
-
-/** A port nothing listens on (listened on, then closed). */
-async function closedPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
 
 describe('a push over several cores that share one database', () => {
   let first: CoreDouble;
@@ -73,7 +63,7 @@ describe('a push over several cores that share one database', () => {
   });
 
   it('a core that cannot be reached rests while the other takes every request: nothing fails', async () => {
-    const gone = await closedPort();
+    const gone = await closedPortUrl();
     const items = mixedItems(60);
     const client = clientFor(gone, first.url);
     const summary = await push(client, items, { retryPolicy: { ...fastRetry, maxAttempts: 2 } });
@@ -84,7 +74,7 @@ describe('a push over several cores that share one database', () => {
   });
 
   it('the pre-flight checks each core, and fails naming the one that does not answer', async () => {
-    const gone = await closedPort();
+    const gone = await closedPortUrl();
     const report = await runPreflight(clientFor(first.url, gone));
     expect(report.ok).toBe(false);
     expect(report.steps.map((step) => `${step.core} ${step.name} ${step.status}`)).toEqual([

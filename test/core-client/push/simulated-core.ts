@@ -1,5 +1,6 @@
 import { ConcurrencyController, type AnswerKind, type ConcurrencyLimits } from '../../../core-client/src/push/concurrency.js';
 import { contentionRate, defaultContention } from '../../core-double/contention.js';
+import { seededRandom } from '../../support/seeded-random.js';
 
 /**
  * A core as a model, on a fake clock: the controller's decisions are tested against it without a server or a timer.
@@ -22,18 +23,6 @@ export interface SimulationResult {
   /** Each limit the controller set, in order (consecutive repeats dropped). */
   limits: number[];
   controller: ConcurrencyController;
-}
-
-/** Deterministic [0, 1) numbers (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** A binary heap of timed events. */
