@@ -71,8 +71,12 @@ export const defaultControllerTuning: ControllerTuning = Object.freeze({
   aboveCeilingStep: 1.1,
 });
 
-/** At the top of the limits, one measurement in this many probes below. */
-const PROBES_AT_MAX_EVERY = 4;
+/**
+ * At the top of the limits, a probe below comes after this many measurements at first; each probe that finds the top
+ * still paying doubles the wait (up to the second figure), one that does not brings it back.
+ */
+const PROBE_BELOW_MAX_AFTER = 4;
+const PROBE_BELOW_MAX_AFTER_AT_MOST = 64;
 
 /** One measurement at one level: useful answers per millisecond, by Little's law (in flight / round trip). */
 interface Reading {
@@ -100,9 +104,10 @@ type Mode = { kind: 'fixed' } | { kind: 'startup'; cap: number; previous?: Readi
  *   in flight (a store that locks) and round trips that grow with it (a core at its capacity) both lower this figure,
  *   so neither needs a rule of its own.
  * - Starting up, it doubles the level while doubling pays (about 40% more useful answers or better).
- * - Then it keeps probing a quarter above its level and moves by how much the probe gained: up while one more request
- *   in flight still brings a fair share more (elasticity above 0.2), down when it does not. So it settles just below
- *   the point where more in flight stops paying, and follows the core when that point moves.
+ * - Then it keeps probing a quarter above its level and moves by how much the probe gained: up while more in flight
+ *   still brings a fair share more (an elasticity above `targetElasticity`: 10% more in flight, 1% more useful
+ *   answers), down when it does not. So it settles just below the point where more in flight stops paying, and
+ *   follows the core when that point moves. At the top of the limits it probes below instead, now and then.
  * - A push-back (429, 503) halves the level at once, once per window (answers to requests sent before the cut are
  *   not counted again), remembers the level where the trouble began, climbs back to half of it quickly, and probes
  *   above it slowly. A Retry-After holds every new request until that time.
@@ -121,7 +126,9 @@ export class ConcurrencyController {
   #ceiling: number | undefined;
   /** Push-backs since the last complete measurement belong to one episode: the ceiling is where it began. */
   #inTrouble = false;
+  /** Measurements at the top of the limits since the last probe below, and how many to wait for the next one. */
   #atMax = 0;
+  #probeBelowMaxAfter = PROBE_BELOW_MAX_AFTER;
 
   constructor(limits: ConcurrencyLimits = defaultConcurrencyLimits, tuning: Partial<ControllerTuning> = {}) {
     this.#limits = ConcurrencyLimitsSchema.parse(limits);
@@ -216,13 +223,14 @@ export class ConcurrencyController {
     if (mode.base === undefined) {
       const level = reading.level;
       if (level >= max) {
-        // At the ceiling of the limits only a probe below can tell whether fewer would do as well. It costs throughput
-        // while the core still keeps up, so it comes once every few measurements.
+        // At the top of the limits only a probe below can tell whether fewer would do as well. It costs throughput
+        // while the core still keeps up, so it comes once every few measurements, and more rarely while it keeps up.
         this.#atMax += 1;
-        if (this.#atMax % PROBES_AT_MAX_EVERY !== 0) {
+        if (this.#atMax < this.#probeBelowMaxAfter) {
           this.#setLevel(level);
           return;
         }
+        this.#atMax = 0;
       }
       const probe =
         level < max
@@ -234,6 +242,10 @@ export class ConcurrencyController {
     }
     const [low, high] = mode.base.level < reading.level ? [mode.base, reading] : [reading, mode.base];
     const measured = elasticity(low, high);
+    if (high.level >= max && mode.base === high) {
+      const stillPays = measured !== undefined && measured >= this.#tuning.targetElasticity;
+      this.#probeBelowMaxAfter = stillPays ? Math.min(PROBE_BELOW_MAX_AFTER_AT_MOST, this.#probeBelowMaxAfter * 2) : PROBE_BELOW_MAX_AFTER;
+    }
     if (measured !== undefined) {
       const { targetElasticity, maxStep, aboveCeilingStep } = this.#tuning;
       const aboveCeiling = this.#ceiling !== undefined && this.#base >= this.#ceiling;

@@ -82,6 +82,18 @@ describe('ConcurrencyController on a fake clock', () => {
     expect(controller.limit).toBeGreaterThan(32);
   });
 
+  it('at the top of the limits probes below now and then, more rarely while the top still pays', () => {
+    const clock = { now: 0 };
+    const controller = new ConcurrencyController({ initial: 64, min: 1, max: 64 });
+    // A core that keeps up at any level: the probes below always find the top paying.
+    const levels = answerMany(controller, clock, 60_000, () => 10);
+    const probes = levels.flatMap((level, index) => (level < 64 ? [index] : []));
+    const gaps = probes.slice(1).map((index, order) => index - (probes[order] ?? 0));
+    expect(probes.length).toBeGreaterThan(3);
+    expect(gaps.at(-1)).toBeGreaterThan(gaps[0] ?? 0);
+    expect(controller.limit).toBe(64);
+  });
+
   it('never moves with fixed limits; --concurrency N starts at N and never exceeds it', () => {
     const clock = { now: 0 };
     const fixed = new ConcurrencyController(fixedConcurrency(8));
