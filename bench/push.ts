@@ -1,95 +1,153 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { Pool, request } from 'undici';
-import { CoreClient } from '../core-client/src/http/core-client.js';
+import { Pool } from 'undici';
 import { CoreHeaders, CorePaths, REQUEST_CONTENT_TYPE } from '../core-client/src/contract/names.js';
-import { Secret } from '../core-client/src/secret.js';
-import { defaultConcurrencyLimits } from '../core-client/src/push/aimd.js';
-import { runPush } from '../core-client/src/push/engine.js';
+import { CoreClient } from '../core-client/src/http/core-client.js';
 import type { ImportOperation } from '../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
+import { type ConcurrencyLimits, defaultConcurrencyLimits, fixedConcurrency } from '../core-client/src/push/concurrency.js';
+import { runPush } from '../core-client/src/push/engine.js';
+import { Secret } from '../core-client/src/secret.js';
+import { BENCH_API_KEY, type DoubleProcess, type DoubleSettings, startDoubleProcess } from './double-process.js';
 
-const API_KEY = 'bench-api-key-0123456789-abcdefghij';
-const SERVE_FLAG = '--serve-double';
+export { startDoubleProcess } from './double-process.js';
 
-/** N requests per contender at each latency: enough for a steady rate, small enough for a minute or two in all. */
-const SCENARIOS = [
-  { latencyMs: 0, requests: 20_000, sequentialRequests: 5_000 },
-  { latencyMs: 10, requests: 8_000, sequentialRequests: 300 },
-] as const;
+const SWEEP = [1, 2, 4, 8, 16, 32, 64] as const;
+const RAW_CONCURRENCY = defaultConcurrencyLimits.max;
 
-const WARM_UP_REQUESTS = 1_000;
-const ROUNDS = 3;
+/** One simulated core (or two) and how much work each measurement gets. */
+interface Scenario {
+  name: string;
+  settings: DoubleSettings;
+  /** Operations a measured push sends. */
+  operations: number;
+  /** How long each level of the sweep runs (it only has to tell the best level). */
+  sweepMs: number;
+  raw?: boolean;
+}
 
-interface Figure {
-  latencyMs: number;
-  contender: string;
-  requests: number;
-  seconds: number;
+interface Measured {
   perSecond: number;
+  seconds: number;
+  operations: number;
+  /** The controller's limit, averaged over the push's progress events. */
+  meanLimit?: number;
+}
+
+export interface PushBenchFigures {
+  rows: Record<string, string | number>[];
 }
 
 /**
- * Push throughput against the core double, which runs in its own process so it does not share an event loop with
- * the contenders: (1) a naive sequential loop of undici `request`s, (2) a raw load generator (an undici Pool with as
- * many concurrent requests as the engine's ceiling, same bodies), (3) the engine itself, with its journal and report.
- * Every contender sends fresh emails, so every request is a real import.
+ * The push against simulated cores, each in its own process (issue 14): for each core, the engine with default
+ * settings against the best fixed concurrency the same engine reaches (a sweep of 1..64 finds the level; then both run
+ * the same number of operations in interleaved rounds, best kept); at 10 ms the default against a raw undici load
+ * generator; and two capacity-limited cores against one. Every push imports fresh emails, so every request is a write.
  */
-export async function benchPush(): Promise<Figure[]> {
-  const double = await startDoubleProcess();
+export async function benchPush(options: { quick?: boolean } = {}): Promise<PushBenchFigures> {
+  const quick = options.quick === true;
+  const rounds = quick ? 1 : 3;
+  const scale = quick ? 0.25 : 1;
+  const scenarios: Scenario[] = [
+    { name: '10 ms latency', settings: { latencyMs: 10 }, operations: Math.round(20_000 * scale), sweepMs: quick ? 1_000 : 2_000, raw: true },
+    { name: 'contention (10 ms)', settings: { latencyMs: 10, contention: true }, operations: Math.round(5_000 * scale), sweepMs: quick ? 1_500 : 3_000 },
+    { name: 'capacity 8 (10 ms)', settings: { latencyMs: 10, capacity: 8 }, operations: Math.round(8_000 * scale), sweepMs: quick ? 1_000 : 2_000 },
+  ];
+  const cores = [await startDoubleProcess(), await startDoubleProcess()];
+  const [one, two] = cores as [DoubleProcess, DoubleProcess];
   const folder = await mkdtemp(join(tmpdir(), 'core-migrate-bench-push-'));
-  const figures: Figure[] = [];
+  const rows: Record<string, string | number>[] = [];
   let batch = 0;
-  const nextEmails = (count: number): ImportOperation[] => {
-    batch += 1;
-    return importOperations(`b${batch}`, count);
-  };
+  const fresh = (count: number): ImportOperation[] => importOperations(`b${(batch += 1)}`, count);
+  const journal = (): string => join(folder, `journal-${batch}`);
   try {
-    for (const scenario of SCENARIOS) {
-      await double.setLatency(scenario.latencyMs);
-      const contenders: { name: string; requests: number; run: (ops: ImportOperation[]) => Promise<void> }[] = [
-        { name: 'sequential loop', requests: scenario.sequentialRequests, run: (ops) => sequentialLoop(double.url, ops) },
-        { name: 'raw load generator', requests: scenario.requests, run: (ops) => rawLoad(double.url, ops, defaultConcurrencyLimits.max) },
-        { name: 'core-migrate push', requests: scenario.requests, run: (ops) => enginePush(double.url, ops, join(folder, `journal-${batch}`)) },
-      ];
-      // An unmeasured warm-up each, so JIT compilation and connection set-up count against no one.
-      for (const contender of contenders) await contender.run(nextEmails(WARM_UP_REQUESTS));
-      // Interleaved rounds, best kept: the machine is shared, and a neighbour's burst should not decide the figure.
-      const rates = new Map<string, Figure[]>();
-      for (let round = 0; round < ROUNDS; round += 1) {
-        for (const contender of contenders) {
-          await double.reset();
-          const operations = nextEmails(contender.requests);
-          const started = performance.now();
-          await contender.run(operations);
-          const seconds = (performance.now() - started) / 1000;
-          const figure = {
-            latencyMs: scenario.latencyMs,
-            contender: contender.name,
-            requests: operations.length,
-            seconds,
-            perSecond: operations.length / seconds,
-          };
-          rates.set(contender.name, [...(rates.get(contender.name) ?? []), figure]);
-        }
+    for (const scenario of scenarios) {
+      await one.configure(scenario.settings);
+      // Warm-up: JIT and connections count against no one.
+      await enginePush([one.url], fresh(1_000), journal(), defaultConcurrencyLimits);
+      const sweep = new Map<number, number>();
+      for (const level of SWEEP) {
+        await one.reset();
+        sweep.set(level, (await enginePushFor([one.url], scenario.sweepMs, journal(), fixedConcurrency(level), fresh)).perSecond);
       }
-      for (const contender of contenders) {
-        const runs = rates.get(contender.name) ?? [];
-        const best = runs.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
-        figures.push(best);
+      const bestLevel = [...sweep.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+      const contenders: { name: string; run: () => Promise<Measured> }[] = [
+        { name: 'default (adaptive)', run: () => enginePush([one.url], fresh(scenario.operations), journal(), defaultConcurrencyLimits) },
+        {
+          name: `fixed ${bestLevel} (best of the sweep)`,
+          run: () => enginePush([one.url], fresh(scenario.operations), journal(), fixedConcurrency(bestLevel)),
+        },
+      ];
+      if (scenario.raw === true) contenders.push({ name: `raw undici, ${RAW_CONCURRENCY} in flight`, run: () => rawLoad(one.url, fresh(scenario.operations)) });
+      const best = await bestOfRounds(contenders, rounds, () => one.reset());
+      const adaptive = best.get(contenders[0]!.name) as Measured;
+      const sweepText = SWEEP.map((level) => `${level}:${Math.round(sweep.get(level) ?? 0)}`).join(' ');
+      for (const [index, contender] of contenders.entries()) {
+        const figure = best.get(contender.name) as Measured;
+        rows.push({
+          core: scenario.name,
+          push: contender.name,
+          operations: figure.operations,
+          'users/s': Math.round(figure.perSecond),
+          'mean limit': figure.meanLimit === undefined ? '' : figure.meanLimit.toFixed(1),
+          'default ÷ this': index === 0 ? '' : (adaptive.perSecond / figure.perSecond).toFixed(2),
+          sweep: index === 1 ? sweepText : '',
+        });
       }
     }
+
+    // Two capacity-limited cores (one database each here: the emails are fresh) against one.
+    const capacity: DoubleSettings = { latencyMs: 10, capacity: 8 };
+    await one.configure(capacity);
+    await two.configure(capacity);
+    const operations = Math.round(12_000 * scale);
+    const pair = [
+      { name: 'default, one core', run: () => enginePush([one.url], fresh(operations), journal(), defaultConcurrencyLimits) },
+      { name: 'default, two cores', run: () => enginePush([one.url, two.url], fresh(operations), journal(), defaultConcurrencyLimits) },
+    ];
+    const best = await bestOfRounds(pair, rounds, async () => {
+      await one.reset();
+      await two.reset();
+    });
+    const single = best.get(pair[0]!.name) as Measured;
+    for (const [index, contender] of pair.entries()) {
+      const figure = best.get(contender.name) as Measured;
+      rows.push({
+        core: 'capacity 8 (10 ms), one vs two',
+        push: contender.name,
+        operations: figure.operations,
+        'users/s': Math.round(figure.perSecond),
+        'mean limit': figure.meanLimit?.toFixed(1) ?? '',
+        'default ÷ this': index === 0 ? '' : `${(figure.perSecond / single.perSecond).toFixed(2)}× one core`,
+        sweep: '',
+      });
+    }
   } finally {
-    await double.stop();
+    await Promise.all(cores.map((core) => core.stop()));
     await rm(folder, { recursive: true, force: true });
   }
-  printFigures(figures);
-  return figures;
+  console.log(`\npush: bcrypt imports against the core double (own process), users per second, best of ${rounds} interleaved round(s)`);
+  console.table(rows);
+  return { rows };
+}
+
+/** Interleaved rounds (a neighbour's burst should not decide a figure); the best of each contender is kept. */
+async function bestOfRounds(
+  contenders: readonly { name: string; run: () => Promise<Measured> }[],
+  rounds: number,
+  reset: () => Promise<void>,
+): Promise<Map<string, Measured>> {
+  const best = new Map<string, Measured>();
+  for (let round = 0; round < rounds; round += 1) {
+    for (const contender of contenders) {
+      await reset();
+      const figure = await contender.run();
+      const kept = best.get(contender.name);
+      if (kept === undefined || figure.perSecond > kept.perSecond) best.set(contender.name, figure);
+    }
+  }
+  return best;
 }
 
 function importOperations(tag: string, count: number): ImportOperation[] {
@@ -109,18 +167,69 @@ function importOperations(tag: string, count: number): ImportOperation[] {
   return operations;
 }
 
-const headers = { [CoreHeaders.apiKey]: API_KEY, [CoreHeaders.contentType]: REQUEST_CONTENT_TYPE };
+async function* recordsOf(operations: Iterable<ImportOperation>): AsyncGenerator<PlannedRecord> {
+  for (const operation of operations) yield { location: operation.location, items: [operation] };
+}
 
-async function sequentialLoop(url: string, operations: ImportOperation[]): Promise<void> {
-  for (const operation of operations) {
-    const response = await request(`${url}${CorePaths.passwordHashImport}`, { method: 'POST', headers, body: JSON.stringify(operation.body) });
-    await response.body.text();
-    if (response.statusCode !== 200) throw new Error(`sequential loop: status ${response.statusCode}`);
+/** The engine, journal and report included, pushing `operations` to `urls` to the end. */
+async function enginePush(urls: string[], operations: ImportOperation[], journalPath: string, limits: ConcurrencyLimits): Promise<Measured> {
+  const client = new CoreClient({ baseUrl: urls, apiKey: new Secret(BENCH_API_KEY), connections: defaultConcurrencyLimits.max });
+  const limitsSeen: number[] = [];
+  try {
+    const started = performance.now();
+    const summary = await runPush({
+      records: recordsOf(operations),
+      total: operations.length,
+      client,
+      sourceFingerprint: 'sha256:bench',
+      journalPath,
+      reportPath: `${journalPath}.report`,
+      concurrency: limits,
+      onEvent: (event) => {
+        if (event.type === 'progress') limitsSeen.push(event.concurrency);
+      },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (summary.imported !== operations.length) throw new Error(`engine: ${summary.imported} of ${operations.length} imported`);
+    const meanLimit = mean(limitsSeen);
+    return { perSecond: operations.length / seconds, seconds, operations: operations.length, ...(meanLimit === undefined ? {} : { meanLimit }) };
+  } finally {
+    await client.close();
   }
 }
 
-async function rawLoad(url: string, operations: ImportOperation[], concurrency: number): Promise<void> {
-  const pool = new Pool(url, { connections: concurrency, pipelining: 1 });
+/** The engine at a fixed level for `ms`, then stopped as a Ctrl-C would: users imported per second of the run. */
+async function enginePushFor(
+  urls: string[],
+  ms: number,
+  journalPath: string,
+  limits: ConcurrencyLimits,
+  fresh: (count: number) => ImportOperation[],
+): Promise<Measured> {
+  const client = new CoreClient({ baseUrl: urls, apiKey: new Secret(BENCH_API_KEY), connections: defaultConcurrencyLimits.max });
+  const stop = AbortSignal.timeout(ms);
+  try {
+    const summary = await runPush({
+      records: recordsOf(fresh(200_000)),
+      client,
+      sourceFingerprint: 'sha256:bench',
+      journalPath,
+      concurrency: limits,
+      signal: stop,
+      stopGraceMs: 2_000,
+    });
+    const seconds = summary.elapsedMs / 1000;
+    return { perSecond: summary.imported / seconds, seconds, operations: summary.imported };
+  } finally {
+    await client.close();
+  }
+}
+
+const headers = { [CoreHeaders.apiKey]: BENCH_API_KEY, [CoreHeaders.contentType]: REQUEST_CONTENT_TYPE };
+
+/** A raw load generator: an undici Pool with `RAW_CONCURRENCY` requests in flight, same bodies, no journal. */
+async function rawLoad(url: string, operations: ImportOperation[]): Promise<Measured> {
+  const pool = new Pool(url, { connections: RAW_CONCURRENCY, pipelining: 1 });
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let index = next++; index < operations.length; index = next++) {
@@ -131,106 +240,16 @@ async function rawLoad(url: string, operations: ImportOperation[], concurrency: 
       if (response.statusCode !== 200) throw new Error(`raw load: status ${response.statusCode}`);
     }
   };
+  const started = performance.now();
   try {
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    await Promise.all(Array.from({ length: RAW_CONCURRENCY }, worker));
   } finally {
     await pool.close();
   }
+  const seconds = (performance.now() - started) / 1000;
+  return { perSecond: operations.length / seconds, seconds, operations: operations.length };
 }
 
-async function enginePush(url: string, operations: ImportOperation[], journalPath: string): Promise<void> {
-  const client = new CoreClient({ baseUrl: url, apiKey: new Secret(API_KEY), connections: defaultConcurrencyLimits.max });
-  async function* records(): AsyncGenerator<PlannedRecord> {
-    for (const operation of operations) yield { location: operation.location, items: [operation] };
-  }
-  try {
-    const summary = await runPush({
-      records: records(),
-      total: operations.length,
-      client,
-      sourceFingerprint: 'sha256:bench',
-      journalPath,
-      reportPath: `${journalPath}.report`,
-    });
-    if (summary.imported !== operations.length) throw new Error(`engine: ${summary.imported} of ${operations.length} imported`);
-  } finally {
-    await client.close();
-  }
+function mean(values: readonly number[]): number | undefined {
+  return values.length === 0 ? undefined : values.reduce((sum, value) => sum + value, 0) / values.length;
 }
-
-function printFigures(figures: Figure[]): void {
-  console.log(`\npush: bcrypt imports against the core double (own process), requests per second, best of ${ROUNDS} interleaved rounds`);
-  console.table(
-    figures.map((figure) => {
-      const same = figures.filter((other) => other.latencyMs === figure.latencyMs);
-      const raw = same.find((other) => other.contender === 'raw load generator');
-      const sequential = same.find((other) => other.contender === 'sequential loop');
-      return {
-        'latency ms': figure.latencyMs,
-        contender: figure.contender,
-        requests: figure.requests,
-        seconds: figure.seconds.toFixed(2),
-        'req/s': Math.round(figure.perSecond),
-        'vs raw': raw === undefined ? '' : `${((figure.perSecond / raw.perSecond) * 100).toFixed(0)}%`,
-        'vs sequential': sequential === undefined ? '' : `${(figure.perSecond / sequential.perSecond).toFixed(1)}x`,
-      };
-    }),
-  );
-}
-
-interface DoubleProcess {
-  url: string;
-  setLatency(ms: number): Promise<void>;
-  /** Forgets users and recorded requests (and faults: set the latency again after it). */
-  reset(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** Runs this file as the double's process; it takes `latency <ms>` and `reset` lines on stdin and answers `ok`. */
-export async function startDoubleProcess(): Promise<DoubleProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), SERVE_FLAG], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const nextLine = async (): Promise<string> => {
-    const line = await lines.next();
-    if (line.done === true) throw new Error('the bench double exited');
-    return line.value;
-  };
-  const url = await nextLine();
-  let latencyMs = 0;
-  const send = async (line: string): Promise<void> => {
-    child.stdin!.write(`${line}\n`);
-    await nextLine();
-  };
-  return {
-    url,
-    async setLatency(ms) {
-      latencyMs = ms;
-      await send(`latency ${ms}`);
-    },
-    async reset() {
-      await send('reset');
-      await send(`latency ${latencyMs}`);
-    },
-    async stop() {
-      child.stdin!.end();
-      if (child.exitCode === null) await once(child, 'exit');
-    },
-  };
-}
-
-async function serveDouble(): Promise<void> {
-  const { startCoreDouble } = await import('../test/core-double/index.js');
-  const double = await startCoreDouble({ apiKeys: [API_KEY] });
-  process.stdout.write(`${double.url}\n`);
-  for await (const line of createInterface({ input: process.stdin })) {
-    const [command, value] = line.split(' ');
-    if (command === 'latency') double.faults.setLatencyMs(Number(value));
-    if (command === 'reset') double.reset();
-    process.stdout.write('ok\n');
-  }
-  await double.close();
-}
-
-if (process.argv.includes(SERVE_FLAG)) await serveDouble();

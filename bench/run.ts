@@ -8,6 +8,6 @@ import { benchIdentity } from './identity.js';
 const quick = process.env.BENCH_QUICK === '1';
 await benchStartup();
 await benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3));
-await benchPush();
+await benchPush({ quick });
 await benchIdentity(quick ? 1_000 : 4_000);
 await benchAuth0Join(quick ? 50_000 : 500_000);

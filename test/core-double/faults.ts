@@ -1,3 +1,5 @@
+import { type ContentionSettings, contentionRate } from './contention.js';
+
 /** A canned answer instead of the real one. Errors default to the core's plain-text type, 200s to JSON. */
 export interface FaultAnswer {
   status: number;
@@ -15,9 +17,94 @@ export function isDrop(fault: Fault): fault is { drop: true } {
   return 'drop' in fault;
 }
 
+/**
+ * A core that serves at most `size` requests at once: the others wait their turn (first come, first served) before
+ * the core acts on them, so beyond `size` in flight throughput stays flat and each answer takes longer.
+ */
+export class CapacityGate {
+  readonly size: number;
+  #serving = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    if (!Number.isInteger(size) || size < 1) throw new Error(`The capacity must be a whole number from 1, not ${size}.`);
+    this.size = size;
+  }
+
+  /** Resolves once this request is being served; call the returned function when its answer is out. */
+  async enter(): Promise<() => void> {
+    if (this.#serving >= this.size) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    else this.#serving += 1;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = this.#waiting.shift();
+      if (next === undefined) this.#serving -= 1;
+      else next();
+    };
+  }
+}
+
 /** Fault injection for the double: which requests fail, stall, or arrive slowly. */
 export class FaultPlan {
   #latencyMs = 0;
+  #contention: ContentionSettings | undefined;
+  #capacity: CapacityGate | undefined;
+  #storm: { until: number; answer: FaultAnswer } | undefined;
+  #poison: { text: string; answer: FaultAnswer } | undefined;
+  readonly #random: () => number;
+
+  /** `random` in [0, 1): who loses a lock conflict (seeded in tests that need the same losers each run). */
+  constructor(random: () => number = Math.random) {
+    this.#random = random;
+  }
+
+  /** A store that locks: writes fail with the locked-table 500 more often the more requests are in flight. */
+  setContention(settings: ContentionSettings | undefined): void {
+    this.#contention = settings;
+  }
+
+  get contention(): ContentionSettings | undefined {
+    return this.#contention;
+  }
+
+  /** Whether this write, arriving with `inFlight` requests in flight (itself included), loses a lock conflict. */
+  losesLock(inFlight: number): boolean {
+    return this.#contention !== undefined && this.#random() < contentionRate(this.#contention, inFlight);
+  }
+
+  /** At most `size` requests served at once (undefined: no limit). Requests already waiting are still served. */
+  setCapacity(size: number | undefined): void {
+    this.#capacity = size === undefined ? undefined : new CapacityGate(size);
+  }
+
+  get capacity(): CapacityGate | undefined {
+    return this.#capacity;
+  }
+
+  /** Every request whose body contains `text` gets `answer`, always (a record the core chokes on). */
+  failBodiesContaining(text: string, answer: FaultAnswer): void {
+    this.#poison = { text, answer };
+  }
+
+  /** The answer for a body the core chokes on, if this is one. */
+  poisonAnswer(rawBody: string): FaultAnswer | undefined {
+    return this.#poison !== undefined && rawBody.includes(this.#poison.text) ? { ...this.#poison.answer } : undefined;
+  }
+
+  /** Every request that arrives in the next `ms` gets `answer` (a rate-limit storm, an outage of 503s). */
+  failFor(ms: number, answer: FaultAnswer): void {
+    this.#storm = { until: performance.now() + ms, answer };
+  }
+
+  /** The storm's answer, while it lasts. */
+  stormAnswer(): FaultAnswer | undefined {
+    if (this.#storm === undefined) return undefined;
+    if (performance.now() < this.#storm.until) return { ...this.#storm.answer };
+    this.#storm = undefined;
+    return undefined;
+  }
   readonly #queue: Fault[] = [];
   readonly #byRequestNumber = new Map<number, Fault>();
   #slowBodies: { ms: number; method?: string }[] = [];
@@ -88,6 +175,10 @@ export class FaultPlan {
   clearFaults(): void {
     this.releaseHeld();
     this.#latencyMs = 0;
+    this.#contention = undefined;
+    this.#capacity = undefined;
+    this.#storm = undefined;
+    this.#poison = undefined;
     this.#queue.length = 0;
     this.#byRequestNumber.clear();
     this.#slowBodies = [];

@@ -1,7 +1,8 @@
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from '../../core-client/src/contract/names.js';
-import type { DoubleAnswer } from './answers.js';
+import { type DoubleAnswer, textAnswer } from './answers.js';
+import { type ContentionSettings, LOCKED_TABLE_TEXT, writesToStore } from './contention.js';
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import { answerCall } from './routes.js';
@@ -31,6 +32,10 @@ export interface CoreDoubleOptions {
   keepRequests?: number;
   /** Identity features to answer 404 for, as a core without them (see also `identity.setMissing`). */
   missingFeatures?: IdentityFeatureName[];
+  /** In [0, 1): who loses a lock conflict under `faults.setContention`. Default Math.random. */
+  random?: () => number;
+  /** Serve the users of this double: two cores over one database (each with its own faults and requests). */
+  shareStoreWith?: CoreDouble;
 }
 
 export interface RecordedRequest {
@@ -48,6 +53,8 @@ export interface RecordedRequest {
 export interface CoreDouble {
   url: string;
   port: number;
+  /** The users, mappings and metadata it serves (shared with the doubles started with `shareStoreWith` it). */
+  readonly store: UserStore;
   close(): Promise<void>;
   users(): StoredUser[];
   emailPasswordUsers(): StoredEmailPasswordUser[];
@@ -56,6 +63,8 @@ export interface CoreDouble {
   requests(): RecordedRequest[];
   /** Every request since start or the last reset, also those no longer kept. */
   requestCount(): number;
+  /** Requests received and not answered yet (waiting for capacity included). */
+  inFlight(): number;
   /** Forgets users, recorded requests and faults; restarts request numbering. */
   reset(): void;
   /** The identity state beyond the contract, for assertions; and the switch that makes features answer 404. */
@@ -76,6 +85,14 @@ export interface CoreDouble {
     heldCount(): number;
     releaseHeld(): void;
     slowBodyNext(count: number, ms: number, method?: string): void;
+    /** A store that locks (`defaultContention`: 16% of writes fail at 2 in flight, 33% at 4); undefined turns it off. */
+    setContention(settings: ContentionSettings | undefined): void;
+    /** Serve at most `size` requests at once, the others wait (undefined: no limit). */
+    setCapacity(size: number | undefined): void;
+    /** Every request arriving in the next `ms` gets `answer`, e.g. 429 with Retry-After 1 (a rate-limit storm). */
+    failFor(ms: number, answer: FaultAnswer): void;
+    /** Every request whose body contains `text` gets `answer` (a record the core chokes on). */
+    failBodiesContaining(text: string, answer: FaultAnswer): void;
     clearFaults(): void;
   };
 }
@@ -137,8 +154,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /** Starts a strict HTTP double of the core on 127.0.0.1 (see spec/core-behaviour.md). */
 export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<CoreDouble> {
-  const store = new UserStore();
-  const plan = new FaultPlan();
+  const store = options.shareStoreWith?.store ?? new UserStore();
+  const plan = new FaultPlan(options.random);
   const settings = {
     apiKeys: options.apiKeys ?? [],
     signerKey: options.signerKey,
@@ -151,6 +168,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
   };
   const recorded = new RequestRing(options.keepRequests ?? DEFAULT_KEEP_REQUESTS);
   let requestCount = 0;
+  let inFlight = 0;
   const pendingTimers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
 
@@ -166,21 +184,36 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const rawBody = await readBody(request);
     requestCount += 1;
-    const number = requestCount;
-    const call = { method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, rawBody };
-    if (recorded.capacity > 0) recorded.push({ number, ...call, headers: { ...call.headers }, body: parseJson(rawBody) });
+    inFlight += 1;
+    let leave: (() => void) | undefined;
+    try {
+      const number = requestCount;
+      const call = { method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, rawBody };
+      // Parsed only when someone reads it: at tens of thousands of requests a second it shows.
+      const body = recorded.capacity > 0 || plan.contention !== undefined ? parseJson(rawBody) : undefined;
+      if (recorded.capacity > 0) recorded.push({ number, ...call, headers: { ...call.headers }, body });
 
-    await plan.passHold(call.method, call.path);
-    // A held request whose client went away is not acted on, as a core never sees a request that was not sent.
-    if (request.socket.destroyed) return;
-    const fault = plan.takeFault(number);
-    if (fault !== undefined && isDrop(fault)) {
-      request.socket.destroy();
-      return;
+      await plan.passHold(call.method, call.path);
+      leave = await plan.capacity?.enter();
+      // A held request whose client went away is not acted on, as a core never sees a request that was not sent.
+      if (request.socket.destroyed) return;
+      const fault = plan.takeFault(number) ?? plan.poisonAnswer(rawBody) ?? plan.stormAnswer();
+      if (fault !== undefined && isDrop(fault)) {
+        request.socket.destroy();
+        return;
+      }
+      const locked = fault === undefined && writesToStore(call.method, call.path, body) && plan.losesLock(inFlight);
+      const answer = fault !== undefined ? faultAnswer(fault) : locked ? textAnswer(500, LOCKED_TABLE_TEXT) : await answerCall(call, settings);
+      await respond(response, answer, call.method);
+    } finally {
+      inFlight -= 1;
+      leave?.();
     }
-    const answer = fault !== undefined ? faultAnswer(fault) : await answerCall(call, settings);
+  }
+
+  async function respond(response: ServerResponse, answer: DoubleAnswer, method: string): Promise<void> {
     if (plan.latencyMs > 0) await later(plan.latencyMs);
-    const slowBodyMs = plan.takeSlowBody(call.method);
+    const slowBodyMs = plan.takeSlowBody(method);
     response.writeHead(answer.status, {
       'content-type': answer.contentType,
       'content-length': Buffer.byteLength(answer.body),
@@ -217,6 +250,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     port,
+    store,
     async close() {
       for (const timer of pendingTimers) clearTimeout(timer);
       pendingTimers.clear();
@@ -228,6 +262,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     thirdPartyUsers: () => store.all().filter((user): user is StoredThirdPartyUser => user.kind === 'thirdParty'),
     requests: () => recorded.toArray().map((entry) => ({ ...entry, headers: { ...entry.headers } })),
     requestCount: () => requestCount,
+    inFlight: () => inFlight,
     reset() {
       store.clear();
       plan.clearFaults();
@@ -251,6 +286,10 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       heldCount: () => plan.heldCount,
       releaseHeld: () => plan.releaseHeld(),
       slowBodyNext: (count, ms, method) => plan.slowBodyNext(count, ms, method),
+      setContention: (contention) => plan.setContention(contention),
+      setCapacity: (size) => plan.setCapacity(size),
+      failFor: (ms, answer) => plan.failFor(ms, answer),
+      failBodiesContaining: (text, answer) => plan.failBodiesContaining(text, answer),
       clearFaults: () => plan.clearFaults(),
     },
   };

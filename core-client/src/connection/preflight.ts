@@ -13,6 +13,8 @@ export const PreflightStepSchema = z.object({
   sentence: z.string(),
   /** For a failed step: the kind of the core error behind it. */
   errorKind: z.custom<CoreErrorKind>((value) => typeof value === 'string').optional(),
+  /** With several cores: the one this step checked (its base URL). */
+  core: z.string().optional(),
 });
 export type PreflightStep = z.infer<typeof PreflightStepSchema>;
 
@@ -21,9 +23,9 @@ export const PreflightReportSchema = z.object({
   /** e.g. `http://127.0.0.1:3567 (tenant public)`. */
   target: z.string(),
   steps: z.array(PreflightStepSchema),
-  /** The API versions the core speaks, oldest first; present once the key was accepted. */
+  /** The API versions the core speaks (with several: that every core speaks), oldest first; once the key was accepted. */
   versions: z.array(z.string()).optional(),
-  /** Round-trip time of `GET /hello`, in milliseconds. */
+  /** Round-trip time of `GET /hello`, in milliseconds (with several cores: the slowest). */
   roundTripMs: z.number().optional(),
   /** The first failed step, for a caller that stops on it (a push exits 3 with this sentence). */
   failure: z.object({ step: PreflightStepNameSchema, sentence: z.string(), errorKind: z.custom<CoreErrorKind>() }).optional(),
@@ -61,30 +63,54 @@ async function attempt<T>(call: () => Promise<T>): Promise<T | CoreError> {
   }
 }
 
+interface CoreCheck {
+  steps: PreflightStep[];
+  roundTripMs?: number;
+  versions?: string[];
+}
+
 /**
  * The pre-flight alone: the core answers `/hello` (reachable), `/apiversion` (the key is accepted), and the tenant
- * path exists. Each step runs once, without retries, and a step after a failure is skipped.
+ * path exists. Each step runs once, without retries, and a step after a failure is skipped. With several cores each
+ * is checked in turn, its steps labelled with it, and the pre-flight passes only when every core passes.
  */
 export async function runPreflight(client: CoreClient, options: PreflightOptions = {}): Promise<PreflightReport> {
-  const call = { retry: false as const, ...(options.signal === undefined ? {} : { signal: options.signal }) };
   const target = client.describe();
-  const steps: PreflightStep[] = [];
-  const report = (extra: Partial<PreflightReport> = {}): PreflightReport => {
-    const failure = steps.find((step) => step.status === 'failed');
-    return {
-      ok: failure === undefined,
-      target,
-      steps,
-      ...extra,
-      ...(failure === undefined ? {} : { failure: { step: failure.name, sentence: failure.sentence, errorKind: failure.errorKind ?? 'unexpected' } }),
-    };
+  const cores = client.coreUrls;
+  const checks: CoreCheck[] = [];
+  if (cores.length === 1) checks.push(await checkCore(client, target, undefined, options.signal));
+  else {
+    for (const [index, url] of cores.entries()) {
+      const check = await checkCore(client, url, index, options.signal);
+      checks.push({ ...check, steps: check.steps.map((step) => ({ ...step, core: url })) });
+    }
+  }
+  const steps = checks.flatMap((check) => check.steps);
+  const failure = steps.find((step) => step.status === 'failed');
+  const roundTrips = checks.flatMap((check) => (check.roundTripMs === undefined ? [] : [check.roundTripMs]));
+  const versions = checks.every((check) => check.versions !== undefined)
+    ? checks.map((check) => check.versions ?? []).reduce((shared, next) => shared.filter((version) => next.includes(version)))
+    : undefined;
+  return {
+    ok: failure === undefined,
+    target,
+    steps,
+    ...(versions === undefined ? {} : { versions }),
+    ...(roundTrips.length === 0 ? {} : { roundTripMs: Math.max(...roundTrips) }),
+    ...(failure === undefined ? {} : { failure: { step: failure.name, sentence: failure.sentence, errorKind: failure.errorKind ?? 'unexpected' } }),
   };
+}
+
+async function checkCore(client: CoreClient, target: string, core: number | undefined, signal: AbortSignal | undefined): Promise<CoreCheck> {
+  const pinned = { ...(signal === undefined ? {} : { signal }), ...(core === undefined ? {} : { core }) };
+  const call = { retry: false as const, ...pinned };
+  const steps: PreflightStep[] = [];
   const afterFailure = 'Not checked, because the step before it failed.';
 
   const hello = await attempt(() => client.hello(call));
   if (isCoreError(hello)) {
     steps.push(failed('reachable', hello), skipped('keyAccepted', afterFailure), skipped('tenantExists', afterFailure));
-    return report();
+    return { steps };
   }
   const roundTripMs = Math.round(hello.roundTripMs * 10) / 10;
   steps.push({ name: 'reachable', status: 'ok', sentence: `The core at ${target} answered /hello in ${roundTripMs} ms.` });
@@ -92,7 +118,7 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
   const apiVersion = await attempt(() => client.apiVersion(call));
   if (isCoreError(apiVersion)) {
     steps.push(failed('keyAccepted', apiVersion), skipped('tenantExists', afterFailure));
-    return report({ roundTripMs });
+    return { steps, roundTripMs };
   }
   const versions = [...apiVersion.versions].sort(compareVersions);
   const newest = versions.at(-1);
@@ -103,7 +129,7 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
   });
 
   const { tenantId, appId } = client.scope;
-  const tenant = await attempt(() => client.probeTenant(options.signal === undefined ? {} : { signal: options.signal }));
+  const tenant = await attempt(() => client.probeTenant(pinned));
   if (isCoreError(tenant)) {
     steps.push(failed('tenantExists', tenant));
   } else if (tenant.exists) {
@@ -112,5 +138,5 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
   } else {
     steps.push(failed('tenantExists', tenant.error));
   }
-  return report({ roundTripMs, versions });
+  return { steps, roundTripMs, versions };
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { CoreClientConfigError, resolveCoreTarget } from '../http/target.js';
+import { CoreClientConfigError, resolveCoreTargets } from '../http/target.js';
 import { Secret } from '../secret.js';
 import { ConnectionError } from './errors.js';
 import { readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
@@ -13,7 +13,8 @@ export const ConnectionEnv = {
 
 /** What an operator gave on the command line. There is deliberately no api-key value here: see apiKeyFile. */
 export interface ConnectionInput {
-  core?: string | undefined;
+  /** One core, or several that share one database (`--core` given more than once). */
+  core?: string | readonly string[] | undefined;
   tenant?: string | undefined;
   app?: string | undefined;
   stack?: string | undefined;
@@ -25,7 +26,7 @@ export type ConnectionSource = 'flags' | 'environment' | 'stack';
 
 export interface Connection {
   coreUrl: string;
-  /** Every core to spread a push over: the stack's coreUrls when the core came from the stack, else [coreUrl]. */
+  /** Every core to spread a push over (coreUrl first): each --core, or the stack's coreUrls, or [coreUrl]. */
   coreUrls: string[];
   apiKey: Secret;
   tenantId?: string;
@@ -65,9 +66,16 @@ async function readApiKeyFile(path: string, cwd: string | undefined): Promise<Se
   return new Secret(key);
 }
 
+/** The --core values given, trimmed, empty ones dropped. */
+function flagCores(core: ConnectionInput['core']): string[] {
+  const values = core === undefined ? [] : typeof core === 'string' ? [core] : core;
+  return values.map((value) => nonEmpty(value)).filter((value): value is string => value !== undefined);
+}
+
 /**
  * Puts together where the core is and which key to use. Each value is taken from the first place that has it:
- * - core URL: --core, then CORE_URL, then the stack's `coreUrl` output;
+ * - core URL: --core (each of them, when given more than once), then CORE_URL, then the stack's `coreUrl` output
+ *   (and its `coreUrls`, when it runs replicas);
  * - api-key: --api-key-file, then CORE_API_KEY, then the stack's `apiKey` output;
  * - tenant and app: --tenant and --app only (default: public).
  * The stack is read only when --stack is given, and then always (a stack that cannot be read is an error).
@@ -85,7 +93,8 @@ export async function resolveConnection(
     stack = read;
   }
 
-  const flagCore = nonEmpty(input.core);
+  const flagCoreUrls = flagCores(input.core);
+  const flagCore = flagCoreUrls[0];
   const envCore = nonEmpty(env[ConnectionEnv.coreUrl]);
   const core: { url: string; source: ConnectionSource } | undefined =
     flagCore !== undefined
@@ -123,8 +132,9 @@ export async function resolveConnection(
 
   const tenantId = nonEmpty(input.tenant);
   const appId = nonEmpty(input.app);
+  const coreUrls = core.source === 'flags' ? flagCoreUrls : core.source === 'stack' && stack !== undefined ? stack.coreUrls : [core.url];
   try {
-    resolveCoreTarget({ baseUrl: core.url, ...(tenantId === undefined ? {} : { tenantId }), ...(appId === undefined ? {} : { appId }) });
+    resolveCoreTargets({ baseUrl: coreUrls, ...(tenantId === undefined ? {} : { tenantId }), ...(appId === undefined ? {} : { appId }) });
   } catch (error) {
     if (error instanceof CoreClientConfigError) return new ConnectionError('invalidSetting', error.message);
     throw error;
@@ -132,7 +142,7 @@ export async function resolveConnection(
 
   return {
     coreUrl: core.url,
-    coreUrls: core.source === 'stack' && stack !== undefined ? stack.coreUrls : [core.url],
+    coreUrls,
     apiKey: apiKey.key,
     ...(tenantId === undefined ? {} : { tenantId }),
     ...(appId === undefined ? {} : { appId }),

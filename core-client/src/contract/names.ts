@@ -88,3 +88,12 @@ export const CoreErrorTexts = {
 
 /** Matches the 500 a core gives for a `$f_scrypt$` hash when it has no signer key (any vendor prefix). */
 export const SIGNER_KEY_MISSING_PATTERN = /password_hashing_signer_key'?\s+cannot be null/i;
+
+/**
+ * Matches the 500 of a store that could not take a write because another one held its lock (core-behaviour.md,
+ * "Under concurrency"): `...SQLITE_LOCKED_SHAREDCACHE... database table is locked` from the in-memory storage, and the
+ * lock and serialisation failures a SQL database reports, for which sending the write again is the documented remedy.
+ * Such an answer says the core is busy, not that the record is wrong.
+ */
+export const STORE_CONTENTION_PATTERN =
+  /database (table )?is locked|SQLITE_(BUSY|LOCKED)|deadlock detected|could not serialize access|lock wait timeout exceeded/i;

@@ -1,5 +1,4 @@
 import { hkdfSync } from 'node:crypto';
-import { Pool } from 'undici';
 import type { z } from 'zod';
 import { CoreErrorTexts, CoreHeaders, CorePaths, CoreStatus, HELLO_BODY, REQUEST_CONTENT_TYPE } from '../contract/names.js';
 import {
@@ -43,13 +42,17 @@ import {
   quoteCoreText,
   type ExchangeContext,
 } from './error-mapping.js';
-import { type CoreError, NotFound, Unexpected, isCoreError } from './errors.js';
+import { type CoreError, NotFound, Transient, Unexpected, isCoreError } from './errors.js';
 import { type RetryOptions, type RetryPolicy, RetryPolicySchema, defaultRetryPolicy, withRetry } from './retry.js';
-import { CoreClientConfigError, type CoreTarget, describeTarget, resolveCoreTarget } from './target.js';
+import { CoreClientConfigError, type CoreTarget, describeTargets, resolveCoreTargets } from './target.js';
+import { type Upstream, type UpstreamState, Upstreams } from './upstreams.js';
 
 export interface CoreClientOptions {
-  /** http(s) address of the core, optionally with a path prefix (e.g. `https://host/core`). */
-  baseUrl: string;
+  /**
+   * http(s) address of the core, optionally with a path prefix (e.g. `https://host/core`); or several, for cores that
+   * share one database: requests are spread over them (see `Upstreams`), each with its own health.
+   */
+  baseUrl: string | readonly string[];
   apiKey: Secret;
   tenantId?: string;
   appId?: string;
@@ -61,7 +64,7 @@ export interface CoreClientOptions {
   maxRetryAfterMs?: number;
   /** Other secrets that must never appear in an error, as the api-key (the vendor scrypt signer key). */
   redact?: readonly (Secret | undefined)[];
-  /** Pool size. Default 64. */
+  /** Connections per core. Default 64. */
   connections?: number;
   /** Default: retry Transient errors with `defaultRetryPolicy`; `false` turns retrying off. */
   retry?: RetryPolicy | false;
@@ -73,6 +76,8 @@ export interface CoreClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Send to this core (its index in `coreUrls`) instead of the one with the fewest requests in flight. */
+  core?: number;
   /** Overrides the client's retry setting for this call; `false` lets a caller drive retries and see every 429. */
   retry?: RetryPolicy | false;
 }
@@ -144,10 +149,15 @@ function checkRetry(retry: RetryPolicy | false | undefined): RetryPolicy | false
   return result.data;
 }
 
-/** Talks to one core over one keep-alive connection pool. Methods map the core's answers to outcomes or typed errors. */
+/**
+ * Talks to a core (or several sharing one database) over keep-alive connection pools. Methods map the core's answers
+ * to outcomes or typed errors.
+ */
 export class CoreClient {
-  readonly #pool: Pool;
+  readonly #upstreams: Upstreams;
   readonly #apiKey: Secret;
+  readonly #targets: readonly CoreTarget[];
+  /** Tenant, app and the recipe prefix: the same on every core. */
   readonly #target: CoreTarget;
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy | false;
@@ -161,7 +171,8 @@ export class CoreClient {
     if (!(options.apiKey instanceof Secret)) {
       throw new CoreClientConfigError('The api-key must be given as a Secret, so that it can never be printed.');
     }
-    this.#target = resolveCoreTarget(options);
+    this.#targets = resolveCoreTargets(options);
+    this.#target = this.#targets[0] as CoreTarget;
     this.#apiKey = options.apiKey;
     this.#timeoutMs = timerMs(options.requestTimeoutMs, DEFAULT_TIMEOUT_MS, 'request timeout (ms)');
     const connections = positiveInteger(options.connections, DEFAULT_CONNECTIONS, 'number of connections');
@@ -172,7 +183,7 @@ export class CoreClient {
     this.#maxAnswerBytes = positiveInteger(options.maxAnswerBytes, DEFAULT_MAX_ANSWER_BYTES, 'answer size limit (bytes)');
     this.#maxRetryAfterMs = timerMs(options.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'Retry-After cap (ms)');
     this.#alsoRedacted = (options.redact ?? []).filter((secret): secret is Secret => secret instanceof Secret && !secret.isEmpty);
-    this.#pool = new Pool(this.#target.origin, {
+    this.#upstreams = new Upstreams(this.#targets, {
       connections,
       pipelining: 1,
       keepAliveTimeout,
@@ -182,9 +193,19 @@ export class CoreClient {
     });
   }
 
-  /** e.g. `http://127.0.0.1:3567 (tenant public)`; never the key. */
+  /** e.g. `http://127.0.0.1:3567 (tenant public)`, or `http://a:3567, http://b:3567 (tenant public)`; never the key. */
   describe(): string {
-    return describeTarget(this.#target);
+    return describeTargets(this.#targets);
+  }
+
+  /** The cores requests go to, as normalised base URLs, in the order given. */
+  get coreUrls(): readonly string[] {
+    return this.#targets.map((target) => target.baseUrl);
+  }
+
+  /** Requests in flight and sent, and health, of each core. */
+  coreStates(): UpstreamState[] {
+    return this.#upstreams.states(performance.now());
   }
 
   async importPasswordHash(body: PasswordHashImportBody, options: CallOptions = {}): Promise<ImportPasswordHashResult> {
@@ -376,9 +397,9 @@ export class CoreClient {
    * exists (core-behaviour.md); a body without the required fields can never create a user. A 403 (the recipe is
    * off for the tenant) also proves the path exists. Network failures are thrown as for every call.
    */
-  async probeTenant(options: Pick<CallOptions, 'signal'> = {}): Promise<TenantProbeResult> {
+  async probeTenant(options: Pick<CallOptions, 'signal' | 'core'> = {}): Promise<TenantProbeResult> {
     const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.signInUp), body: {} };
-    const answer = await this.#exchange(exchange, options.signal);
+    const answer = await this.#exchange(exchange, options);
     const text = answer.bodyText.trim();
     if (answer.status === 400 && (text.startsWith(FIELD_ERROR_PREFIX) || text === CoreErrorTexts.invalidJson)) return { exists: true };
     if (answer.status === 200) {
@@ -394,23 +415,24 @@ export class CoreClient {
   }
 
   async close(): Promise<void> {
-    if (!this.#pool.closed) await this.#pool.close();
+    await this.#upstreams.close();
   }
 
+  /** A path at the core's root; each core's own base path is put in front when the request leaves. */
   #rootPath(path: string): string {
-    return `${this.#target.basePath}${path}`;
+    return path;
   }
 
   #recipePath(path: string, query?: Record<string, string>): string {
     const search = query === undefined ? '' : `?${new URLSearchParams(query).toString()}`;
-    return `${this.#target.basePath}${this.#target.recipePrefix}${path}${search}`;
+    return `${this.#target.recipePrefix}${path}${search}`;
   }
 
   async #call<T>(exchange: Exchange, options: CallOptions, interpret: (answer: Answer, startedAt: number) => T): Promise<T> {
     const policy = options.retry === undefined ? this.#retry : checkRetry(options.retry);
     const once = async (): Promise<T> => {
       const startedAt = performance.now();
-      const answer = await this.#exchange(exchange, options.signal);
+      const answer = await this.#exchange(exchange, options);
       if (answer.status !== 200) throw errorFromResponse(this.#errorResponse(answer), answer.context);
       return interpret(answer, startedAt);
     };
@@ -429,9 +451,12 @@ export class CoreClient {
     return (text) => hidden.reduce((clean, value) => clean.split(value).join('***'), text);
   }
 
-  async #exchange(exchange: Exchange, signal: AbortSignal | undefined): Promise<Answer & { retryAfter: string | undefined }> {
+  async #exchange(exchange: Exchange, options: Pick<CallOptions, 'signal' | 'core'>): Promise<Answer & { retryAfter: string | undefined }> {
+    const { signal } = options;
+    const upstream = this.#upstreams.pick(performance.now(), options.core);
+    const path = `${upstream.target.basePath}${exchange.path}`;
     const context: ExchangeContext = {
-      request: `${exchange.method} ${exchange.path}`,
+      request: `${exchange.method} ${path}`,
       tenantId: this.#target.tenantId,
       appId: this.#target.appId,
       redact: this.#redactor(exchange.secrets ?? []),
@@ -445,16 +470,21 @@ export class CoreClient {
     const startedAt = performance.now();
     let expired = false;
     let unwatch: (() => void) | undefined;
+    upstream.inFlight += 1;
+    upstream.requests += 1;
     try {
-      const response = await this.#pool.request({
+      const response = await upstream.pool.request({
         method: exchange.method,
-        path: exchange.path,
+        path,
         headers,
         body: exchange.body === undefined ? null : JSON.stringify(exchange.body),
         signal: signal ?? null,
         headersTimeout: this.#timeoutMs,
         bodyTimeout: this.#timeoutMs,
       });
+      // A gateway's 502 or 504 says the core behind it could not be reached; any other answer says it could.
+      if (response.statusCode === 502 || response.statusCode === 504) this.#upstreams.unreachable(upstream, performance.now());
+      else this.#upstreams.answered(upstream);
       unwatch = this.#deadlines.watch(startedAt + this.#timeoutMs, () => {
         expired = true;
         response.body.destroy(new Error(`deadline of ${this.#timeoutMs} ms passed`));
@@ -477,12 +507,21 @@ export class CoreClient {
       };
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason ?? error;
-      if (expired) throw deadlinePassed({ ...context, target: this.describe() }, this.#timeoutMs);
-      if (isCoreError(error)) throw error;
-      throw errorFromTransport(error, { ...context, target: this.describe() });
+      throw this.#failure(error, expired, upstream, context);
     } finally {
+      upstream.inFlight -= 1;
       unwatch?.();
     }
+  }
+
+  /** The error for a request that got no usable answer; a core that could not be reached rests (see Upstreams). */
+  #failure(error: unknown, expired: boolean, upstream: Upstream, context: ExchangeContext): unknown {
+    const located = { ...context, target: upstream.description };
+    const mapped = expired ? deadlinePassed(located, this.#timeoutMs) : isCoreError(error) ? error : errorFromTransport(error, located);
+    if (mapped instanceof Transient && (mapped.reason === 'network' || mapped.reason === 'timeout')) {
+      this.#upstreams.unreachable(upstream, performance.now());
+    }
+    return mapped;
   }
 
   /** The body of a 200 as JSON, or a ContractViolation when it is not JSON at all. */

@@ -1,4 +1,4 @@
-import { CoreErrorTexts, SIGNER_KEY_ENV, SIGNER_KEY_MISSING_PATTERN } from '../contract/names.js';
+import { CoreErrorTexts, SIGNER_KEY_ENV, SIGNER_KEY_MISSING_PATTERN, STORE_CONTENTION_PATTERN } from '../contract/names.js';
 import {
   AuthRejected,
   ContractViolation,
@@ -76,8 +76,9 @@ export function errorFromResponse(response: ErrorResponse, context: ExchangeCont
     const cap = response.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     // Beyond the cap it is a plain transient failure, retried with normal backoff: never a timer past 2^31-1 ms.
     const retryAfterMs = asked !== undefined && asked <= cap ? asked : undefined;
-    const reason = status === 429 ? 'rateLimited' : 'serverError';
-    const what = status === 429 ? 'The core asked to slow down' : 'The core had a server error';
+    const contention = status === 500 && STORE_CONTENTION_PATTERN.test(response.bodyText);
+    const reason = status === 429 ? 'rateLimited' : contention ? 'contention' : 'serverError';
+    const what = status === 429 ? 'The core asked to slow down' : contention ? "The core's store was busy with another write" : 'The core had a server error';
     const wait =
       asked === undefined
         ? ''

@@ -62,7 +62,8 @@ export class TenantNotFound extends CoreError {
   }
 }
 
-export type TransientReason = 'network' | 'timeout' | 'rateLimited' | 'serverError';
+/** `contention`: a 500 of a store whose lock another write held (STORE_CONTENTION_PATTERN); the core is busy, not broken. */
+export type TransientReason = 'network' | 'timeout' | 'rateLimited' | 'serverError' | 'contention';
 
 /** Worth another try later: network error, timeout, 429, or a 5xx other than the signer-key one. */
 export class Transient extends CoreError {

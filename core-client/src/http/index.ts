@@ -1,7 +1,19 @@
 export * from './errors.js';
 export * from './retry.js';
 export { parseRetryAfterMs } from './retry-after.js';
-export { CoreClientConfigError, RESERVED_TENANT_IDS, TenantIdSchema, AppIdSchema, resolveCoreTarget, describeTarget, type CoreTarget } from './target.js';
+export {
+  CoreClientConfigError,
+  RESERVED_TENANT_IDS,
+  TenantIdSchema,
+  AppIdSchema,
+  resolveCoreTarget,
+  resolveCoreTargets,
+  describeTarget,
+  describeTargets,
+  parseTargetDescription,
+  type CoreTarget,
+} from './target.js';
+export type { UpstreamState } from './upstreams.js';
 export {
   CoreClient,
   type CoreClientOptions,

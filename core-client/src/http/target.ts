@@ -78,7 +78,43 @@ export function resolveCoreTarget(settings: { baseUrl: string; tenantId?: string
   return { origin: url.origin, basePath, recipePrefix, tenantId, appId, baseUrl: `${url.origin}${basePath}` };
 }
 
+/**
+ * The targets of several base URLs (cores sharing one database): the same tenant and app on each, duplicates (after
+ * normalising) dropped, in the order given.
+ */
+export function resolveCoreTargets(settings: { baseUrl: string | readonly string[]; tenantId?: string; appId?: string }): CoreTarget[] {
+  const urls = typeof settings.baseUrl === 'string' ? [settings.baseUrl] : settings.baseUrl;
+  if (urls.length === 0) throw new CoreClientConfigError('No core address was given; give one like http://127.0.0.1:3567.');
+  const targets = new Map<string, CoreTarget>();
+  for (const baseUrl of urls) {
+    const target = resolveCoreTarget({ ...settings, baseUrl });
+    if (!targets.has(target.baseUrl)) targets.set(target.baseUrl, target);
+  }
+  return [...targets.values()];
+}
+
+function scopeOf(target: Pick<CoreTarget, 'tenantId' | 'appId'>): string {
+  return target.appId === DEFAULT_APP_ID ? `tenant ${target.tenantId}` : `app ${target.appId}, tenant ${target.tenantId}`;
+}
+
 export function describeTarget(target: CoreTarget): string {
-  const scope = target.appId === DEFAULT_APP_ID ? `tenant ${target.tenantId}` : `app ${target.appId}, tenant ${target.tenantId}`;
-  return `${target.baseUrl} (${scope})`;
+  return `${target.baseUrl} (${scopeOf(target)})`;
+}
+
+/** `http://a:3567, http://b:3567 (tenant public)`: every core, then the scope they share. */
+export function describeTargets(targets: readonly CoreTarget[]): string {
+  const first = targets[0];
+  if (first === undefined) return '(no core)';
+  return `${targets.map((target) => target.baseUrl).join(', ')} (${scopeOf(first)})`;
+}
+
+/**
+ * Reads a description back (a journal's header keeps one): its base URLs and its scope. A base URL holds no space (the
+ * URL parser escapes it), so ", " separates them exactly.
+ */
+export function parseTargetDescription(text: string): { baseUrls: string[]; scope: string } | undefined {
+  const match = /^(.+) \(([^()]+)\)$/.exec(text);
+  if (match === null) return undefined;
+  const baseUrls = (match[1] ?? '').split(', ').filter((url) => url !== '');
+  return baseUrls.length === 0 ? undefined : { baseUrls, scope: match[2] ?? '' };
 }

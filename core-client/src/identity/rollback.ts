@@ -5,6 +5,7 @@ import type { CoreClient } from '../http/core-client.js';
 import { AuthRejected, isCoreError, TenantNotFound } from '../http/errors.js';
 import { rollbackRecordPath } from '../push/journal.js';
 import { JournalLock } from '../push/journal-lock.js';
+import { journalFitsTarget } from '../push/journal-target.js';
 import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
 
 export type RollbackClient = Pick<CoreClient, 'removeUser' | 'userIdMapping' | 'describe'>;
@@ -60,7 +61,7 @@ const MAX_LISTED_PROBLEMS = 100;
 export async function runRollback(options: RollbackOptions): Promise<RollbackSummary> {
   const { client, journalPath } = options;
   const target = await journalTarget(journalPath);
-  if (target !== client.describe()) {
+  if (!journalFitsTarget(target, client.describe())) {
     throw new JournalReadError(
       `The journal ${journalPath} records a push to ${target}, not to ${client.describe()}: connect to the core the journal was written for.`,
     );

@@ -1,23 +1,23 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallOptions, CoreClient } from '../http/core-client.js';
+import type { CoreClient } from '../http/core-client.js';
 import { isCoreError, Transient } from '../http/errors.js';
-import { type RetryOptions, type RetryPolicy, defaultRetryPolicy, withRetry } from '../http/retry.js';
+import { type RetryPolicy, defaultRetryPolicy } from '../http/retry.js';
 import { formatLocation } from '../location.js';
 import type { ImportOperation, PlanItem } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
 import { OutputPathError, outputErrorSentence } from '../files/output-paths.js';
 import { ReportWriter, reportLineOfRejection } from '../plan/rejection-report.js';
-import { AimdController, type ConcurrencyLimits, defaultConcurrencyLimits } from './aimd.js';
+import { ConcurrencyController, type ConcurrencyLimits, defaultConcurrencyLimits } from './concurrency.js';
+import { attemptsOf, Dispatcher } from './dispatcher.js';
 import { ChangeNotifier, type PushControl } from './control.js';
 import type { PushEvent, PushEventListener } from './events.js';
 import { Journal, JournalError } from './journal.js';
 import { JournalCoreCheck } from './journal-core-check.js';
-import { mayHaveReachedCore } from './lost-answer.js';
 import { endOfError, type OperationEnd } from './outcome.js';
 import { addOutcome, emptyCounts, emptyStepCounts, type PushCounts, type PushOutcome, type PushSummary, type StepCounts, type StopReason } from './summary.js';
 import { contractOnlyIdentityOptions, type IdentityOptions } from '../identity/options.js';
-import { runUserSteps, type IdentityClient, type SendTrace, type UserStepContext } from '../identity/user-steps.js';
+import { runUserSteps, type IdentityClient, type UserStepContext } from '../identity/user-steps.js';
 
 /** What the engine needs of a core client; `CoreClient` is one. The lookup serves the steps and the journal's core check. */
 export type PushClient = IdentityClient & Pick<CoreClient, 'describe' | 'digestKey' | 'userCount'>;
@@ -46,7 +46,16 @@ export interface RunPushOptions {
    */
   sourceCheck?: () => Promise<string | undefined>;
   concurrency?: ConcurrencyLimits;
+  /**
+   * Attempts per request (`maxAttempts`) and their backoff. Only failures that may be the operation's own use an
+   * attempt (see `Dispatcher`); `maxTotalMs` is not used: the give-up time bounds how long a push waits.
+   */
   retryPolicy?: RetryPolicy;
+  /**
+   * How long the core may answer nothing useful (no user done, no record refused: only push-backs, errors, silence)
+   * before the push gives up (reason `coreUnreachable`). Until then operations wait instead of failing. Default 5 min.
+   */
+  giveUpAfterMs?: number;
   /** Plan and count only: read the journal, write nothing anywhere but the report. */
   dryRun?: boolean;
   /** Stop taking new operations, let the ones in flight finish, flush the journal (the first Ctrl-C). */
@@ -67,15 +76,20 @@ export interface RunPushOptions {
 }
 
 /**
- * Retries per operation: a little more patient than the client's default, because a push runs for a long time
- * and a core under load recovers; AIMD already slows everyone down.
+ * Retries per request: a little more patient than the client's default, because a push runs for a long time and a
+ * core under load recovers; the concurrency controller already slows everyone down.
  */
 export const defaultPushRetryPolicy: RetryPolicy = Object.freeze({ ...defaultRetryPolicy, maxAttempts: 8, maxTotalMs: 120_000 });
 
 export const DEFAULT_STOP_GRACE_MS = 5_000;
 
-/** A core that fails this many operations in a row, each after every retry, is treated as gone. */
-export const CONSECUTIVE_FAILURES_BEFORE_STOP = 10;
+/**
+ * A rate-limit storm, a core restarting, a database fail-over: all of these pass within minutes, and a push that
+ * waits them out finishes on its own. A core silent for longer needs a person.
+ */
+export const DEFAULT_GIVE_UP_AFTER_MS = 5 * 60_000;
+/** Beyond a day of silence nobody is waiting for the push any more. */
+export const MAX_GIVE_UP_AFTER_MS = 24 * 3_600_000;
 
 /** How often the export is checked for changes during a push (a stat, nothing read). */
 const SOURCE_CHECK_INTERVAL_MS = 1_000;
@@ -124,14 +138,13 @@ class PushRun {
   readonly #options: RunPushOptions;
   readonly #journal: Journal | undefined;
   readonly #report: ReportWriter | undefined;
-  readonly #aimd: AimdController;
-  readonly #policy: RetryPolicy;
+  readonly #controller: ConcurrencyController;
+  readonly #dispatcher: Dispatcher;
+  readonly #giveUpAfterMs: number;
   readonly #counts: PushCounts = emptyCounts();
   readonly #steps: StepCounts = emptyStepCounts();
   readonly #stepContext: UserStepContext;
-  /** How many attempts the request that ended an operation took, for the sentence of its failure. */
-  readonly #errorAttempts = new WeakMap<object, number>();
-  /** Operations sent and not yet ended (retries included). */
+  /** Operations under way (from their first request to their end, retries and waits included). */
   #inFlight = 0;
   readonly #changes = new ChangeNotifier();
   /** Aborted on any stop: cancels retry waits. */
@@ -139,14 +152,10 @@ class PushRun {
   /** Aborted on a hard stop: cancels requests in flight. */
   readonly #abandon = new AbortController();
   readonly #startedAt = performance.now();
-  /** Shared by every call: the engine drives retries itself, so each 429 reaches AIMD. */
-  readonly #callOptions: CallOptions;
-  readonly #retryOptions: RetryOptions;
   #stop: StopState | undefined;
   #graceTimer: NodeJS.Timeout | undefined;
   #fatal: unknown;
   #scryptProbed = false;
-  #consecutiveFailures = 0;
   #sentAndAnswered = 0;
   #firstSendAt: number | undefined;
   readonly #coreCheck: JournalCoreCheck | undefined;
@@ -156,17 +165,25 @@ class PushRun {
     this.#journal = journal;
     this.#report = report;
     this.#coreCheck = journal !== undefined && journal.entries > 0 ? new JournalCoreCheck(options.client, journal.path) : undefined;
-    this.#aimd = new AimdController(options.concurrency ?? defaultConcurrencyLimits);
-    this.#policy = options.retryPolicy ?? defaultPushRetryPolicy;
+    this.#controller = new ConcurrencyController(options.concurrency ?? defaultConcurrencyLimits);
+    this.#giveUpAfterMs = options.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
     // Every request and retry wait listens to these; as many listeners as operations in flight is expected.
     setMaxListeners(0, this.#stopping.signal, this.#abandon.signal);
-    this.#callOptions = { retry: false, signal: this.#abandon.signal };
-    this.#retryOptions = { signal: this.#stopping.signal, ...(options.random === undefined ? {} : { random: options.random }) };
+    this.#dispatcher = new Dispatcher({
+      controller: this.#controller,
+      policy: options.retryPolicy ?? defaultPushRetryPolicy,
+      // The engine drives retries itself, so that each answer reaches the controller.
+      callOptions: { retry: false, signal: this.#abandon.signal },
+      stopping: this.#stopping.signal,
+      random: options.random ?? Math.random,
+      onPushBack: (error, limit) => this.#emit({ type: 'pushBack', status: error.status, retryAfterMs: error.retryAfterMs, concurrency: limit }),
+      onChange: () => this.#changes.notify(),
+    });
     this.#stepContext = {
       client: options.client,
       options: options.identity ?? contractOnlyIdentityOptions,
       journal,
-      send: (call, trace) => this.#send(call, trace),
+      send: (call, trace) => this.#dispatcher.send(call, trace),
       announce: async (item) => {
         try {
           await journal?.announce(item);
@@ -200,13 +217,16 @@ class PushRun {
     this.#emit({
       type: 'started',
       total: this.#options.total,
-      concurrency: this.#aimd.limit,
+      concurrency: this.#controller.limit,
       dryRun: this.#options.dryRun === true,
       resumedEntries: this.#journal?.entries ?? 0,
     });
     const progress = setInterval(() => this.#emitProgress(), this.#options.progressIntervalMs ?? 250);
     progress.unref();
-    const sourceWatch = setInterval(() => void this.#checkSource(), SOURCE_CHECK_INTERVAL_MS);
+    const sourceWatch = setInterval(() => {
+      void this.#checkSource();
+      this.#checkSilence();
+    }, SOURCE_CHECK_INTERVAL_MS);
     sourceWatch.unref();
     let sourceError: unknown;
     try {
@@ -261,6 +281,20 @@ class PushRun {
       hard: false,
     });
     return true;
+  }
+
+  /** Gives up on a core that has answered nothing useful for the give-up time while operations wait for it. */
+  #checkSilence(): void {
+    const silentMs = this.#dispatcher.silentForMs();
+    if (this.#stop !== undefined || this.#inFlight === 0 || silentMs < this.#giveUpAfterMs) return;
+    const last = this.#dispatcher.lastFailure;
+    this.#requestStop({
+      reason: 'coreUnreachable',
+      message:
+        `The core answered nothing useful for ${Math.round(silentMs / 1000)} s${last === undefined ? '' : ` (the last answer: ${last})`}: it seems down ` +
+        'or overloaded. Check it, then resume (the journal skips what is done); a longer wait can be set with the give-up time.',
+      hard: false,
+    });
   }
 
   #closeOutputs(): void {
@@ -382,7 +416,7 @@ class PushRun {
   }
 
   #slotFree(): boolean {
-    return this.#stop === undefined && this.#options.control?.paused !== true && this.#inFlight < this.#aimd.limit && this.#aimd.holdUntil <= performance.now();
+    return this.#stop === undefined && this.#options.control?.paused !== true && this.#dispatcher.mayStartOperation(this.#inFlight);
   }
 
   /** Waits until one more request may start; false when the run is stopping. */
@@ -393,12 +427,12 @@ class PushRun {
         await this.#changes.changed();
         continue;
       }
-      const holdMs = this.#aimd.holdUntil - performance.now();
+      const holdMs = this.#dispatcher.holdUntil - performance.now();
       if (holdMs > 0) {
         await this.#sleepUnlessChanged(holdMs);
         continue;
       }
-      if (this.#inFlight < this.#aimd.limit) return true;
+      if (this.#dispatcher.mayStartOperation(this.#inFlight)) return true;
       await this.#changes.changed();
     }
   }
@@ -415,37 +449,6 @@ class PushRun {
     return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   }
 
-  /**
-   * One request of a user's steps, with the engine's retries: every push-back reaches AIMD, the last one of a request
-   * included, and each answered request counts as a success for it.
-   */
-  async #send<T>(call: (options: CallOptions) => Promise<T>, trace?: SendTrace): Promise<T> {
-    let attempts = 0;
-    try {
-      const answer = await withRetry(
-        async (attempt): Promise<T> => {
-          attempts = attempt;
-          const sentAtEpoch = this.#aimd.epoch;
-          try {
-            return await call(this.#callOptions);
-          } catch (error) {
-            if (error instanceof Transient) this.#pushBack(error, sentAtEpoch);
-            // An attempt whose answer was lost may have been carried out: the retry's "already existed" is then ours.
-            if (trace !== undefined && mayHaveReachedCore(error)) trace.mayHaveReachedCore = true;
-            throw error;
-          }
-        },
-        this.#policy,
-        this.#retryOptions,
-      );
-      this.#aimd.onSuccess();
-      return answer;
-    } catch (error) {
-      if (typeof error === 'object' && error !== null) this.#errorAttempts.set(error, attempts);
-      throw error;
-    }
-  }
-
   /** A user's steps, one after another (runUserSteps); users run in parallel, each in one slot. */
   async #execute(item: ImportOperation): Promise<void> {
     this.#firstSendAt ??= performance.now();
@@ -453,8 +456,7 @@ class PushRun {
       const end = await runUserSteps(item, this.#stepContext);
       await this.#finish(item, end);
     } catch (error) {
-      const attempts = typeof error === 'object' && error !== null ? (this.#errorAttempts.get(error) ?? 1) : 1;
-      if (isCoreError(error) && !(error instanceof Transient)) this.#aimd.onSuccess();
+      const attempts = attemptsOf(error);
       const stoppedMidway = this.#abandon.signal.aborted || (this.#stop !== undefined && (error instanceof Transient || !isCoreError(error)));
       if (stoppedMidway) {
         // Not answered, or abandoned while waiting to retry: not journalled, so a resume sends it.
@@ -468,37 +470,21 @@ class PushRun {
     }
   }
 
-  #pushBack(error: Transient, sentAtEpoch: number): void {
-    this.#aimd.onPushBack(sentAtEpoch, performance.now(), error.retryAfterMs);
-    this.#emit({ type: 'pushBack', status: error.status, retryAfterMs: error.retryAfterMs, concurrency: this.#aimd.limit });
-    this.#changes.notify();
-  }
-
   async #finish(item: ImportOperation, end: OperationEnd): Promise<void> {
     try {
       switch (end.kind) {
         case 'done':
-          this.#consecutiveFailures = 0;
           this.#journal?.record(item, { outcome: end.journal });
           this.#sentAndAnswered += 1;
           await this.#count(item, end.outcome, end.note === undefined ? undefined : { code: end.outcome, reason: end.note });
           return;
         case 'refused':
-          this.#consecutiveFailures = 0;
           this.#journal?.record(item, { outcome: 'rejectedByCore', reason: end.reason });
           this.#sentAndAnswered += 1;
           await this.#count(item, 'failed', end);
           return;
         case 'failed':
-          this.#consecutiveFailures += 1;
           await this.#count(item, 'failed', end);
-          if (this.#consecutiveFailures >= CONSECUTIVE_FAILURES_BEFORE_STOP) {
-            this.#requestStop({
-              reason: 'coreUnreachable',
-              message: `${this.#consecutiveFailures} operations in a row failed after every retry: the core seems down or overloaded. Check it, then resume.`,
-              hard: false,
-            });
-          }
           return;
         case 'stop':
           if (end.reason === 'authRejected') this.#emit({ type: 'authRejected', message: end.message });
@@ -558,7 +544,7 @@ class PushRun {
       ratePerSecond,
       etaSeconds: remaining === undefined || ratePerSecond <= 0 ? undefined : remaining / ratePerSecond,
       counts: { ...this.#counts },
-      concurrency: this.#aimd.limit,
+      concurrency: this.#controller.limit,
       inFlight: this.#inFlight,
     });
   }

@@ -1,5 +1,18 @@
-export { runPush, defaultPushRetryPolicy, CONSECUTIVE_FAILURES_BEFORE_STOP, type RunPushOptions, type PushClient } from './engine.js';
-export { AimdController, ConcurrencyLimitsSchema, defaultConcurrencyLimits, concurrencyLimitsFor, type ConcurrencyLimits } from './aimd.js';
+export { runPush, defaultPushRetryPolicy, DEFAULT_GIVE_UP_AFTER_MS, MAX_GIVE_UP_AFTER_MS, type RunPushOptions, type PushClient } from './engine.js';
+export {
+  ConcurrencyController,
+  ConcurrencyLimitsSchema,
+  defaultConcurrencyLimits,
+  defaultControllerTuning,
+  concurrencyLimitsFor,
+  fixedConcurrency,
+  type AnswerKind,
+  type ConcurrencyLimits,
+  type ControllerTuning,
+  type RequestTicket,
+} from './concurrency.js';
+export { Dispatcher, failureKind, type FailureKind } from './dispatcher.js';
+export { journalFitsTarget } from './journal-target.js';
 export { PushControl } from './control.js';
 export type { PushEvent, PushEventListener } from './events.js';
 export { sourceFingerprint } from './fingerprint.js';

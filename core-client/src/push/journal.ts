@@ -7,6 +7,7 @@ import { openOutputFile, OutputPathError, outputErrorSentence } from '../files/o
 import type { ImportOperation } from '../plan/operation.js';
 import { SeenKeys } from '../plan/seen-keys.js';
 import { JournalLock } from './journal-lock.js';
+import { journalFitsTarget } from './journal-target.js';
 
 /**
  * The journal: an append-only NDJSON file holding each operation's FINAL outcome, so a re-run skips what is done.
@@ -107,7 +108,7 @@ export interface JournalledResult {
 
 export interface OpenJournalOptions {
   sourceFingerprint: string;
-  /** Where the operations go, as `CoreClient.describe()` says it (never a key). */
+  /** Where the operations go, as `CoreClient.describe()` says it (never a key); see `journalFitsTarget`. */
   target: string;
   /** The digest key for a salt: `CoreClient.digestKey`, derived from the api-key, so the journal alone tests nothing. */
   digestKey: (salt: string) => Buffer;
@@ -274,10 +275,11 @@ export class Journal {
           'were already done is safe, imports are idempotent), or push the original file.',
       );
     }
-    if (header.target !== options.target) {
+    if (!journalFitsTarget(header.target, options.target)) {
       throw new JournalError(
         `The journal ${path} records a push to ${header.target}, not to ${options.target}. ` +
-          'Pass a new --journal file for this core, or connect to the core the journal was written for.',
+          'Pass a new --journal file for this core, or connect to the core the journal was written for ' +
+          "(with several cores, any set that includes one of the journal's goes on with it).",
       );
     }
     const key = digestKeyText(options, header.digestSalt);

@@ -41,7 +41,7 @@ export async function connectionOf(settings: MigrationSettings, context: Connect
   const env: NodeJS.ProcessEnv = { ...context.env };
   if (context.apiKey !== undefined && !context.apiKey.isEmpty) env['CORE_API_KEY'] = context.apiKey.reveal();
   const resolved = await resolveConnection(
-    { core: settings.core[0], stack: settings.stack, tenant: settings.tenant, app: settings.app, apiKeyFile: settings.apiKeyFile },
+    { core: settings.core, stack: settings.stack, tenant: settings.tenant, app: settings.app, apiKeyFile: settings.apiKeyFile },
     env,
     { cwd: context.cwd, ...(context.pulumiBinary === undefined ? {} : { pulumiBinary: context.pulumiBinary }) },
   );
@@ -59,7 +59,7 @@ export interface ClientOptions {
 export function clientOf(connection: Connection, options: ClientOptions = {}): CoreClient | SettingError {
   try {
     return new CoreClient({
-      baseUrl: connection.coreUrl,
+      baseUrl: connection.coreUrls,
       apiKey: connection.apiKey,
       ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
       ...(connection.appId === undefined ? {} : { appId: connection.appId }),
@@ -83,11 +83,13 @@ export function describeConnectionSources(connection: Connection, stack: string 
 }
 
 /** Warnings before anything is sent: an api-key file others can read, a key that would travel in clear. */
-export async function connectionWarnings(settings: MigrationSettings, coreUrl: string, cwd: string): Promise<string[]> {
+export async function connectionWarnings(settings: MigrationSettings, coreUrls: readonly string[], cwd: string): Promise<string[]> {
   const warnings: string[] = [];
   const exposed = settings.apiKeyFile === undefined ? undefined : await readableByOthersWarning(resolve(cwd, settings.apiKeyFile), 'the api-key');
   if (exposed !== undefined) warnings.push(exposed);
-  const clearText = plainHttpWarning(coreUrl);
-  if (clearText !== undefined) warnings.push(clearText);
+  for (const url of coreUrls) {
+    const clearText = plainHttpWarning(url);
+    if (clearText !== undefined) warnings.push(clearText);
+  }
   return warnings;
 }

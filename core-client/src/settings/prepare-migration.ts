@@ -8,7 +8,7 @@ import { IdentityProbeError, identityOptionsFor, missingFeaturesSentence, probeI
 import { IdentityOptionsSchema, type IdentityOptions } from '../identity/options.js';
 import type { PlanOptions } from '../plan/plan-source.js';
 import type { PlanSummary } from '../plan/summary.js';
-import { concurrencyLimitsFor, defaultConcurrencyLimits, type ConcurrencyLimits } from '../push/aimd.js';
+import { concurrencyLimitsFor, defaultConcurrencyLimits, type ConcurrencyLimits } from '../push/concurrency.js';
 import { readCredentials, type KnownCredential } from '../push/credentials.js';
 import { migrationInputs } from '../push/migration.js';
 import type { Secret } from '../secret.js';
@@ -119,8 +119,10 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
 
   const connection = await connectionOf(settings, context);
   if (connection instanceof SettingError) return RunSetupError.of(connection);
-  const clearText = plainHttpWarning(connection.coreUrl);
-  if (clearText !== undefined) say('warning', clearText);
+  for (const url of connection.coreUrls) {
+    const clearText = plainHttpWarning(url);
+    if (clearText !== undefined) say('warning', clearText);
+  }
   const client = clientOf(connection, { connections: limits.max, redact: [planOptions.hashConfig?.signerKey] });
   if (client instanceof SettingError) return RunSetupError.of(client);
 

@@ -38,6 +38,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       journalPath: prepared.paths.journalPath,
       reportPath: prepared.paths.reportPath,
       concurrency: prepared.limits,
+      ...(prepared.settings.giveUpAfter === undefined ? {} : { giveUpAfterMs: prepared.settings.giveUpAfter * 1000 }),
       dryRun: prepared.settings.dryRun,
       inputFiles: prepared.inputFiles,
       sourceSnapshot: prepared.planned.snapshot,

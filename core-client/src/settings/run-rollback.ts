@@ -34,7 +34,7 @@ export async function rollbackWithSettings(
   if (journal === undefined) return RunSetupError.of(new SettingError('journal', '{setting} is needed: the journal of the push to undo'));
   const connection = await connectionOf(settings, context);
   if (connection instanceof SettingError) return RunSetupError.of(connection);
-  for (const warning of await connectionWarnings(settings, connection.coreUrl, context.cwd)) run.onWarning?.(warning);
+  for (const warning of await connectionWarnings(settings, connection.coreUrls, context.cwd)) run.onWarning?.(warning);
   const client = clientOf(connection);
   if (client instanceof SettingError) return RunSetupError.of(client);
   try {

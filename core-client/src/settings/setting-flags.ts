@@ -149,7 +149,7 @@ export const settingFlags: readonly SettingFlag[] = [
     label: 'core URL',
     group: 'connection',
     kind: { type: 'list' },
-    help: "the core, e.g. http://127.0.0.1:3567 (default: CORE_URL, then the stack's coreUrl)",
+    help: "the core, e.g. http://127.0.0.1:3567; again for each core sharing its database (default: CORE_URL, then the stack's coreUrls)",
     commands: connection,
   },
   {
@@ -200,6 +200,16 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'run',
     kind: { type: 'text' },
     help: `requests in flight at most, 1 to ${MAX_CONCURRENCY} (default: adaptive)`,
+    commands: ['push'],
+  },
+  {
+    key: 'giveUpAfter',
+    flag: '--give-up-after',
+    value: '<seconds>',
+    label: 'give up after',
+    group: 'run',
+    kind: { type: 'text' },
+    help: 'stop (exit 3) once the core has answered nothing useful this long; until then operations wait (default: 300)',
     commands: ['push'],
   },
   {

@@ -3,6 +3,8 @@ import { sourceFormats } from '../sources/source-format.js';
 
 /** The most requests in flight an operator may ask for: beyond it a single client only queues in its own pool. */
 export const MAX_CONCURRENCY = 1_024;
+/** A day: a longer silence is no core to wait for. */
+export const MAX_GIVE_UP_AFTER_SECONDS = 86_400;
 
 /** An empty field (the app) and an absent flag (the command line) mean the same: not set. */
 const unset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -50,6 +52,24 @@ export const MigrationSettingsSchema = z.object({
         const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
         if (!Number.isInteger(number) || number < 1 || number > MAX_CONCURRENCY) {
           context.addIssue({ code: 'custom', message: `must be a whole number from 1 to ${MAX_CONCURRENCY}, not "${String(value).trim()}"` });
+          return z.NEVER;
+        }
+        return number;
+      })
+      .optional(),
+  ),
+  /** Seconds the core may answer nothing useful before the push stops (exit 3); unset: the engine's default. */
+  giveUpAfter: z.preprocess(
+    unset,
+    z
+      .union([z.number(), z.string()])
+      .transform((value, context) => {
+        const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+        if (!Number.isInteger(number) || number < 1 || number > MAX_GIVE_UP_AFTER_SECONDS) {
+          context.addIssue({
+            code: 'custom',
+            message: `must be a whole number of seconds from 1 to ${MAX_GIVE_UP_AFTER_SECONDS}, not "${String(value).trim()}"`,
+          });
           return z.NEVER;
         }
         return number;

@@ -50,6 +50,15 @@ describe('resolveConnection precedence', () => {
     expect((await resolved({ stack: 'dev', core: 'http://127.0.0.1:5000' }, { PATH: replicas.path })).coreUrls).toEqual(['http://127.0.0.1:5000']);
   });
 
+  it('takes every --core given, in order, over the stack and the environment; refuses the set if one is not a URL', async () => {
+    const cores = ['http://127.0.0.1:5000', 'http://127.0.0.1:5001'];
+    const connection = await resolved({ stack: 'dev', core: cores }, { PATH: stack.path, CORE_URL: 'http://127.0.0.1:4000' });
+    expect(connection).toMatchObject({ coreUrl: cores[0], coreUrls: cores, source: 'flags' });
+    const refused = await resolveConnection({ core: [cores[0] ?? '', 'ftp://127.0.0.1:5001'] }, { CORE_API_KEY: ENV_KEY });
+    expect(refused).toBeInstanceOf(ConnectionError);
+    expect((refused as ConnectionError).message).toMatch(/must start with http:\/\/ or https:\/\//);
+  });
+
   it('lets the environment beat the stack, value by value', async () => {
     const connection = await resolved({ stack: 'dev' }, { PATH: stack.path, CORE_API_KEY: ENV_KEY });
     expect(connection.sources).toEqual({ coreUrl: 'stack', apiKey: 'environment' });

@@ -59,6 +59,17 @@ describe('errorFromResponse', () => {
     expect((error as Transient).reason).toBe(status === 429 ? 'rateLimited' : 'serverError');
   });
 
+  it("maps a store's lock conflict (500, `database table is locked`) to a Transient of reason contention, not a server error", () => {
+    const locked = map(500, 'java.sql.SQLException: [SQLITE_LOCKED_SHAREDCACHE] Contention with a different database connection (database table is locked)\n');
+    expect(locked).toBeInstanceOf(Transient);
+    expect((locked as Transient).reason).toBe('contention');
+    expect(locked.message).toMatch(/store was busy/);
+    for (const text of ['ERROR: deadlock detected', 'ERROR: could not serialize access due to concurrent update', 'SQLITE_BUSY: database is locked']) {
+      expect((map(500, text) as Transient).reason).toBe('contention');
+    }
+    expect((map(502, 'database table is locked') as Transient).reason).toBe('serverError');
+  });
+
   it('reads Retry-After as seconds or as an HTTP-date', () => {
     expect((map(429, '', '7') as Transient).retryAfterMs).toBe(7_000);
     expect((map(503, '', 'Wed, 01 Jan 2025 00:00:30 GMT') as Transient).retryAfterMs).toBe(30_000);

@@ -113,6 +113,31 @@ describe('core-migrate check', () => {
     expectNoKey(run, API_KEY);
   });
 
+  it('checks each of several cores (--core again), labelling every step with its core; one down fails the check', async () => {
+    const replica = await startCoreDouble({ apiKeys: [API_KEY], tenants: ['tenant-a'], shareStoreWith: core });
+    const gone = await startCoreDouble({ apiKeys: [API_KEY], port: 0 });
+    await gone.close();
+    try {
+      const both = await check(['--core', core.url, '--core', replica.url, '--tenant', 'tenant-a'], { CORE_API_KEY: API_KEY });
+      expect(both.exitCode).toBe(ExitCode.ok);
+      expect(both.stdout).toContain(`Pre-flight of ${core.url}, ${replica.url} (tenant tenant-a)`);
+      for (const url of [core.url, replica.url]) {
+        for (const label of ['reachable', 'api-key', 'tenant']) expect(both.stdout).toMatch(new RegExp(`ok\\s+${label}\\s+\\[${url}\\]`));
+      }
+      const json = JSON.parse((await check(['--core', core.url, '--core', replica.url, '--json'], { CORE_API_KEY: API_KEY })).stdout) as {
+        connection: { coreUrls: string[] };
+      };
+      expect(json.connection.coreUrls).toEqual([core.url, replica.url]);
+
+      const oneDown = await check(['--core', core.url, '--core', gone.url], { CORE_API_KEY: API_KEY });
+      expect(oneDown.exitCode).toBe(ExitCode.coreUnreachableOrKeyRefused);
+      expect(oneDown.stdout).toMatch(new RegExp(`failed\\s+reachable\\s+\\[${gone.url}\\]`));
+      expect(oneDown.stderr).toContain(gone.url);
+    } finally {
+      await replica.close();
+    }
+  });
+
   it('exits 3 when the tenant does not exist', async () => {
     const run = await check(['--core', core.url, '--tenant', 'no-such-tenant', '--json'], { CORE_API_KEY: API_KEY });
     expect(run.exitCode).toBe(ExitCode.coreUnreachableOrKeyRefused);

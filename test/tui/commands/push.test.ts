@@ -100,6 +100,46 @@ describe('core-migrate push', () => {
     expect((await runCli(['push', source, '--core', core.url], dir, { CORE_API_KEY: '' })).exitCode).toBe(2);
   });
 
+  it('--give-up-after: a core that only pushes back stops the push after that long (exit 3), nothing failed, the resume hint given', async () => {
+    users = await writeExport(source, 8);
+    // The pre-flight passes; every user's write is then answered 503.
+    core.faults.failBodiesContaining('@example.com', { status: 503 });
+    const run = await runCli(['push', source, '--core', core.url, '--give-up-after', '1', '--json'], dir);
+    expect(run.exitCode).toBe(3);
+    expect(run.stdout).toMatch(/Stopping \(coreUnreachable\): The core answered nothing useful for \d+ s/);
+    expect(run.stdout).toMatch(/To resume, run: (?:npx )?core-migrate push .* --give-up-after 1/);
+    expect(lastJson(run)).toMatchObject({ failed: 0, imported: 0, notAttempted: 8, total: 8 });
+    for (const wrong of ['0', '1.5', 'soon', '86401']) {
+      const refused = await runCli(['push', source, '--core', core.url, '--give-up-after', wrong], dir);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toMatch(/--give-up-after must be a whole number of seconds from 1 to 86400/);
+    }
+  });
+
+  it('--core given twice spreads the push over both cores of one database; the resume hint repeats both', async () => {
+    users = await writeExport(source, 40);
+    const replica = await startCoreDouble({ apiKeys: [API_KEY], shareStoreWith: core });
+    try {
+      const run = await runCli(['push', source, '--core', core.url, '--core', replica.url, '--json'], dir);
+      expect(run.exitCode).toBe(0);
+      expect(lastJson(run)).toMatchObject({ failed: 0, total: 40 });
+      expect(storeSnapshot(core)).toHaveLength(40);
+      expect(operationRequests(core).length).toBeGreaterThan(0);
+      expect(operationRequests(replica).length).toBeGreaterThan(0);
+      // Stopped at once by a core that only pushes back: the hint to resume names both cores.
+      core.faults.failBodiesContaining('@example.com', { status: 503 });
+      replica.faults.failBodiesContaining('@example.com', { status: 503 });
+      const stopped = await runCli(
+        ['push', source, '--core', core.url, '--core', replica.url, '--journal', join(dir, 'other.journal'), '--give-up-after', '1'],
+        dir,
+      );
+      expect(stopped.exitCode).toBe(3);
+      expect(stopped.stdout).toContain(`--core ${core.url} --core ${replica.url}`);
+    } finally {
+      await replica.close();
+    }
+  });
+
   it('refuses a journal written for another file', async () => {
     users = await writeExport(source, 4);
     await runCli(['push', source, '--core', core.url, '--journal', 'shared.journal'], dir);

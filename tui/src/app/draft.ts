@@ -30,6 +30,7 @@ export interface Draft {
   app: string;
   apiKeyFile: string;
   concurrency: string;
+  giveUpAfter: string;
   journal: string;
   report: string;
   dryRun: boolean;
@@ -70,6 +71,7 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     app: settings.app ?? '',
     apiKeyFile: settings.apiKeyFile ?? '',
     concurrency: settings.concurrency === undefined ? '' : String(settings.concurrency),
+    giveUpAfter: settings.giveUpAfter === undefined ? '' : String(settings.giveUpAfter),
     journal: settings.journal ?? '',
     report: settings.report ?? '',
     dryRun: settings.dryRun,
@@ -104,6 +106,7 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
     app: draft.app,
     apiKeyFile: draft.apiKeyFile,
     concurrency: draft.concurrency,
+    giveUpAfter: draft.giveUpAfter,
     journal: draft.journal,
     report: draft.report,
     dryRun: draft.dryRun,

@@ -29,7 +29,8 @@ export function formatIdentityFeatures(support: FeatureSupport): string[] {
 export function formatPreflightReport(report: PreflightReport, connection: Connection, stack: string | undefined, support?: FeatureSupport): string {
   const lines = [`Pre-flight of ${report.target}`];
   for (const step of report.steps) {
-    lines.push(`  ${step.status.padEnd(7)} ${STEP_LABELS[step.name].padEnd(9)} ${step.sentence}`);
+    const core = step.core === undefined ? '' : `[${step.core}] `;
+    lines.push(`  ${step.status.padEnd(7)} ${STEP_LABELS[step.name].padEnd(9)} ${core}${step.sentence}`);
   }
   if (support !== undefined) lines.push(...formatIdentityFeatures(support));
   lines.push(`Settings: ${describeConnectionSources(connection, stack)}.`);
@@ -57,7 +58,7 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
     if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'));
     const connection = await connectionOf(settings, { cwd: io.cwd, env: io.env });
     if (connection instanceof SettingError) return fail(connection.message);
-    for (const warning of await connectionWarnings(settings, connection.coreUrl, io.cwd)) io.stderr.write(`${printableLines(warning)}\n`);
+    for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) io.stderr.write(`${printableLines(warning)}\n`);
     const client: CoreClient | SettingError = clientOf(connection);
     if (client instanceof SettingError) return fail(client.message);
     let report: PreflightReport;
@@ -76,6 +77,7 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
     if (settings.json) {
       const resolved = {
         coreUrl: connection.coreUrl,
+        coreUrls: connection.coreUrls,
         tenantId: connection.tenantId ?? 'public',
         appId: connection.appId ?? 'public',
         sources: connection.sources,

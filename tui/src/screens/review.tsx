@@ -70,6 +70,16 @@ function fields({ state }: FieldsContext): FieldSpec[] {
       set: (value) => ({ type: 'draft', patch: { concurrency: value } }),
     },
     {
+      id: 'giveUpAfter',
+      kind: 'text',
+      label: 'give up after',
+      setting: 'giveUpAfter',
+      value: draft.giveUpAfter,
+      placeholder: '300 s of a core answering nothing useful (then exit 3)',
+      problem: problems.giveUpAfter,
+      set: (value) => ({ type: 'draft', patch: { giveUpAfter: value } }),
+    },
+    {
       id: 'dryRun',
       kind: 'choice',
       label: 'dry run',
@@ -198,7 +208,8 @@ export const reviewScreen: ScreenSpec = {
           ['Esc', 'back'],
         ],
   help: [
-    'The plan as it will be sent, and how: concurrency (empty: adaptive, it finds what the core takes), a dry run,',
+    'The plan as it will be sent, and how: concurrency (empty: adaptive, it finds what the core takes), how long a',
+    'core may answer nothing useful before the push gives up (operations wait meanwhile), a dry run,',
     'the journal that makes a re-run resume (locked while a push runs), the report of every record not imported,',
     'and a file of known accounts (email password) checked locally before and signed in after the push.',
     'Enter asks before anything is sent; y runs exactly what the command printed on leaving would run.',

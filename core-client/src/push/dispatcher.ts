@@ -1,0 +1,264 @@
+import type { CallOptions } from '../http/core-client.js';
+import { isCoreError, RecordRejected, Transient } from '../http/errors.js';
+import { backoffDelayMs, type RetryPolicy } from '../http/retry.js';
+import type { AnswerKind, ConcurrencyController, RequestTicket } from './concurrency.js';
+import type { SendTrace } from '../identity/user-steps.js';
+import { mayHaveReachedCore } from './lost-answer.js';
+
+/**
+ * Why an attempt failed, as far as the operation's attempts are concerned:
+ * - `pushBack`: the core asked to slow down (429, 503);
+ * - `contention`: its store was busy with another write (a lock; the record is fine);
+ * - `unreachable`: no answer from the core itself (a lost connection, a timeout, a gateway's 502 or 504);
+ * - `serverError`: any other 5xx, which may be this record's doing.
+ */
+export type FailureKind = 'pushBack' | 'contention' | 'unreachable' | 'serverError';
+
+export function failureKind(error: Transient): FailureKind {
+  if (error.status === 429 || error.status === 503) return 'pushBack';
+  if (error.reason === 'contention') return 'contention';
+  if (error.reason === 'network' || error.reason === 'timeout' || error.status === 502 || error.status === 504) return 'unreachable';
+  return 'serverError';
+}
+
+/** Thrown to an operation waiting for its turn when the run stops: it was not sent (again). */
+export class StoppedWaiting extends Error {
+  constructor(readonly lastError: unknown) {
+    super('The push stopped before this request could be sent.');
+    this.name = 'StoppedWaiting';
+  }
+}
+
+export interface DispatcherOptions {
+  controller: ConcurrencyController;
+  policy: RetryPolicy;
+  /** Passed to every call (the signal that abandons requests in flight). */
+  callOptions: CallOptions;
+  /** Aborted when the run stops: waits end at once, and no request is sent any more. */
+  stopping: AbortSignal;
+  random: () => number;
+  /** Milliseconds, monotonic. */
+  now?: () => number;
+  onPushBack?: (error: Transient, limit: number) => void;
+  /** Something an operation may be waiting for changed (a request ended, the limit moved, an operation went to sleep). */
+  onChange?: () => void;
+}
+
+/**
+ * A lock conflict clears as soon as the other write commits: the first retry comes within a few milliseconds, and
+ * later ones wait at most a quarter of a second. How many writes are in flight is the controller's business; a long
+ * wait here would only hide from it what the core can take.
+ */
+const CONTENTION_BASE_DELAY_MS = 10;
+const CONTENTION_MAX_DELAY_MS = 250;
+
+/**
+ * Every request of a push goes through here: it waits for its turn under the controller's limit (and any Retry-After),
+ * tells the controller how it ended, and sends again what may be sent again.
+ *
+ * An operation's attempts (`maxAttempts` of the policy) are used up only by failures that may be its own: a server
+ * error, or a lost answer while other requests got theirs. A push-back or a busy store never uses one, and neither does
+ * a core that answers no one: those operations wait, and the run gives up only when the core has said nothing useful
+ * for the give-up time (see `silentForMs`).
+ */
+export class Dispatcher {
+  readonly #options: DispatcherOptions;
+  readonly #controller: ConcurrencyController;
+  readonly #now: () => number;
+  #inFlight = 0;
+  #sleeping = 0;
+  #waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  #holdTimer: NodeJS.Timeout | undefined;
+  #lastUsefulAt = Number.NEGATIVE_INFINITY;
+  #silentSince: number | undefined;
+  #lastFailure: string | undefined;
+
+  constructor(options: DispatcherOptions) {
+    this.#options = options;
+    this.#controller = options.controller;
+    this.#now = options.now ?? (() => performance.now());
+    options.stopping.addEventListener('abort', () => this.#rejectWaiters(), { once: true });
+  }
+
+  get limit(): number {
+    return this.#controller.limit;
+  }
+
+  get holdUntil(): number {
+    return this.#controller.holdUntil;
+  }
+
+  /** Requests sent and not answered yet. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Operations waiting before sending again: they hold no request, so others may start meanwhile. */
+  get sleeping(): number {
+    return this.#sleeping;
+  }
+
+  /**
+   * Whether one more operation may start, given how many are under way: as many as the limit are busy at once, and up
+   * to as many more may wait to send again (memory stays bounded however long the core pushes back).
+   */
+  mayStartOperation(underWay: number): boolean {
+    const limit = this.#controller.limit;
+    return underWay - this.#sleeping < limit && underWay < 2 * limit && this.#controller.holdUntil <= this.#now();
+  }
+
+  /** How long the core has answered nothing useful while requests were being made (0 when it just did). */
+  silentForMs(now = this.#now()): number {
+    return this.#silentSince === undefined ? 0 : now - this.#silentSince;
+  }
+
+  /** The sentence of the latest failure, for the message that gives up. */
+  get lastFailure(): string | undefined {
+    return this.#lastFailure;
+  }
+
+  /**
+   * One request with the push's retries. Resolves to its answer, or rejects with the error that ended it (tagged with
+   * the number of attempts in `attemptsOf`), or with `StoppedWaiting` when the run stopped before it could be sent.
+   */
+  async send<T>(call: (options: CallOptions) => Promise<T>, trace?: SendTrace): Promise<T> {
+    const { policy, random } = this.#options;
+    let attempts = 0;
+    let counted = 0;
+    let failuresInARow = 0;
+    let lastError: unknown;
+    for (;;) {
+      await this.#turn(lastError);
+      attempts += 1;
+      const ticket = this.#controller.onSend(this.#inFlight, this.#now());
+      let error: unknown;
+      try {
+        const answer = await call(this.#options.callOptions);
+        this.#ended(ticket, 'useful', true);
+        return answer;
+      } catch (caught) {
+        error = caught;
+      }
+      if (!(error instanceof Transient)) {
+        // A definite answer (a refusal, a broken body) ends the operation; the core did answer.
+        const answered = isCoreError(error);
+        // Only a refused record proves the core is working; a broken answer says nothing of that.
+        this.#ended(ticket, answered ? 'useful' : 'wasted', error instanceof RecordRejected);
+        throw tagAttempts(error, attempts);
+      }
+      if (trace !== undefined && mayHaveReachedCore(error)) trace.mayHaveReachedCore = true;
+      const kind = failureKind(error);
+      const silentSinceSent = this.#lastUsefulAt < ticket.sentAt;
+      this.#lastFailure = error.message;
+      this.#ended(ticket, kind === 'pushBack' ? 'pushBack' : 'wasted', false, error.retryAfterMs);
+      if (kind === 'pushBack') this.#options.onPushBack?.(error, this.#controller.limit);
+      if (kind === 'serverError' || (kind === 'unreachable' && !silentSinceSent)) counted += 1;
+      if (counted >= policy.maxAttempts || this.#options.stopping.aborted) throw tagAttempts(error, attempts);
+      failuresInARow += 1;
+      lastError = error;
+      // A Retry-After holds every request (the controller's hold); other failures wait their own backoff.
+      const delayMs =
+        error.retryAfterMs !== undefined
+          ? 0
+          : kind === 'contention'
+            ? Math.floor(random() * Math.min(CONTENTION_MAX_DELAY_MS, CONTENTION_BASE_DELAY_MS * 2 ** (failuresInARow - 1)))
+            : backoffDelayMs(policy, failuresInARow, undefined, random);
+      await this.#sleep(delayMs, error);
+    }
+  }
+
+  /** Waits until a request may leave (under the limit, past any hold) and takes its place. */
+  #turn(lastError: unknown): Promise<void> | undefined {
+    if (this.#options.stopping.aborted) return Promise.reject(new StoppedWaiting(lastError));
+    if (this.#waiters.length === 0 && this.#grantable()) {
+      this.#inFlight += 1;
+      return undefined;
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.#waiters.push({ resolve, reject: () => reject(new StoppedWaiting(lastError)) });
+      this.#wake();
+    });
+  }
+
+  #grantable(): boolean {
+    return this.#inFlight < this.#controller.limit && this.#controller.holdUntil <= this.#now();
+  }
+
+  #wake(): void {
+    while (this.#waiters.length > 0 && this.#grantable()) {
+      this.#inFlight += 1;
+      this.#waiters.shift()?.resolve();
+    }
+    const holdMs = this.#controller.holdUntil - this.#now();
+    if (this.#waiters.length > 0 && holdMs > 0 && this.#holdTimer === undefined) {
+      this.#holdTimer = setTimeout(() => {
+        this.#holdTimer = undefined;
+        this.#wake();
+        this.#options.onChange?.();
+      }, holdMs + 1);
+    }
+  }
+
+  #ended(ticket: RequestTicket, kind: AnswerKind, useful: boolean, retryAfterMs?: number): void {
+    const now = this.#now();
+    this.#inFlight -= 1;
+    if (useful) {
+      this.#lastUsefulAt = now;
+      this.#silentSince = undefined;
+    } else {
+      this.#silentSince ??= now;
+    }
+    this.#controller.onAnswer(ticket, now, kind, retryAfterMs);
+    this.#wake();
+    this.#options.onChange?.();
+  }
+
+  async #sleep(ms: number, lastError: unknown): Promise<void> {
+    if (ms <= 0) return;
+    this.#sleeping += 1;
+    this.#options.onChange?.();
+    try {
+      await abortableSleep(ms, this.#options.stopping);
+    } catch {
+      throw new StoppedWaiting(lastError);
+    } finally {
+      this.#sleeping -= 1;
+    }
+  }
+
+  #rejectWaiters(): void {
+    clearTimeout(this.#holdTimer);
+    this.#holdTimer = undefined;
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(undefined);
+  }
+}
+
+const attemptCounts = new WeakMap<object, number>();
+
+function tagAttempts(error: unknown, attempts: number): unknown {
+  if (typeof error === 'object' && error !== null) attemptCounts.set(error, attempts);
+  return error;
+}
+
+/** How many attempts the request that ended with this error took (1 when unknown). */
+export function attemptsOf(error: unknown): number {
+  return typeof error === 'object' && error !== null ? (attemptCounts.get(error) ?? 1) : 1;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

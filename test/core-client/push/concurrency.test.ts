@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConcurrencyController,
+  concurrencyLimitsFor,
+  defaultConcurrencyLimits,
+  fixedConcurrency,
+  type AnswerKind,
+} from '../../../core-client/src/push/concurrency.js';
+import { lockedStore, simulatePush } from './simulated-core.js';
+
+/**
+ * Answers `count` requests one after another, each sent with the limit full and taking `rttMs(limit)` on the fake
+ * clock (so `limit / rtt` answers a millisecond); returns the level of each measurement the controller began meanwhile.
+ */
+function answerMany(
+  controller: ConcurrencyController,
+  clock: { now: number },
+  count: number,
+  rttMs: (limit: number) => number,
+  kind: AnswerKind = 'useful',
+): number[] {
+  const levels: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const limit = controller.limit;
+    const rtt = rttMs(limit);
+    const ticket = controller.onSend(limit, clock.now);
+    clock.now += rtt / limit;
+    controller.onAnswer({ ...ticket, sentAt: clock.now - rtt }, clock.now, kind);
+    if (controller.onSend(0, clock.now).phase !== ticket.phase) levels.push(controller.limit);
+  }
+  return levels;
+}
+
+describe('ConcurrencyController on a fake clock', () => {
+  it('doubles while doubling pays, then stops at a core that no longer gains, remembering where', () => {
+    const clock = { now: 0 };
+    const controller = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
+    // Round trips stay at 10 ms up to 16 in flight (useful answers grow with the level), then grow with it.
+    const seen = answerMany(controller, clock, 16 + 16 + 32 + 64, (limit) => 10 * Math.max(1, limit / 16));
+    // Doubling 16 to 32 brought nothing: back to 16, and 32 is where the trouble began.
+    expect(seen).toEqual([8, 16, 32, 16]);
+    expect(controller.limit).toBe(16);
+    expect(controller.ceiling).toBe(32);
+  });
+
+  it('halves on a push-back once per window, holds new requests for Retry-After, and keeps the latest hold', () => {
+    const controller = new ConcurrencyController({ initial: 32, min: 1, max: 64 });
+    const sentBefore = controller.onSend(32, 0);
+    controller.onAnswer(sentBefore, 5, 'pushBack', 2_000);
+    expect(controller.limit).toBe(16);
+    expect(controller.ceiling).toBe(32);
+    expect(controller.holdUntil).toBe(2_005);
+    // Other requests of the same window answer 429 too: already counted.
+    for (let i = 0; i < 20; i += 1) controller.onAnswer(sentBefore, 6, 'pushBack', 500);
+    expect(controller.limit).toBe(16);
+    expect(controller.holdUntil).toBe(2_005);
+    // A request sent after the cut that is pushed back too cuts again, but the trouble began at 32.
+    controller.onAnswer(controller.onSend(16, 2_100), 2_110, 'pushBack');
+    expect(controller.limit).toBe(8);
+    expect(controller.ceiling).toBe(32);
+  });
+
+  it('after a storm of push-backs climbs back by doubling to half the trouble level, then probes above it slowly', () => {
+    const clock = { now: 0 };
+    const controller = new ConcurrencyController({ initial: 32, min: 1, max: 64 });
+    for (let i = 0; i < 6; i += 1) controller.onAnswer(controller.onSend(controller.limit, clock.now), clock.now, 'pushBack', 1_000);
+    expect(controller.limit).toBe(1);
+    clock.now = controller.holdUntil;
+    // The storm is over and the core keeps up at any level: 10 ms round trips.
+    const seen = answerMany(controller, clock, 6_000, () => 10);
+    expect(seen.slice(0, 4)).toEqual([2, 4, 8, 16]);
+    // From 16 (half of 32) on it alternates a level and a probe a quarter above it; the level grows by at most a
+    // quarter per probe below 32, by at most a tenth above it.
+    const levels = seen.slice(3).filter((_, index) => index % 2 === 0);
+    const probes = seen.slice(3).filter((_, index) => index % 2 === 1);
+    expect(probes.slice(0, 3)).toEqual([20, 25, 31]);
+    expect(levels.length).toBeGreaterThan(5);
+    for (let index = 1; index < levels.length; index += 1) {
+      const previous = levels[index - 1]!;
+      expect(levels[index]! / previous).toBeLessThanOrEqual((previous >= 32 ? 1.1 : 1.25) + 1 / previous);
+    }
+    expect(controller.limit).toBeGreaterThan(32);
+  });
+
+  it('at the top of the limits probes below now and then, more rarely while the top still pays', () => {
+    const clock = { now: 0 };
+    const controller = new ConcurrencyController({ initial: 64, min: 1, max: 64 });
+    // A core that keeps up at any level: the probes below always find the top paying.
+    const levels = answerMany(controller, clock, 60_000, () => 10);
+    const probes = levels.flatMap((level, index) => (level < 64 ? [index] : []));
+    const gaps = probes.slice(1).map((index, order) => index - (probes[order] ?? 0));
+    expect(probes.length).toBeGreaterThan(3);
+    expect(gaps.at(-1)).toBeGreaterThan(gaps[0] ?? 0);
+    expect(controller.limit).toBe(64);
+  });
+
+  it('never moves with fixed limits; --concurrency N starts at N and never exceeds it', () => {
+    const clock = { now: 0 };
+    const fixed = new ConcurrencyController(fixedConcurrency(8));
+    answerMany(fixed, clock, 500, () => 10);
+    fixed.onAnswer(fixed.onSend(8, clock.now), clock.now, 'pushBack', 100);
+    expect(fixed.limit).toBe(8);
+    expect(fixed.holdUntil).toBe(clock.now + 100);
+
+    const capped = new ConcurrencyController(concurrencyLimitsFor(3));
+    expect(capped.limit).toBe(3);
+    expect(Math.max(...answerMany(capped, clock, 2_000, () => 10))).toBeLessThanOrEqual(3);
+  });
+
+  it('learns nothing, and sets no ceiling, when more allowed in flight does not mean more in flight', () => {
+    const clock = { now: 0 };
+    const controller = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
+    for (let round = 0; round < 3; round += 1) {
+      for (let i = 0; i < 64; i += 1) {
+        // The push cannot fill more than 4 (a slow source): every request leaves with 4 in flight.
+        const ticket = controller.onSend(4, clock.now);
+        clock.now += 2.5;
+        controller.onAnswer({ ...ticket, sentAt: clock.now - 10 }, clock.now, 'useful');
+      }
+    }
+    expect(controller.ceiling).toBeUndefined();
+    expect(controller.limit).toBeLessThanOrEqual(8);
+  });
+
+  it('refuses limits that contradict each other', () => {
+    expect(() => new ConcurrencyController({ initial: 10, min: 1, max: 5 })).toThrow(/min <= initial <= max/);
+  });
+});
+
+describe('ConcurrencyController against simulated cores (fake clock, seeded)', () => {
+  const sweep = [1, 2, 4, 8, 16, 32, 64];
+  const bestFixed = (model: Parameters<typeof simulatePush>[0], answers: number): number =>
+    Math.max(...sweep.map((level) => simulatePush(model, fixedConcurrency(level), answers).rate));
+
+  it('a store that locks (16% of writes fail at 2 in flight, 33% at 4): settles near the best level, far from 64', () => {
+    const model = { latencyMs: 10, contention: lockedStore };
+    const best = bestFixed(model, 6_000);
+    for (const seed of [1, 2, 3]) {
+      const run = simulatePush(model, defaultConcurrencyLimits, 6_000, seed);
+      expect(run.rate / best, `seed ${seed}: ${run.limits.join(',')}`).toBeGreaterThanOrEqual(0.88);
+      expect(run.meanLimit).toBeGreaterThan(6);
+      expect(run.meanLimit).toBeLessThan(24);
+    }
+  });
+
+  it('a core that serves 8 at once: keeps its throughput without piling far more on it', () => {
+    const model = { latencyMs: 10, capacity: 8 };
+    const best = bestFixed(model, 6_000);
+    const run = simulatePush(model, defaultConcurrencyLimits, 6_000);
+    expect(run.rate / best).toBeGreaterThanOrEqual(0.9);
+    expect(run.finalLimit).toBeGreaterThanOrEqual(6);
+    expect(run.finalLimit).toBeLessThanOrEqual(24);
+  });
+
+  it('a core that keeps up: climbs to the ceiling of the limits and stays near it', () => {
+    const run = simulatePush({ latencyMs: 10 }, defaultConcurrencyLimits, 20_000);
+    expect(run.limits.slice(0, 3)).toEqual([16, 32, 64]);
+    expect(run.meanLimit).toBeGreaterThan(52);
+  });
+
+  it('a core that answers 429 above 12 in flight: stays around 12 instead of collapsing to 1', () => {
+    const run = simulatePush({ latencyMs: 10, pushBackAbove: 12 }, defaultConcurrencyLimits, 6_000);
+    expect(run.controller.ceiling).toBeDefined();
+    expect(run.meanLimit).toBeGreaterThan(6);
+    expect(run.meanLimit).toBeLessThan(20);
+  });
+});

@@ -1,0 +1,150 @@
+import { ConcurrencyController, type AnswerKind, type ConcurrencyLimits } from '../../../core-client/src/push/concurrency.js';
+import { contentionRate, defaultContention } from '../../core-double/contention.js';
+import { seededRandom } from '../../support/seeded-random.js';
+
+/**
+ * A core as a model, on a fake clock: the controller's decisions are tested against it without a server or a timer.
+ * `contention(k)`: the share of writes that fail when k requests are in flight (the double's model, 16% at 2, 33% at
+ * 4); `capacity`: requests served at once (others queue); `pushBackAbove`: in-flight count above which it answers 429.
+ */
+export interface CoreModel {
+  latencyMs: number;
+  contention?: (inFlight: number) => number;
+  capacity?: number;
+  pushBackAbove?: number;
+}
+
+export interface SimulationResult {
+  /** Useful answers per simulated second. */
+  rate: number;
+  /** The limit averaged over simulated time. */
+  meanLimit: number;
+  finalLimit: number;
+  /** Each limit the controller set, in order (consecutive repeats dropped). */
+  limits: number[];
+  controller: ConcurrencyController;
+}
+
+/** A binary heap of timed events. */
+class Events {
+  readonly #heap: { at: number; order: number; run: () => void }[] = [];
+  #order = 0;
+
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  add(at: number, run: () => void): void {
+    const heap = this.#heap;
+    heap.push({ at, order: this.#order++, run });
+    let index = heap.length - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!before(heap[index]!, heap[parent]!)) break;
+      [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
+      index = parent;
+    }
+  }
+
+  take(): { at: number; run: () => void } {
+    const heap = this.#heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      let index = 0;
+      for (;;) {
+        const left = 2 * index + 1;
+        const right = left + 1;
+        let smallest = index;
+        if (left < heap.length && before(heap[left]!, heap[smallest]!)) smallest = left;
+        if (right < heap.length && before(heap[right]!, heap[smallest]!)) smallest = right;
+        if (smallest === index) break;
+        [heap[index], heap[smallest]] = [heap[smallest]!, heap[index]!];
+        index = smallest;
+      }
+    }
+    return top;
+  }
+}
+
+function before(a: { at: number; order: number }, b: { at: number; order: number }): boolean {
+  return a.at < b.at || (a.at === b.at && a.order < b.order);
+}
+
+/**
+ * Runs a push of endless operations against `model` until `usefulAnswers` came back (or a minute of simulated time
+ * passed). A wasted answer is sent again after a short random wait, as the engine does for a busy store.
+ */
+export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, usefulAnswers: number, seed = 1): SimulationResult {
+  const random = seededRandom(seed);
+  const controller = new ConcurrencyController(limits);
+  const events = new Events();
+  let now = 0;
+  let inFlight = 0;
+  let atCore = 0;
+  let serving = 0;
+  const queue: (() => void)[] = [];
+  let useful = 0;
+  let limitTime = 0;
+  const limitsSeen: number[] = [controller.limit];
+  const retries: number[] = [];
+
+  const jittered = (): number => model.latencyMs * (0.9 + 0.2 * random());
+  const answer = (done: (kind: AnswerKind) => void): void => {
+    atCore += 1;
+    const k = atCore;
+    if (model.pushBackAbove !== undefined && k > model.pushBackAbove) {
+      events.add(now + 1, () => {
+        atCore -= 1;
+        done('pushBack');
+      });
+      return;
+    }
+    const serve = (): void => {
+      serving += 1;
+      const failed = model.contention !== undefined && random() < model.contention(k);
+      events.add(now + jittered(), () => {
+        serving -= 1;
+        atCore -= 1;
+        queue.shift()?.();
+        done(failed ? 'wasted' : 'useful');
+      });
+    };
+    if (model.capacity === undefined || serving < model.capacity) serve();
+    else queue.push(serve);
+  };
+  const send = (failures: number): void => {
+    inFlight += 1;
+    const ticket = controller.onSend(inFlight, now);
+    answer((kind) => {
+      inFlight -= 1;
+      controller.onAnswer(ticket, now, kind);
+      if (kind === 'useful') useful += 1;
+      else events.add(now + random() * Math.min(1_000, 10 * 2 ** failures), () => retries.push(failures + 1));
+      fill();
+    });
+  };
+  const fill = (): void => {
+    while (inFlight < controller.limit && now >= controller.holdUntil) {
+      const failures = retries.shift();
+      send(failures ?? 0);
+    }
+  };
+  fill();
+  while (useful < usefulAnswers && events.size > 0 && now < 60_000) {
+    const event = events.take();
+    limitTime += controller.limit * (event.at - now);
+    now = event.at;
+    event.run();
+    fill();
+    if (limitsSeen.at(-1) !== controller.limit) limitsSeen.push(controller.limit);
+    if (events.size === 0 && inFlight === 0) events.add(Math.max(now, controller.holdUntil), () => undefined);
+  }
+  return { rate: useful / (now / 1_000), meanLimit: limitTime / now, finalLimit: controller.limit, limits: limitsSeen, controller };
+}
+
+/** The double's store that locks, with its default settings (16% of writes fail at 2 in flight, 33% at 4). */
+export function lockedStore(inFlight: number): number {
+  return contentionRate(defaultContention, inFlight);
+}

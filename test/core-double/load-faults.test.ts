@@ -1,0 +1,93 @@
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { contentionRate, defaultContention, LOCKED_TABLE_TEXT } from './contention.js';
+import { waitFor } from '../core-client/push/engine-support.js';
+import { type CoreDouble, startCoreDouble } from './index.js';
+
+const API_KEY = 'double-test-key-0123456789';
+const HASH = `$2a$04$${'x'.repeat(53)}`;
+
+async function importUser(double: CoreDouble, email: string): Promise<{ status: number; text: string }> {
+  const response = await request(`${double.url}/recipe/user/passwordhash/import`, {
+    method: 'POST',
+    headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ email, passwordHash: HASH }),
+  });
+  return { status: response.statusCode, text: await response.body.text() };
+}
+
+describe('the contention model', () => {
+  it('fails no write alone, about 16% at 2 in flight, 33% at 4, and more beyond', () => {
+    expect(contentionRate(defaultContention, 1)).toBe(0);
+    expect(contentionRate(defaultContention, 2)).toBeCloseTo(0.16, 5);
+    expect(contentionRate(defaultContention, 4)).toBeCloseTo(0.33, 5);
+    expect(contentionRate(defaultContention, 16)).toBeGreaterThan(contentionRate(defaultContention, 8));
+  });
+});
+
+describe('core double: contention, capacity and storms', () => {
+  let double: CoreDouble;
+  afterEach(async () => {
+    await double.close();
+  });
+
+  it('with contention, a write loses the lock when the model says so for the requests in flight, and stores nothing', async () => {
+    // Losers are drawn against 0.2: above the rate at 2 in flight (16%), below the rate at 4 (33%).
+    double = await startCoreDouble({ apiKeys: [API_KEY], random: () => 0.2 });
+    double.faults.setContention(defaultContention);
+    double.faults.setLatencyMs(30);
+    const alone = await importUser(double, 'alone@example.com');
+    expect(alone.status).toBe(200);
+    const pair = await Promise.all([importUser(double, 'p1@example.com'), importUser(double, 'p2@example.com')]);
+    expect(pair.map((answer) => answer.status)).toEqual([200, 200]);
+    const four = await Promise.all(['f1', 'f2', 'f3', 'f4'].map((name) => importUser(double, `${name}@example.com`)));
+    const lost = four.filter((answer) => answer.status === 500);
+    // The first two in flight cannot lose (rates 0 and 16%), the third and fourth do (25% and 33%).
+    expect(lost).toHaveLength(2);
+    expect(lost[0]?.text).toBe(`${LOCKED_TABLE_TEXT}\n`);
+    expect(double.users()).toHaveLength(5);
+  });
+
+  it('with contention, reads, /hello and the empty-body tenant probe never lose a lock', async () => {
+    double = await startCoreDouble({ apiKeys: [API_KEY], random: () => 0 });
+    double.faults.setContention(defaultContention);
+    double.faults.setLatencyMs(20);
+    const headers = { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' };
+    const answers = await Promise.all([
+      importUser(double, 'first@example.com'),
+      request(`${double.url}/hello`).then((response) => response.statusCode),
+      request(`${double.url}/recipe/user?email=x%40example.com`, { headers }).then((response) => response.statusCode),
+      request(`${double.url}/recipe/signinup`, { method: 'POST', headers, body: '{}' }).then((response) => response.statusCode),
+    ]);
+    expect(answers.slice(1)).toEqual([200, 200, 400]);
+  });
+
+  it('with a capacity of 1, the second request is acted on only once the first answer is out', async () => {
+    double = await startCoreDouble({ apiKeys: [API_KEY] });
+    double.faults.setCapacity(1);
+    double.faults.slowBodyNext(1, 300);
+    const headers = { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' };
+    const first = await request(`${double.url}/recipe/user/passwordhash/import`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: 'one@example.com', passwordHash: HASH }),
+    });
+    const second = importUser(double, 'two@example.com');
+    // The first answer's headers are here and its body is still held: the core is busy with it, the second waits.
+    await waitFor(() => double.inFlight() === 2, 'the second request at the core');
+    expect(double.users()).toHaveLength(1);
+    await first.body.text();
+    expect((await second).status).toBe(200);
+    expect(double.users()).toHaveLength(2);
+  });
+
+  it('a storm answers every request that arrives while it lasts, then the core answers normally', async () => {
+    double = await startCoreDouble({ apiKeys: [API_KEY] });
+    double.faults.failFor(200, { status: 429, retryAfterSeconds: 1 });
+    const during = await Promise.all([importUser(double, 'a@example.com'), importUser(double, 'b@example.com')]);
+    expect(during.map((answer) => answer.status)).toEqual([429, 429]);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await importUser(double, 'c@example.com')).status).toBe(200);
+    expect(double.users()).toHaveLength(1);
+  });
+});
