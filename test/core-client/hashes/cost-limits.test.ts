@@ -94,10 +94,13 @@ describe('local checks stop at the first abort', () => {
       const passwordHash = '$2b$12$oPb3bnEBRn8qk/IAYUYUg.3ymz6sLeDHQYQP0/S5HGexkmKi2z5aW';
       await writeFile(file, `${JSON.stringify({ email: 'known@example.com', passwordHash })}\n`);
       const stop = new AbortController();
-      // The plan is read to its end; the abort comes once the check of the known password has begun.
+      // The abort comes once the known account's record is handed over, so while its password is being checked (the
+      // check stops reading as soon as every known account is found).
       async function* planThenStop(): AsyncGenerator<PlannedRecord> {
-        yield* planSource(file, { format: 'ndjson' });
-        setTimeout(() => stop.abort(new Error('Ctrl-C')), 0);
+        for await (const record of planSource(file, { format: 'ndjson' })) {
+          setTimeout(() => stop.abort(new Error('Ctrl-C')), 0);
+          yield record;
+        }
       }
       const checking = checkCredentialsLocally(planThenStop(), [{ email: 'known@example.com', password: new Secret('known password'), line: 1 }], {
         signal: stop.signal,
