@@ -60,7 +60,9 @@ export async function benchPush(options: { quick?: boolean } = {}): Promise<Push
   const rows: Record<string, string | number>[] = [];
   let batch = 0;
   const fresh = (count: number): ImportOperation[] => importOperations(`b${(batch += 1)}`, count);
-  const journal = (): string => join(folder, `journal-${batch}`);
+  // A journal of its own for every run: one reused after the double was reset would (rightly) stop as not on the core.
+  let journals = 0;
+  const journal = (): string => join(folder, `journal-${(journals += 1)}`);
   try {
     for (const scenario of scenarios) {
       await one.configure(scenario.settings);
@@ -207,10 +209,12 @@ async function enginePushFor(
   fresh: (count: number) => ImportOperation[],
 ): Promise<Measured> {
   const client = new CoreClient({ baseUrl: urls, apiKey: new Secret(BENCH_API_KEY), connections: defaultConcurrencyLimits.max });
+  // The operations are made before the clock starts: making them is not the push's time.
+  const records = recordsOf(fresh(200_000));
   const stop = AbortSignal.timeout(ms);
   try {
     const summary = await runPush({
-      records: recordsOf(fresh(200_000)),
+      records,
       client,
       sourceFingerprint: 'sha256:bench',
       journalPath,

@@ -24,7 +24,7 @@ import {
   type MigrationSettings,
 } from 'core-client/settings';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
-import { settingsOfState } from './problems.js';
+import { settingsOrProblem } from './problems.js';
 import { typedHashForPlan } from './plan-status.js';
 import type { AppAction, AppState, PreflightView, Problem } from './state.js';
 
@@ -42,14 +42,6 @@ function problemOf(error: SettingError | RunSetupError): Problem {
     : { message: error.describe('app'), ...(error.setting === undefined ? {} : { setting: error.setting }), exitCode: error.exitCode };
 }
 
-/** The settings the fields describe, or the first problem among them. */
-function settingsNow(state: AppState): MigrationSettings | Problem {
-  const parsed = settingsOfState(state);
-  if ('settings' in parsed) return parsed.settings;
-  const [setting, message] = Object.entries(parsed.problems)[0] ?? ['file', 'a setting cannot be used'];
-  return { message, setting: setting as keyof MigrationSettings };
-}
-
 function connectionContext(environment: CommandEnvironment, state: AppState) {
   return {
     cwd: environment.cwd,
@@ -62,8 +54,9 @@ function connectionContext(environment: CommandEnvironment, state: AppState) {
 /** The pre-flight of the Connect fields, as `core-migrate check` runs it, with the identity features. */
 export async function checkConnection(environment: CommandEnvironment): Promise<PreflightView | Problem> {
   const state = environment.current();
-  const settings = settingsNow(state);
-  if (!('keepIds' in settings)) return settings;
+  const wanted = settingsOrProblem(state);
+  if ('problem' in wanted) return wanted.problem;
+  const { settings } = wanted;
   const connection = await connectionOf(settings, connectionContext(environment, state));
   if (connection instanceof SettingError) return problemOf(connection);
   const client = clientOf(connection);
@@ -95,8 +88,9 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
 /** The known account's password against its planned hash (the typed signer key, or the hash_config file's). */
 export async function checkPassword(environment: CommandEnvironment, signal?: AbortSignal): Promise<{ match: boolean; sentence: string } | Problem> {
   const state = environment.current();
-  const settings = settingsNow(state);
-  if (!('keepIds' in settings)) return settings;
+  const wanted = settingsOrProblem(state);
+  if ('problem' in wanted) return wanted.problem;
+  const { settings } = wanted;
   const typed = typedHashForPlan(state);
   const options = await planOptionsOf(settings, { cwd: environment.cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
   if (options instanceof SettingError) return problemOf(options);
@@ -153,8 +147,9 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
   void (async () => {
     try {
       const state = environment.current();
-      let settings = settingsNow(state);
-      if (!('keepIds' in settings)) return dispatch({ type: 'runFailed', problem: settings });
+      const wanted = settingsOrProblem(state);
+      if ('problem' in wanted) return dispatch({ type: 'runFailed', problem: wanted.problem });
+      let { settings } = wanted;
       const typed = typedHashForPlan(state);
       if (typed !== undefined) {
         const saved = await saveHashParameters(typed, settings, environment.cwd);
@@ -202,8 +197,9 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
 export async function rollBack(environment: CommandEnvironment): Promise<AppAction> {
   const state = environment.current();
   const journalPath = state.run.state === 'finished' ? state.run.summary.journalPath : undefined;
-  const settings = settingsNow(state);
-  if (!('keepIds' in settings)) return { type: 'rollbackFinished', result: settings };
+  const wanted = settingsOrProblem(state);
+  if ('problem' in wanted) return { type: 'rollbackFinished', result: wanted.problem };
+  const { settings } = wanted;
   const result = await rollbackWithSettings({ ...settings, dryRun: false }, connectionContext(environment, state), {
     ...(journalPath === undefined ? {} : { journalPath }),
   });

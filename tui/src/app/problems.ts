@@ -1,6 +1,6 @@
 import { parseSettings, type MigrationSettings, type SettingKey } from 'core-client/settings';
 import { settingsInputOfDraft } from './draft.js';
-import type { AppState } from './state.js';
+import type { AppState, Problem } from './state.js';
 
 /** The settings the fields describe, or what is wrong with them, each in the app's own terms. */
 export function settingsOfState(state: AppState): { settings: MigrationSettings } | { problems: Partial<Record<SettingKey, string>> } {
@@ -17,4 +17,12 @@ export function settingProblems(state: AppState): Partial<Record<SettingKey, str
   const problems: Partial<Record<SettingKey, string>> = 'problems' in parsed ? { ...parsed.problems } : {};
   for (const [setting, problem] of Object.entries(state.fieldProblems)) problems[setting as SettingKey] ??= problem;
   return problems;
+}
+
+/** The settings the fields describe, or the first problem among them (for work that needs them whole). */
+export function settingsOrProblem(state: AppState): { settings: MigrationSettings } | { problem: Problem } {
+  const parsed = settingsOfState(state);
+  if ('settings' in parsed) return parsed;
+  const [setting, message] = Object.entries(parsed.problems)[0] ?? ['file', 'a setting cannot be used'];
+  return { problem: { message, setting: setting as SettingKey } };
 }

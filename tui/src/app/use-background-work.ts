@@ -2,14 +2,14 @@ import { useEffect } from 'react';
 import { resolve } from 'node:path';
 import { listPulumiStacks } from 'core-client/connection/pulumi-cli';
 import { findPasswordEmails } from 'core-client/push/known-password';
-import { countPlan, planOptionsOf, SettingError, type MigrationSettings } from 'core-client/settings';
+import { countPlan, planOptionsOf, SettingError } from 'core-client/settings';
 import { detectFormat } from 'core-client/sources/detect-format';
 import { exportFields } from 'core-client/sources/generic/export-fields';
 import { checkedSettings, checkSettingFiles } from './field-checks.js';
 import type { FieldSpec } from './fields.js';
 import { completePath } from './path-completion.js';
 import { currentPlanKey, typedHashForPlan } from './plan-status.js';
-import { settingsOfState } from './problems.js';
+import { settingsOfState, settingsOrProblem } from './problems.js';
 import type { AppAction, AppState } from './state.js';
 
 export interface BackgroundWorkProps {
@@ -99,11 +99,8 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
     const timer = setTimeout(() => {
       void (async () => {
         const latest = current();
-        const parsed = settingsOfState(latest);
-        if (!('settings' in parsed)) {
-          const [setting, message] = Object.entries(parsed.problems)[0] ?? ['file', 'a setting cannot be used'];
-          return dispatch({ type: 'planFailed', key: planKey, problem: { message, setting: setting as keyof MigrationSettings } });
-        }
+        const parsed = settingsOrProblem(latest);
+        if ('problem' in parsed) return dispatch({ type: 'planFailed', key: planKey, problem: parsed.problem });
         const typed = typedHashForPlan(latest);
         const options = await planOptionsOf(parsed.settings, { cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
         if (options instanceof SettingError)
