@@ -1,4 +1,4 @@
-import { constants, closeSync, fstatSync, openSync } from 'node:fs';
+import { constants, closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -155,4 +155,15 @@ export function openOutputFile(output: NamedFile, options: { append: boolean }):
     throw new OutputPathError(`${capital(output.role)} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`, output.role);
   }
   return fd;
+}
+
+/**
+ * Writes all of `text`, or throws. `writeSync` may write only part of what it is given (a disk that fills up
+ * mid-write) without an error: the rest would be lost silently, and a write-ahead line that is not whole says
+ * nothing. Writing on until every byte is out makes the disk's "full" a thrown ENOSPC, before the caller goes on.
+ */
+export function writeFully(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 }

@@ -1,6 +1,6 @@
-import { closeSync, createReadStream, existsSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { checkOutputPaths, openOutputFile, outputErrorSentence, type NamedFile } from '../files/output-paths.js';
+import { checkOutputPaths, openOutputFile, outputErrorSentence, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CoreClient } from '../http/core-client.js';
 import { AuthRejected, isCoreError, TenantNotFound } from '../http/errors.js';
 import { rollbackRecordPath } from '../push/journal.js';
@@ -139,7 +139,7 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
       await client.removeUser(removeId, call);
       summary.removed += 1;
       try {
-        if (recordFd !== undefined) writeSync(recordFd, `${JSON.stringify({ k: user.key, u: removeId })}\n`);
+        if (recordFd !== undefined) writeFully(recordFd, `${JSON.stringify({ k: user.key, u: removeId })}\n`);
       } catch (error) {
         // Removed but not recorded: a re-run removes it again, which is harmless; nothing more is removed now.
         summary.stoppedEarly ??= {

@@ -1,4 +1,5 @@
-import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { writeFully } from '../files/output-paths.js';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 
@@ -81,7 +82,7 @@ function tryCreate(path: string, content: LockFile): boolean {
     throw error;
   }
   try {
-    writeSync(fd, `${JSON.stringify(content)}\n`);
+    writeFully(fd, `${JSON.stringify(content)}\n`);
   } finally {
     closeSync(fd);
   }

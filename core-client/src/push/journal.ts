@@ -1,9 +1,9 @@
 import { hash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, ftruncateSync } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { openOutputFile, OutputPathError, outputErrorSentence } from '../files/output-paths.js';
+import { openOutputFile, OutputPathError, outputErrorSentence, writeFully } from '../files/output-paths.js';
 import type { ImportOperation } from '../plan/operation.js';
 import { SeenKeys } from '../plan/seen-keys.js';
 import { JournalLock } from './journal-lock.js';
@@ -218,7 +218,7 @@ export class Journal {
       createdAt: new Date().toISOString(),
     };
     const fd = openOutputFile({ role: 'the journal', path }, { append: false });
-    writeSync(fd, `${JSON.stringify(header)}\n`);
+    writeFully(fd, `${JSON.stringify(header)}\n`);
     return new Journal(path, key, fd);
   }
 
@@ -412,7 +412,7 @@ export class Journal {
     if (this.#pending.length === 0) return;
     const text = this.#pending.join('');
     this.#pending = [];
-    writeSync(fd, text);
+    writeFully(fd, text);
   }
 
   /** Operations (distinct key and body) this journal holds as done or refused. */

@@ -1,7 +1,7 @@
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runPreflight } from 'core-client/connection/preflight';
-import { checkOutputPaths, openOutputFile, OutputPathError, type NamedFile } from 'core-client/files/output-paths';
+import { checkOutputPaths, openOutputFile, OutputPathError, writeFully, type NamedFile } from 'core-client/files/output-paths';
 import type { HashConfig } from 'core-client/hashes/hash-config';
 import { IdentityProbeError, probeIdentityFeatures } from 'core-client/identity/features';
 import { readReportGroups, type ReportGroups } from 'core-client/plan/report-groups';
@@ -118,7 +118,7 @@ export async function saveHashParameters(config: HashConfig, settings: Migration
   try {
     const fd = openOutputFile(target, { append: false });
     try {
-      writeSync(fd, `${JSON.stringify({ mem_cost: config.memCost, rounds: config.rounds, base64_salt_separator: config.saltSeparator }, null, 2)}\n`);
+      writeFully(fd, `${JSON.stringify({ mem_cost: config.memCost, rounds: config.rounds, base64_salt_separator: config.saltSeparator }, null, 2)}\n`);
     } finally {
       closeSync(fd);
     }
