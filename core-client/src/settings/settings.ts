@@ -10,6 +10,24 @@ export const MAX_GIVE_UP_AFTER_SECONDS = 86_400;
 const unset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 const optionalText = z.preprocess(unset, z.string().trim().optional());
+
+/** A whole number typed (text) or given (a number), within its limits; the message says which and what was given. */
+function optionalWholeNumber(min: number, max: number, what: string) {
+  return z.preprocess(
+    unset,
+    z
+      .union([z.number(), z.string()])
+      .transform((value, context) => {
+        const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+        if (!Number.isInteger(number) || number < min || number > max) {
+          context.addIssue({ code: 'custom', message: `must be ${what} from ${min} to ${max}, not "${String(value).trim()}"` });
+          return z.NEVER;
+        }
+        return number;
+      })
+      .optional(),
+  );
+}
 const textList = z.array(z.string()).default([]);
 
 /**
@@ -44,38 +62,9 @@ export const MigrationSettingsSchema = z.object({
   apiKeyFile: optionalText,
 
   /** Requests in flight at most; unset: adaptive. */
-  concurrency: z.preprocess(
-    unset,
-    z
-      .union([z.number(), z.string()])
-      .transform((value, context) => {
-        const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-        if (!Number.isInteger(number) || number < 1 || number > MAX_CONCURRENCY) {
-          context.addIssue({ code: 'custom', message: `must be a whole number from 1 to ${MAX_CONCURRENCY}, not "${String(value).trim()}"` });
-          return z.NEVER;
-        }
-        return number;
-      })
-      .optional(),
-  ),
+  concurrency: optionalWholeNumber(1, MAX_CONCURRENCY, 'a whole number'),
   /** Seconds the core may answer nothing useful before the push stops (exit 3); unset: the engine's default. */
-  giveUpAfter: z.preprocess(
-    unset,
-    z
-      .union([z.number(), z.string()])
-      .transform((value, context) => {
-        const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-        if (!Number.isInteger(number) || number < 1 || number > MAX_GIVE_UP_AFTER_SECONDS) {
-          context.addIssue({
-            code: 'custom',
-            message: `must be a whole number of seconds from 1 to ${MAX_GIVE_UP_AFTER_SECONDS}, not "${String(value).trim()}"`,
-          });
-          return z.NEVER;
-        }
-        return number;
-      })
-      .optional(),
-  ),
+  giveUpAfter: optionalWholeNumber(1, MAX_GIVE_UP_AFTER_SECONDS, 'a whole number of seconds'),
   journal: optionalText,
   report: optionalText,
   dryRun: z.boolean().default(false),
