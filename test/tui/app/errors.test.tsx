@@ -8,7 +8,7 @@ import type { MigrationSettingsInput } from '../../../core-client/src/settings/s
 import { type AppResult } from '../../../tui/src/app/app.js';
 import { startCoreDouble } from '../../core-double/index.js';
 import { keys } from '../keys.js';
-import { flat, focusOn, focusedLine, press, settle, waitFor, type Terminal } from '../support/terminal.js';
+import { flat, focusOn, focusedLine, press, settle, waitFor, type Terminal, walkToReview } from '../support/terminal.js';
 
 const bed = appTestBed('errors');
 
@@ -16,24 +16,16 @@ function open(input: MigrationSettingsInput, onDone?: (result: AppResult) => voi
   return bed.open(input, { ...(onDone === undefined ? {} : { onDone }), ...(coreUrl === undefined ? {} : { coreUrl }) });
 }
 
-async function toReview(app: Terminal): Promise<void> {
-  await waitFor(app, 'Where is the core?');
-  await press(app, keys.enter);
-  await waitFor(app, 'Source]');
-  await press(app, keys.enter);
-  await waitFor(app, 'Hash families in the file');
-  await press(app, keys.enter, keys.enter);
-  await waitFor(app, 'Review]');
-}
-
 describe('errors lead back to the field that fixes them', () => {
   it('a missing credentials file and a bad concurrency are named at their field when entered, and nothing can start', async () => {
-    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', verifyCredentials: 'missing.txt' });
-    await toReview(app);
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', verifyCredentials: 'credentials.txt' });
+    await walkToReview(app);
     await focusOn(app, 'concurrency');
     await press(app, '0');
     await waitFor(app, (frame) => flat(frame).includes('✗ concurrency must be a whole number from 1 to 1024, not "0"'));
+    // A file named while another setting has a problem is still checked as it is typed.
     await focusOn(app, 'credentials');
+    await press(app, keys.ctrlU, 'missing.txt');
     await waitFor(app, (frame) => flat(frame).includes('missing.txt: no such file'));
     await press(app, keys.enter);
     expect(app.lastFrame()).not.toContain('(y/n)');
@@ -49,7 +41,7 @@ describe('errors lead back to the field that fixes them', () => {
     await writeFile(`${journal}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), command: 'push' }));
     let result: AppResult | undefined;
     const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson' }, (done) => (result = done));
-    await toReview(app);
+    await walkToReview(app);
     await press(app, keys.enter, 'y');
     await waitFor(app, 'Nothing was sent.');
     expect(flat(app.lastFrame())).toContain('is in use by another push');
@@ -67,7 +59,7 @@ describe('errors lead back to the field that fixes them', () => {
     const short = await startCoreDouble({ apiKeys: [bed.apiKey], signerKey: bed.signerKey.toString('base64') });
     let result: AppResult | undefined;
     const app = open({ file: 'users.json', hashConfig: 'hash_config.txt' }, (done) => (result = done), short.url);
-    await toReview(app);
+    await walkToReview(app);
     await short.close();
     await press(app, keys.enter, 'y');
     await waitFor(app, 'Nothing was sent.');
@@ -84,7 +76,7 @@ describe('errors lead back to the field that fixes them', () => {
     const right = await readFile(join(bed.folder(), 'hash_config.txt'), 'utf8');
     await writeFile(wrong, right.replace(bed.signerKey.toString('base64'), randomBytes(64).toString('base64')), { mode: 0o600 });
     const app = open({ file: 'users.json', hashConfig: 'wrong_hash_config.txt', verifyCredentials: 'credentials.txt' });
-    await toReview(app);
+    await walkToReview(app);
     await press(app, keys.enter, 'y');
     await waitFor(app, 'Push stopped early.', 20_000);
     const stopped = flat(app.lastFrame());
@@ -116,7 +108,7 @@ describe('errors lead back to the field that fixes them', () => {
     );
     let result: AppResult | undefined;
     const app = open({ file: 'clean.ndjson' }, (done) => (result = done));
-    await toReview(app);
+    await walkToReview(app);
     await press(app, keys.enter, 'y');
     await waitFor(app, 'Push finished.', 20_000);
     await press(app, keys.enter);

@@ -1,7 +1,7 @@
 import { appTestBed } from '../support/app-bed.js';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../keys.js';
-import { onScreen, overflow, press, settle, waitFor, type Terminal } from '../support/terminal.js';
+import { onScreen, overflow, press, settle, waitFor, type Terminal, walkToReview } from '../support/terminal.js';
 
 const bed = appTestBed('layout');
 
@@ -59,26 +59,14 @@ describe('the app uses the terminal it is given', () => {
 
   it('at 120 columns the plan table shows the reasons that fit, whole', async () => {
     const app = open(120, 40);
-    await waitFor(app, 'Where is the core?');
-    await press(app, keys.enter);
-    await waitFor(app, onScreen('Source'));
-    await press(app, keys.enter);
-    await waitFor(app, 'Hash families in the file');
-    await press(app, keys.enter, keys.enter);
-    await waitFor(app, 'Nothing is sent until you confirm.');
+    await walkToReview(app);
     expect(app.lastFrame()).toContain('record #9: malformed BCrypt hash: it has 30 characters instead of 60');
   }, 30_000);
 
   it('redraws whole at every resize during a push: each frame fits the size it is drawn for, with one header', async () => {
     bed.core().faults.setLatencyMs(120);
     const app = open(80, 24, { concurrency: 1 });
-    await waitFor(app, 'Where is the core?');
-    await press(app, keys.enter);
-    await waitFor(app, onScreen('Source'));
-    await press(app, keys.enter);
-    await waitFor(app, 'Hash families in the file');
-    await press(app, keys.enter, keys.enter);
-    await waitFor(app, 'Nothing is sent until you confirm.');
+    await walkToReview(app);
     await press(app, keys.enter, 'y');
     await waitFor(app, 'concurrency 1', 20_000);
     for (const [columns, rows] of [

@@ -8,7 +8,7 @@ import { Secret } from '../../../core-client/src/secret.js';
 import { App } from '../../../tui/src/app/app.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { keys } from '../keys.js';
-import { flat, onScreen, press, renderInTerminal, waitFor, type Terminal } from '../support/terminal.js';
+import { flat, onScreen, press, renderInTerminal, waitFor, type Terminal, walkToReview } from '../support/terminal.js';
 
 const apiKey = randomBytes(24).toString('hex');
 let core: CoreDouble;
@@ -55,20 +55,10 @@ function open(): Terminal {
   return terminal;
 }
 
-async function toReview(app: Terminal): Promise<void> {
-  await waitFor(app, 'Where is the core?');
-  await press(app, keys.enter);
-  await waitFor(app, onScreen('Source'));
-  await press(app, keys.enter);
-  await waitFor(app, 'Hash families in the file');
-  await press(app, keys.enter, keys.enter);
-  await waitFor(app, 'Nothing is sent until you confirm.');
-}
-
 describe('the report view', () => {
   it('browses what the plan refused, by reason, scrolling rather than cutting, and goes back with Esc', async () => {
     const app = open();
-    await toReview(app);
+    await walkToReview(app);
     await press(app, keys.up, keys.enter);
     await waitFor(app, 'records not imported, by reason');
     expect(app.lastFrame()).toContain('[invalidEmail 31]');
@@ -94,7 +84,7 @@ describe('the report view', () => {
     });
     expect(existing.status).toBe(200);
     const app = open();
-    await toReview(app);
+    await walkToReview(app);
     await press(app, keys.enter, 'y');
     await waitFor(app, 'Push finished.', 20_000);
     await press(app, 'r');

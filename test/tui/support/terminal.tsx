@@ -143,3 +143,14 @@ export function onScreen(screen: string): (frame: string) => boolean {
     return header.includes(`${screen}]`) || header.endsWith(`: ${screen}`) || header.endsWith(` ${screen}`);
   };
 }
+
+/** From Connect to Review with Enter on each screen, as the walk goes when every setting is given. */
+export async function walkToReview(terminal: Terminal): Promise<void> {
+  await waitFor(terminal, 'Where is the core?');
+  await press(terminal, '\r');
+  await waitFor(terminal, onScreen('Source'));
+  await press(terminal, '\r');
+  await waitFor(terminal, 'Hash families in the file');
+  await press(terminal, '\r', '\r');
+  await waitFor(terminal, (frame) => onScreen('Review')(frame) && frame.includes('The plan'));
+}

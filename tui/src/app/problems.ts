@@ -1,4 +1,4 @@
-import { parseSettings, type MigrationSettings, type SettingKey } from 'core-client/settings';
+import { defaultSettings, parseSettings, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from 'core-client/settings';
 import { settingsInputOfDraft } from './draft.js';
 import type { AppState, Problem } from './state.js';
 
@@ -25,4 +25,17 @@ export function settingsOrProblem(state: AppState): { settings: MigrationSetting
   if ('settings' in parsed) return parsed;
   const [setting, message] = Object.entries(parsed.problems)[0] ?? ['file', 'a setting cannot be used'];
   return { problem: { message, setting: setting as SettingKey } };
+}
+
+/**
+ * The settings as far as they can be read: a setting with a problem (a half-typed concurrency) is left at its default,
+ * so work that needs only the others (checking the files the fields name) does not wait for it to be fixed.
+ */
+export function settingsDespiteProblems(state: AppState): MigrationSettings {
+  const input: Record<string, unknown> = { ...settingsInputOfDraft(state.draft) };
+  const parsed = settingsOfState(state);
+  if ('settings' in parsed) return parsed.settings;
+  for (const setting of Object.keys(parsed.problems)) delete input[setting];
+  const again = parseSettings(input as MigrationSettingsInput);
+  return Array.isArray(again) ? defaultSettings : again;
 }

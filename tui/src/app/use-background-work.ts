@@ -9,7 +9,7 @@ import { checkedSettings, checkSettingFiles } from './field-checks.js';
 import type { FieldSpec } from './fields.js';
 import { completePath } from './path-completion.js';
 import { currentPlanKey, typedHashForPlan } from './plan-status.js';
-import { settingsOfState, settingsOrProblem } from './problems.js';
+import { settingsDespiteProblems, settingsOfState, settingsOrProblem } from './problems.js';
 import type { AppAction, AppState } from './state.js';
 
 export interface BackgroundWorkProps {
@@ -77,9 +77,7 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
-      const parsed = settingsOfState(current());
-      if (!('settings' in parsed)) return;
-      void checkSettingFiles(parsed.settings, cwd).then(({ problems, warnings }) => {
+      void checkSettingFiles(settingsDespiteProblems(current()), cwd).then(({ problems, warnings }) => {
         if (!live) return;
         for (const setting of checkedSettings) dispatch({ type: 'fieldProblem', field: setting, problem: problems[setting] });
         dispatch({ type: 'warnings', warnings });
