@@ -88,6 +88,17 @@ const exposedFiles: readonly { key: SettingKey; holds: string }[] = [
   { key: 'verifyCredentials', holds: 'passwords of known accounts' },
 ];
 
+/** Files of the run holding a secret (api-key, signer key, known passwords) that other users of the machine can read. */
+export async function exposedFileWarnings(paths: RunPaths): Promise<string[]> {
+  const warnings: string[] = [];
+  for (const file of exposedFiles) {
+    const path = paths.inputs.find((input) => input.role === roleOfSetting(file.key))?.path;
+    const warning = path === undefined ? undefined : await readableByOthersWarning(path, file.holds);
+    if (warning !== undefined) warnings.push(warning);
+  }
+  return warnings;
+}
+
 /**
  * Everything a push checks before its first operation, in one sequence both faces run: the settings and the files
  * they name, the outputs (never an input), the known accounts' file, the connection and its pre-flight, the identity
@@ -108,11 +119,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   if (!settings.dryRun) outputs.push({ role: 'the journal', path: paths.journalPath });
   const refused = await checkOutputPaths(migrationInputs({ sourcePath: paths.sourcePath, planOptions, inputFiles }), outputs);
   if (refused !== undefined) return RunSetupError.sentence(ExitCode.usageOrConfiguration, refused.message, settingOfRole(refused.role ?? ''));
-  for (const file of exposedFiles) {
-    const path = paths.inputs.find((input) => input.role === roleOfSetting(file.key))?.path;
-    const warning = path === undefined ? undefined : await readableByOthersWarning(path, file.holds);
-    if (warning !== undefined) say('warning', warning);
-  }
+  for (const warning of await exposedFileWarnings(paths)) say('warning', warning);
   const credentialsPath = paths.inputs.find((input) => input.role === 'the credentials file')?.path;
   const credentials = credentialsPath === undefined ? undefined : await readCredentials(credentialsPath);
   if (credentials instanceof Error) return RunSetupError.of(new SettingError('verifyCredentials', `{setting} ${credentials.message}`));

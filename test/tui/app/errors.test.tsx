@@ -1,6 +1,6 @@
 import { appTestBed } from '../support/app-bed.js';
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +34,19 @@ describe('errors lead back to the field that fixes them', () => {
     await focusOn(app, 'concurrency');
     await press(app, keys.ctrlU, '4', keys.enter);
     await waitFor(app, '(y/n)');
+  }, 30_000);
+
+  it('Review warns, as push does, of a secret file others can read, before anything is sent', async () => {
+    await chmod(join(bed.folder(), 'credentials.txt'), 0o644);
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', verifyCredentials: 'credentials.txt' });
+    await walkToReview(app);
+    await waitFor(app, (frame) => flat(frame).includes('holds passwords of known accounts and is readable by every user of this machine'));
+    expect(
+      bed
+        .core()
+        .requests()
+        .filter((request) => request.method === 'POST'),
+    ).toEqual([]);
   }, 30_000);
 
   it("a push that cannot start says why on the Push screen, leads to the field with Enter, and quits with push's exit code", async () => {

@@ -1,8 +1,17 @@
 import { stat } from 'node:fs/promises';
-import { plainHttpWarning, readableByOthersWarning } from 'core-client/files/exposure-warnings';
+import { plainHttpWarning } from 'core-client/files/exposure-warnings';
 import { checkOutputPaths, type NamedFile } from 'core-client/files/output-paths';
 import { readCredentials } from 'core-client/push/credentials';
-import { hashConfigOf, resolveRunPaths, roleOfSetting, SettingError, settingOfRole, type MigrationSettings, type SettingKey } from 'core-client/settings';
+import {
+  exposedFileWarnings,
+  hashConfigOf,
+  resolveRunPaths,
+  roleOfSetting,
+  SettingError,
+  settingOfRole,
+  type MigrationSettings,
+  type SettingKey,
+} from 'core-client/settings';
 
 /** Settings naming a file the run reads; the export's own problems come from reading it. */
 const inputSettings = ['file', 'auth0PasswordFile', 'mapping', 'hashConfig', 'verifyCredentials', 'apiKeyFile'] as const satisfies readonly SettingKey[];
@@ -57,24 +66,8 @@ export async function checkSettingFiles(
   return { problems, warnings: await exposureWarnings(settings, cwd) };
 }
 
-const secretFiles = [
-  { key: 'apiKeyFile', holds: 'the api-key' },
-  { key: 'hashConfig', holds: 'the signer key' },
-  { key: 'verifyCredentials', holds: 'passwords of known accounts' },
-] as const;
-
-/** What push warns of too: files holding secrets that others can read, a key that would travel in clear. */
+/** What push warns of too, before anything is sent: secret files others can read, a key that would travel in clear. */
 async function exposureWarnings(settings: MigrationSettings, cwd: string): Promise<string[]> {
-  const paths = resolveRunPaths(settings, cwd);
-  const warnings: string[] = [];
-  for (const file of secretFiles) {
-    const path = paths.inputs.find((input) => input.role === roleOfSetting(file.key))?.path;
-    const warning = path === undefined ? undefined : await readableByOthersWarning(path, file.holds);
-    if (warning !== undefined) warnings.push(warning);
-  }
-  for (const url of settings.core) {
-    const clearText = plainHttpWarning(url);
-    if (clearText !== undefined) warnings.push(clearText);
-  }
-  return warnings;
+  const clearText = settings.core.map((url) => plainHttpWarning(url)).filter((warning): warning is string => warning !== undefined);
+  return [...(await exposedFileWarnings(resolveRunPaths(settings, cwd))), ...clearText];
 }
