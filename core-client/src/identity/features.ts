@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallOptions, CoreClient } from '../http/core-client.js';
 import { NotFound, RecordRejected, isCoreError } from '../http/errors.js';
 import type { PlanSummary } from '../plan/summary.js';
-import { type IdentityFeature, type IdentityOptions, featureLabels, identityFeatures } from './options.js';
+import { type IdentityFeature, type IdentityOptions, featureLabels, identityFeatures } from '../push/identity-options.js';
 
 export type FeatureSupport = Record<IdentityFeature, boolean>;
 

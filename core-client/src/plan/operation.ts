@@ -76,6 +76,8 @@ export const rejectionCodes = [
   'invalidProviderUser',
   'duplicateEmail',
   'duplicateThirdPartyUser',
+  'duplicateSourceId',
+  'withoutSourceId',
   'withoutCredentials',
   'disabledAccount',
 ] as const;

@@ -59,12 +59,14 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
 /** Attaches who the user was; the record's first account carries its old id. */
 function withIdentity(user: SourceUser, items: PlanItem[]): void {
   let carrier = true;
+  // An empty old id names nobody: it is no id (the core refuses to map one, and it cannot tell users apart).
+  const sourceId = user.sourceId?.trim() === '' ? undefined : user.sourceId;
   for (const item of items) {
     if (item.kind === 'rejection') continue;
     item.identity = {
-      ...(user.sourceId === undefined ? {} : { sourceId: user.sourceId }),
+      ...(sourceId === undefined ? {} : { sourceId }),
       ...(user.system === undefined ? {} : { system: user.system }),
-      carriesSourceId: carrier && user.sourceId !== undefined,
+      carriesSourceId: carrier && sourceId !== undefined,
       emailVerified: user.emailVerified === true,
       disabled: user.disabled === true,
       ...(user.profile === undefined ? {} : { profile: user.profile }),

@@ -31,14 +31,30 @@ export async function* planSource(path: string, planOptions: PlanOptions = {}): 
   const seen = new SeenKeys();
   if (policy === 'last-wins') {
     for await (const record of readSource(path, options)) {
-      for (const item of planRecord(record, options)) {
+      const items = planRecord(record, options);
+      for (const item of items) {
         const key = duplicateKey(item);
         if (key !== undefined) seen.recordLatest(key, files.positionOf(item.location));
       }
+      const idKey = sourceIdKey(items);
+      if (idKey !== undefined) seen.recordLatest(idKey, files.positionOf(record.location));
     }
   }
   for await (const record of readSource(path, options)) {
-    const items = planRecord(record, options).map((item) => {
+    const planned = planRecord(record, options);
+    const idKey = sourceIdKey(planned);
+    if (idKey !== undefined) {
+      // An old id names one user: a second record with it would be a second core user fighting for the same mapping.
+      const here = files.positionOf(record.location);
+      const other = policy === 'first-wins' ? seen.firstSeenOrRecord(idKey, here) : seen.positionOf(idKey);
+      const isOther = other !== undefined && (other.position !== here.position || other.source !== here.source);
+      if (isOther) {
+        const which = `duplicate old id: ${files.describe(other)} has the same id and is imported instead${policy === 'last-wins' ? ' (last wins)' : ''}`;
+        yield { location: record.location, items: planned.map((item) => (item.kind === 'rejection' ? item : duplicateRejection(item, which, 'duplicateSourceId'))) };
+        continue;
+      }
+    }
+    const items = planned.map((item) => {
       const key = duplicateKey(item);
       if (key === undefined || item.kind === 'rejection') return item;
       const here = files.positionOf(item.location);
@@ -60,15 +76,23 @@ function duplicateKey(item: PlanItem): string | undefined {
   return undefined;
 }
 
-function duplicateRejection(item: ImportOperation, reason: string): PlanRejection {
-  const provider = item.kind === 'thirdPartySignInUp' ? `${item.sourceProviderId} account ` : '';
+/** The key of the record's old id, when the record has an operation to claim it with. */
+function sourceIdKey(items: readonly PlanItem[]): string | undefined {
+  for (const item of items) {
+    if (item.kind !== 'rejection' && item.identity?.sourceId !== undefined) return `id\u0000${item.identity.sourceId}`;
+  }
+  return undefined;
+}
+
+function duplicateRejection(item: ImportOperation, reason: string, code?: 'duplicateSourceId'): PlanRejection {
+  const provider = item.kind === 'thirdPartySignInUp' && code === undefined ? `${item.sourceProviderId} account ` : '';
   return {
     kind: 'rejection',
     operationKey: item.operationKey,
     location: item.location,
     email: item.email,
     ...(item.identity?.sourceId === undefined ? {} : { sourceId: item.identity.sourceId }),
-    code: item.kind === 'passwordImport' ? 'duplicateEmail' : 'duplicateThirdPartyUser',
+    code: code ?? (item.kind === 'passwordImport' ? 'duplicateEmail' : 'duplicateThirdPartyUser'),
     operation: item.kind,
     reason: `${provider}${reason}`,
   };

@@ -104,7 +104,7 @@ export class PlanTally {
         return;
       case 'rejection': {
         summary.rejected += 1;
-        if (item.code === 'duplicateEmail' || item.code === 'duplicateThirdPartyUser') summary.duplicates += 1;
+        if (item.code === 'duplicateEmail' || item.code === 'duplicateThirdPartyUser' || item.code === 'duplicateSourceId') summary.duplicates += 1;
         if (item.code === 'withoutCredentials') summary.withoutCredentials += 1;
         if (item.code === 'disabledAccount') summary.identity.disabledSkipped += 1;
         if (item.code === 'unmappedProvider' && item.providerId !== undefined) increment(summary.unmappedProviders, item.providerId);

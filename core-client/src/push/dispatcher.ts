@@ -2,7 +2,7 @@ import type { CallOptions } from '../http/core-client.js';
 import { isCoreError, RecordRejected, Transient } from '../http/errors.js';
 import { backoffDelayMs, type RetryPolicy } from '../http/retry.js';
 import type { AnswerKind, ConcurrencyController, RequestTicket } from './concurrency.js';
-import type { SendTrace } from '../identity/user-steps.js';
+import type { SendTrace } from './user-steps.js';
 import { mayHaveReachedCore } from './lost-answer.js';
 
 /**

@@ -16,8 +16,8 @@ import { Journal, JournalError } from './journal.js';
 import { JournalCoreCheck } from './journal-core-check.js';
 import { endOfError, type OperationEnd } from './outcome.js';
 import { addOutcome, emptyCounts, emptyStepCounts, type PushCounts, type PushOutcome, type PushSummary, type StepCounts, type StopReason } from './summary.js';
-import { contractOnlyIdentityOptions, type IdentityOptions } from '../identity/options.js';
-import { runUserSteps, type IdentityClient, type UserStepContext } from '../identity/user-steps.js';
+import { contractOnlyIdentityOptions, type IdentityOptions } from './identity-options.js';
+import { runUserSteps, type IdentityClient, type UserStepContext } from './user-steps.js';
 
 /** What the engine needs of a core client; `CoreClient` is one. The lookup serves the steps and the journal's core check. */
 export type PushClient = IdentityClient & Pick<CoreClient, 'describe' | 'digestKey' | 'userCount'>;

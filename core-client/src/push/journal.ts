@@ -1,13 +1,15 @@
 import { hash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, fsyncSync, ftruncateSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, ftruncateSync, openSync, readSync } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { openOutputFile, OutputPathError, outputErrorSentence, writeFully } from '../files/output-paths.js';
+import { accountRoleOf, fieldGroups, fieldGroupTexts } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
 import { SeenKeys } from '../plan/seen-keys.js';
 import { JournalLock } from './journal-lock.js';
 import { journalFitsTarget } from './journal-target.js';
+import { StateFlag, UserStates } from './user-states.js';
 
 /**
  * The journal: an append-only NDJSON file holding each operation's FINAL outcome, so a re-run skips what is done.
@@ -36,14 +38,16 @@ export const JournalledOutcomeSchema = z.enum(journalledOutcomes);
 export type JournalledOutcome = z.infer<typeof JournalledOutcomeSchema>;
 
 const JOURNAL_MARK = 'core-migrate push journal';
-export const JOURNAL_VERSION = 3;
+/** Version 4 (issue 19) added the account state lines a sync compares; version 3 journals still resume and roll back. */
+export const JOURNAL_VERSION = 4;
+const READABLE_VERSIONS: readonly number[] = [3, 4];
 
 /** What every version's header has, to tell an older journal from a foreign file. */
 const JournalMarkSchema = z.object({ journal: z.literal(JOURNAL_MARK), version: z.number().int() });
 
 export const JournalHeaderSchema = z.object({
   journal: z.literal(JOURNAL_MARK),
-  version: z.literal(JOURNAL_VERSION),
+  version: z.union([z.literal(3), z.literal(JOURNAL_VERSION)]),
   source: z.string(),
   target: z.string(),
   /** The HKDF salt of the digest key (the key itself comes from the api-key and is never written). */
@@ -84,6 +88,36 @@ export const JournalStepEntrySchema = z.object({
 });
 export type JournalStepEntry = z.infer<typeof JournalStepEntrySchema>;
 
+/**
+ * The state of one account of an old user after the migration last touched it (issue 19): the old id (`x`), which
+ * account (`w`: `pw`, or `tp:<provider>:<user id>`), the core's id (`c`), the id later calls take when it is not
+ * the core's own (`i`, the old id once mapped), flags (`f`: `m` created here, `t` left untouched, `r` removed again)
+ * and a keyed 32-bit digest per field group (`g`, 8 hex digits each, in `fieldGroups` order). Nothing of a hash,
+ * salt or email can be read back from it. The latest line of an account wins.
+ */
+export const JournalStateEntrySchema = z.object({
+  x: z.string(),
+  w: z.string(),
+  c: z.string(),
+  i: z.string().optional(),
+  f: z.string(),
+  g: z.string().regex(new RegExp(`^[0-9a-f]{${8 * fieldGroups.length}}$`)),
+});
+export type JournalStateEntry = z.infer<typeof JournalStateEntrySchema>;
+
+/** What a run knows of an account it changes or removes, read back from its state line. */
+export interface AccountState {
+  sourceId: string;
+  role: string;
+  coreId: string;
+  /** The id every call takes: the old id once mapped, else the core's own. */
+  callId: string;
+  createdHere: boolean;
+  untouched: boolean;
+  removed: boolean;
+  digests: number[];
+}
+
 /** What a resume knows of an operation whose steps began but did not all end. */
 export interface StepProgress {
   steps: Set<JournalStep>;
@@ -116,6 +150,11 @@ export interface OpenJournalOptions {
   readOnly?: boolean;
   /** Called with a sentence when a stale lock of a process that is gone was taken over. */
   onNote?: (message: string) => void;
+  /**
+   * A sync reads a newer export of the same system against the journal of an earlier run: any source is accepted,
+   * and the accounts' state lines, not the operations' keys, say what is there.
+   */
+  anySource?: boolean;
 }
 
 const DIGEST_CHECK_TEXT = 'core-migrate journal digest check';
@@ -153,11 +192,23 @@ export class Journal {
   #writeError: unknown;
   #intentWritten: Promise<void> | undefined;
   readonly #digests = new WeakMap<ImportOperation, string>();
+  /** What the migration last brought over, per account (state lines). */
+  readonly states = new UserStates();
+  /** Accounts this migration created and later removed again (disabled or gone in the old system). */
+  #removedUsers = 0;
+  /** The version the file was started with: a version 3 journal has no state lines, so nothing for a sync to compare. */
+  #version: number = JOURNAL_VERSION;
+  /** Bytes in the file once every pending line is written: where the next line starts. */
+  #end = 0;
 
   private constructor(path: string, key: string, fd: number | undefined) {
     this.path = path;
     this.#key = key;
     this.#fd = fd;
+  }
+
+  get version(): number {
+    return this.#version;
   }
 
   /**
@@ -218,23 +269,35 @@ export class Journal {
       createdAt: new Date().toISOString(),
     };
     const fd = openOutputFile({ role: 'the journal', path }, { append: false });
-    writeFully(fd, `${JSON.stringify(header)}\n`);
-    return new Journal(path, key, fd);
+    const line = `${JSON.stringify(header)}\n`;
+    writeFully(fd, line);
+    const journal = new Journal(path, key, fd);
+    journal.#end = Buffer.byteLength(line);
+    return journal;
   }
 
   static async #load(path: string, size: number, options: OpenJournalOptions): Promise<Journal> {
     const completeLength = await lengthOfCompleteLines(path, size);
     let journal: Journal | undefined;
     let lineNumber = 0;
+    let offset = 0;
     const lines: AsyncIterable<string> | Iterable<string> =
       completeLength === 0 ? [] : createInterface({ input: createReadStream(path, { end: completeLength - 1 }), crlfDelay: Infinity });
     for await (const line of lines) {
       lineNumber += 1;
+      const at = offset;
+      // Written by this program with '\n' alone, so a line takes its bytes and one more.
+      offset += Buffer.byteLength(line) + 1;
       if (journal === undefined) {
         journal = Journal.#fromHeader(path, line, options);
         continue;
       }
       if (line.trim() === '') continue;
+      const state = parseState(line);
+      if (state !== undefined) {
+        journal.#rememberState(state, at);
+        continue;
+      }
       const step = parseStep(line);
       if (step !== undefined) {
         journal.#rememberStep(step);
@@ -253,6 +316,7 @@ export class Journal {
       // Killed while writing the header: nothing was journalled, so starting afresh loses nothing.
       return Journal.#create(path, options);
     }
+    journal.#end = completeLength;
     if (options.readOnly === true) {
       journal.#tornLineDropped = completeLength < size;
       return journal;
@@ -268,7 +332,7 @@ export class Journal {
 
   static #fromHeader(path: string, line: string, options: OpenJournalOptions): Journal {
     const header = parseJournalHeader(path, line);
-    if (header.source !== options.sourceFingerprint) {
+    if (header.source !== options.sourceFingerprint && options.anySource !== true) {
       throw new JournalError(
         `The journal ${path} was written for a different source file (the export changed or is another one). ` +
           'Resuming from it could skip records that were never sent: pass a new --journal file (re-sending operations that ' +
@@ -289,7 +353,19 @@ export class Journal {
           'Use the api-key it was written with, or pass a new --journal file (re-sending is safe, imports are idempotent).',
       );
     }
-    return new Journal(path, key, undefined);
+    const journal = new Journal(path, key, undefined);
+    journal.#version = header.version;
+    return journal;
+  }
+
+  #rememberState(entry: JournalStateEntry, offset: number): void {
+    const flags = flagsOf(entry.f);
+    const index = this.states.find(entry.x, entry.w);
+    const wasRemoved = index !== undefined && this.states.has(index, StateFlag.removed);
+    const isRemoved = (flags & StateFlag.removed) !== 0 && (flags & StateFlag.createdHere) !== 0;
+    if (isRemoved && !wasRemoved) this.#removedUsers += 1;
+    if (!isRemoved && wasRemoved) this.#removedUsers -= 1;
+    this.states.remember(entry.x, entry.w, digestsOf(entry.g), flags, offset);
   }
 
   #rememberStep(entry: JournalStepEntry): void {
@@ -314,6 +390,69 @@ export class Journal {
     else this.#refusals.delete(doneKey);
   }
 
+  /** The keyed 32-bit digest of each field group of an operation, in `fieldGroups` order (see JournalStateEntrySchema). */
+  groupDigests(operation: ImportOperation): number[] {
+    const texts = fieldGroupTexts(operation);
+    return fieldGroups.map((group) => Number.parseInt(hash('sha256', `${this.#key}\n${group}\n${texts[group]}`, 'hex').slice(0, 8), 16));
+  }
+
+  /**
+   * Journals an account's state after the migration brought it over or changed it; `digests` are what the core now
+   * holds from the export (a group a step could not finish keeps its earlier digest, so the next sync sends it again).
+   */
+  recordState(state: Omit<AccountState, 'digests'> & { digests: readonly number[] }): void {
+    if (this.#version < 4) return;
+    const entry: JournalStateEntry = {
+      x: state.sourceId,
+      w: state.role,
+      c: state.coreId,
+      ...(state.callId === state.coreId ? {} : { i: state.callId }),
+      f: `${state.createdHere ? 'm' : ''}${state.untouched ? 't' : ''}${state.removed ? 'r' : ''}`,
+      g: state.digests.map((digest) => (digest >>> 0).toString(16).padStart(8, '0')).join(''),
+    };
+    const offset = this.#end;
+    this.#append(`${JSON.stringify(entry)}\n`);
+    if (this.#fd !== undefined) this.#rememberState(entry, offset);
+  }
+
+  /** The account's latest state line, read back from the file for its ids. */
+  stateOf(index: number): AccountState {
+    this.#writePending();
+    const offset = this.states.offset(index);
+    const fd = openSync(this.path, 'r');
+    let text = '';
+    try {
+      const chunk = Buffer.alloc(4096);
+      for (let at = offset; ; at += chunk.length) {
+        const read = readSync(fd, chunk, 0, chunk.length, at);
+        const part = chunk.subarray(0, read).toString('latin1');
+        const newline = part.indexOf('\n');
+        text += newline === -1 ? part : part.slice(0, newline);
+        if (newline !== -1 || read < chunk.length) break;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const entry = parseState(Buffer.from(text, 'latin1').toString('utf8'));
+    if (entry === undefined) throw new JournalError(`The journal ${this.path} is damaged at byte ${offset} (an account's state line cannot be read back).`);
+    const flags = flagsOf(entry.f);
+    return {
+      sourceId: entry.x,
+      role: entry.w,
+      coreId: entry.c,
+      callId: entry.i ?? entry.c,
+      createdHere: (flags & StateFlag.createdHere) !== 0,
+      untouched: (flags & StateFlag.untouched) !== 0,
+      removed: (flags & StateFlag.removed) !== 0,
+      digests: digestsOf(entry.g),
+    };
+  }
+
+  /** The account role of an operation, for `states`. */
+  static roleOf(operation: ImportOperation): string {
+    return accountRoleOf(operation);
+  }
+
   /** The keyed digest of an operation's body: a changed record gets another digest and is sent again. */
   digest(operation: ImportOperation): string {
     // Asked several times per operation (lookup, step lines, outcome line): computed once.
@@ -334,7 +473,7 @@ export class Journal {
     if (this.#writeError !== undefined) return Promise.reject(this.#writeError);
     if (this.#fd === undefined) return undefined;
     const entry: JournalStepEntry = { k: operation.operationKey, d: this.digest(operation), s: 'intent' };
-    this.#pending.push(`${JSON.stringify(entry)}\n`);
+    this.#queue(`${JSON.stringify(entry)}\n`);
     this.#intentWritten ??= new Promise<void>((resolve, reject) => {
       queueMicrotask(() => {
         this.#intentWritten = undefined;
@@ -386,10 +525,15 @@ export class Journal {
     this.#append(`${JSON.stringify(entry)}\n`);
   }
 
+  #queue(line: string): void {
+    this.#pending.push(line);
+    this.#end += Buffer.byteLength(line);
+  }
+
   #append(line: string): void {
     if (this.#writeError !== undefined) throw this.#writeError;
     if (this.#fd === undefined) return;
-    this.#pending.push(line);
+    this.#queue(line);
     if (this.#pending.length >= MAX_PENDING_LINES) this.#writePending();
     else if (!this.#writeScheduled) {
       this.#writeScheduled = true;
@@ -426,6 +570,11 @@ export class Journal {
    */
   get createdUsers(): number {
     return this.#createdUsers;
+  }
+
+  /** Users this migration created and later removed again (a sync: disabled, or gone from the old system). */
+  get removedUsers(): number {
+    return this.#removedUsers;
   }
 
   /** Memory the resume index takes, for the notes on memory. */
@@ -477,7 +626,7 @@ export function parseJournalHeader(path: string, line: string): JournalHeader {
   if (!mark.success) {
     throw new JournalError(`The file ${path} is not a core-migrate push journal (its first line is not a journal header); choose another --journal file.`);
   }
-  if (mark.data.version !== JOURNAL_VERSION) {
+  if (!READABLE_VERSIONS.includes(mark.data.version)) {
     throw new JournalError(
       `The journal ${path} was written by another version of core-migrate (journal version ${mark.data.version}, this one reads ${JOURNAL_VERSION}). ` +
         'Pass a new --journal file: operations already done are sent again, which is safe (imports are idempotent).',
@@ -546,6 +695,21 @@ function parseStep(line: string): JournalStepEntry | undefined {
   if (typeof k !== 'string' || typeof d !== 'string' || typeof s !== 'string' || !stepNames.has(s)) return undefined;
   if ((u !== undefined && typeof u !== 'string') || (x !== undefined && typeof x !== 'string')) return undefined;
   return { k, d, s: s as JournalStep, ...(u === undefined ? {} : { u }), ...(x === undefined ? {} : { x }) };
+}
+
+/** A state line, or undefined; a state line alone has `w` and no `s` or `o`. */
+function parseState(line: string): JournalStateEntry | undefined {
+  if (!line.includes('"w":')) return undefined;
+  const parsed = JournalStateEntrySchema.safeParse(safeJson(line));
+  return parsed.success ? parsed.data : undefined;
+}
+
+function flagsOf(text: string): number {
+  return (text.includes('m') ? StateFlag.createdHere : 0) | (text.includes('t') ? StateFlag.untouched : 0) | (text.includes('r') ? StateFlag.removed : 0);
+}
+
+function digestsOf(text: string): number[] {
+  return fieldGroups.map((_, group) => Number.parseInt(text.slice(group * 8, group * 8 + 8), 16));
 }
 
 function parseEntry(line: string): JournalEntry | undefined {

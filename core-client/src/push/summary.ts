@@ -12,6 +12,9 @@ export const pushOutcomes = [
   'failed',
   'skipped',
   'notAttempted',
+  'updated',
+  'removed',
+  'keptAsIs',
 ] as const;
 export type PushOutcome = (typeof pushOutcomes)[number];
 
@@ -37,6 +40,12 @@ export const PushCountsSchema = z.object({
   skipped: count,
   /** Not sent: a dry run, or the push stopped before reaching them (a resume sends them); every planned operation is counted. */
   notAttempted: count,
+  /** A sync: accounts the migration created whose changes in the old system were brought over. */
+  updated: count,
+  /** A sync: accounts the migration created and now removed (disabled in the old system, or gone with --deleted remove). */
+  removed: count,
+  /** A sync: changed or gone accounts it may not touch (not created by the migration, or gone without --deleted remove). */
+  keptAsIs: count,
   total: count,
 });
 export type PushCounts = z.infer<typeof PushCountsSchema>;
@@ -103,8 +112,56 @@ export function emptyStepCounts(): StepCounts {
   return { mapped: 0, verified: 0, metadataWritten: 0, separateAccounts: 0, disabledImported: 0, completedAfterResume: 0 };
 }
 
+/**
+ * What a sync found, user by user (an old id is a user): each user of the newer export is new, changed, disabled,
+ * unchanged or refused by the plan, and each user of the journal the export no longer has is deleted in source, so
+ * these add up to the export's users plus the vanished ones. The kinds of change (password, email, ...) say what
+ * changed; a user may have several, so they are not part of the sum.
+ */
+export const SyncCountsSchema = z.object({
+  new: count,
+  changed: count,
+  disabled: count,
+  unchanged: count,
+  refused: count,
+  deletedInSource: count,
+  /** Users of the newer export plus those that vanished from it: the sum of the six above. */
+  users: count,
+  passwordChanged: count,
+  emailChanged: count,
+  verified: count,
+  unverified: count,
+  profileChanged: count,
+  accountsAdded: count,
+  reEnabled: count,
+  /** Of the deleted in source, removed from the core (--deleted remove, created by the migration). */
+  removed: count,
+});
+export type SyncCounts = z.infer<typeof SyncCountsSchema>;
+
+export function emptySyncCounts(): SyncCounts {
+  return {
+    new: 0,
+    changed: 0,
+    disabled: 0,
+    unchanged: 0,
+    refused: 0,
+    deletedInSource: 0,
+    users: 0,
+    passwordChanged: 0,
+    emailChanged: 0,
+    verified: 0,
+    unverified: 0,
+    profileChanged: 0,
+    accountsAdded: 0,
+    reEnabled: 0,
+    removed: 0,
+  };
+}
+
 export const PushSummarySchema = PushCountsSchema.extend({
   dryRun: z.boolean(),
+  sync: SyncCountsSchema.optional(),
   steps: StepCountsSchema.optional(),
   stoppedEarly: z.object({ reason: z.enum(stopReasons), message: z.string() }).optional(),
   credentials: CredentialsProofSchema.optional(),
@@ -126,6 +183,9 @@ export function emptyCounts(): PushCounts {
     failed: 0,
     skipped: 0,
     notAttempted: 0,
+    updated: 0,
+    removed: 0,
+    keptAsIs: 0,
     total: 0,
   };
 }
@@ -157,4 +217,7 @@ export const outcomeLabels: Record<PushOutcome, string> = {
   failed: 'failed at core',
   skipped: 'skipped (journal)',
   notAttempted: 'not attempted',
+  updated: 'updated (sync)',
+  removed: 'removed (sync)',
+  keptAsIs: 'kept as is (sync)',
 };

@@ -5,7 +5,7 @@ import { checkOutputPaths, type NamedFile } from '../files/output-paths.js';
 import type { HashConfig } from '../hashes/hash-config.js';
 import type { CoreClient } from '../http/core-client.js';
 import { IdentityProbeError, identityOptionsFor, missingFeaturesSentence, probeIdentityFeatures, type StepFeature } from '../identity/features.js';
-import { IdentityOptionsSchema, type IdentityOptions } from '../identity/options.js';
+import { IdentityOptionsSchema, type IdentityOptions } from '../push/identity-options.js';
 import type { PlanOptions } from '../plan/plan-source.js';
 import type { PlanSummary } from '../plan/summary.js';
 import { concurrencyLimitsFor, defaultConcurrencyLimits, type ConcurrencyLimits } from '../push/concurrency.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { identityOptionsFor, type PlanIdentity } from '../../../core-client/src/identity/features.js';
-import { metadataOf } from '../../../core-client/src/identity/metadata.js';
-import { defaultIdentityOptions } from '../../../core-client/src/identity/options.js';
+import { metadataOf } from '../../../core-client/src/plan/metadata.js';
+import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
 
 const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true };
 const plan: PlanIdentity = {

@@ -4,7 +4,7 @@ import { isCoreError } from 'core-client/http/errors';
 import { runPreflight, type PreflightReport, type PreflightStepName } from 'core-client/connection/preflight';
 import type { Connection } from 'core-client/connection/resolve-connection';
 import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
-import { featureLabels, identityFeatures } from 'core-client/identity/options';
+import { featureLabels, identityFeatures } from 'core-client/push/identity-options';
 import { printableJson, printableLines } from 'core-client/printable';
 import { clientOf, connectionOf, connectionWarnings, describeConnectionSources, ExitCode, parseSettings, SettingError } from 'core-client/settings';
 import { commandCatalogue } from './catalogue.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { featureLabels, identityFeatures } from 'core-client/identity/options';
+import { featureLabels, identityFeatures } from 'core-client/push/identity-options';
 import { printable } from 'core-client/printable';
 import { FieldList } from '../components/field-list.js';
 import { Tone } from '../components/theme.js';

@@ -1,10 +1,10 @@
 import type { CallOptions, CoreClient } from '../http/core-client.js';
 import type { ImportOperation } from '../plan/operation.js';
-import type { Journal, StepProgress } from '../push/journal.js';
-import { endAfterEarlierAttempt } from '../push/lost-answer.js';
-import { alreadyExistedNote, endOfSignInUp, thirdPartyExistingNote, type OperationEnd } from '../push/outcome.js';
-import { metadataOf, mappingInfo } from './metadata.js';
-import type { IdentityOptions } from './options.js';
+import type { Journal, StepProgress } from './journal.js';
+import { endAfterEarlierAttempt } from './lost-answer.js';
+import { alreadyExistedNote, endOfSignInUp, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
+import { metadataOf, mappingInfo } from '../plan/metadata.js';
+import type { IdentityOptions } from './identity-options.js';
 
 /** What the steps need of a core client; `CoreClient` is one. */
 export type IdentityClient = Pick<

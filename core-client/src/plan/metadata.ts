@@ -1,4 +1,4 @@
-import type { OperationIdentity } from '../plan/operation.js';
+import type { OperationIdentity } from './operation.js';
 
 /**
  * The user metadata written for a migrated user, under the names the README documents ("What a migrated user

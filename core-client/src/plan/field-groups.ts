@@ -1,0 +1,43 @@
+import { metadataOf } from './metadata.js';
+import type { ImportOperation } from './operation.js';
+
+/**
+ * What a sync compares of each migrated account, group by group, so it knows what changed and not just that
+ * something did. The journal keeps a keyed digest of each group's text, never the text.
+ */
+export const fieldGroups = ['credentials', 'email', 'verification', 'profile', 'disabled'] as const;
+export type FieldGroup = (typeof fieldGroups)[number];
+export type FieldGroupTexts = Record<FieldGroup, string>;
+
+/**
+ * Which account of an old user an operation is: its password login, or one third-party account. With the old id
+ * it names one core user across exports, whatever line the record moved to.
+ */
+export function accountRoleOf(operation: ImportOperation): string {
+  return operation.kind === 'passwordImport' ? 'pw' : `tp:${operation.body.thirdPartyId}:${operation.body.thirdPartyUserId}`;
+}
+
+/** The texts the digests are taken of: what the migration sends for each group. */
+export function fieldGroupTexts(operation: ImportOperation): FieldGroupTexts {
+  const identity = operation.identity;
+  const metadata = identity === undefined ? undefined : metadataOf({ ...identity, disabled: false });
+  const common = {
+    profile: metadata === undefined ? '' : JSON.stringify(metadata),
+    disabled: identity?.disabled === true ? 'disabled' : '',
+  };
+  if (operation.kind === 'passwordImport') {
+    return {
+      credentials: `${operation.body.passwordHash}\n${operation.body.hashingAlgorithm ?? ''}`,
+      email: operation.body.email,
+      verification: identity?.emailVerified === true ? 'verified' : '',
+      ...common,
+    };
+  }
+  return {
+    // The account itself is the credential, and its role names it.
+    credentials: '',
+    email: operation.body.email.id,
+    verification: operation.body.email.isVerified ? 'verified' : '',
+    ...common,
+  };
+}

@@ -1,0 +1,166 @@
+import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-groups.js';
+import type { RecordLocation } from '../location.js';
+import type { ImportOperation, PlanItem, PlanRejection } from '../plan/operation.js';
+import type { PlannedRecord } from '../plan/plan-source.js';
+import type { Journal } from './journal.js';
+import type { SyncCounts } from './summary.js';
+import { StateFlag } from './user-states.js';
+
+/** An account the migration brought over earlier whose fields changed in the newer export. */
+export interface AccountChange {
+  kind: 'accountChange';
+  operationKey: string;
+  location: RecordLocation;
+  email: string;
+  /** The account as the newer export plans it: its body and identity are what the core should now hold. */
+  operation: ImportOperation;
+  /** The account's index in the journal's states. */
+  account: number;
+  changed: FieldGroup[];
+}
+
+/** An account to take out of the core (disabled in the old system) or to report (gone from the newer export). */
+export interface AccountRemoval {
+  kind: 'accountRemoval';
+  operationKey: string;
+  account: number;
+  sourceId: string;
+  why: 'disabled' | 'deletedInSource';
+  /** Whether to remove it (disabled accounts, and gone ones with --deleted remove), or only report it. */
+  remove: boolean;
+  location?: RecordLocation;
+}
+
+export type SyncItem = AccountChange | AccountRemoval;
+export type EngineItem = PlanItem | SyncItem;
+export interface EngineRecord {
+  items: EngineItem[];
+}
+
+export type DeletedPolicy = 'keep' | 'remove';
+
+export interface SyncDeltaOptions {
+  deleted: DeletedPolicy;
+  /** Filled in as the delta is read; the summary carries it. */
+  counts: SyncCounts;
+}
+
+const groupIndex = new Map(fieldGroups.map((group, index) => [group, index]));
+
+/**
+ * Turns the newer export's plan into what a sync sends: an account the journal does not know is created as a push
+ * creates it; a known one is compared group by group with its journalled digests and only what changed is sent;
+ * a disabled one is taken out; an unchanged one sends nothing. After the export, the accounts it no longer has
+ * follow. Keyed by the old id, never by email or line, so a record may move in the file.
+ */
+export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal: Journal, options: SyncDeltaOptions): AsyncGenerator<EngineRecord> {
+  const { counts } = options;
+  const states = journal.states;
+  for await (const record of records) {
+    counts.users += 1;
+    const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection');
+    const rejections = record.items.filter((item): item is PlanRejection => item.kind === 'rejection');
+    const sourceId = operations.find((item) => item.identity?.sourceId !== undefined)?.identity?.sourceId ?? rejections.find((item) => item.sourceId !== undefined)?.sourceId;
+    if (sourceId === undefined || sourceId.trim() === '') {
+      counts.refused += 1;
+      yield { items: [...rejections, ...operations.map(withoutSourceId)] };
+      continue;
+    }
+    const known = states.accountsOf(sourceId);
+    for (const account of known) states.markSeen(account);
+    const live = known.filter((account) => !states.has(account, StateFlag.removed));
+    if (rejections.some((item) => item.code === 'disabledAccount') && live.length > 0) {
+      counts.disabled += 1;
+      yield {
+        items: live.map((account) => ({
+          kind: 'accountRemoval',
+          operationKey: `disabled:${sourceId}:${account}`,
+          account,
+          sourceId,
+          why: 'disabled',
+          remove: true,
+          location: record.location,
+        })),
+      };
+      continue;
+    }
+    if (operations.length === 0 || rejections.some((item) => item.code === 'duplicateSourceId')) {
+      counts.refused += 1;
+      yield record;
+      continue;
+    }
+    const items: EngineItem[] = [...rejections];
+    let created = 0;
+    let changedGroups = new Set<string>();
+    for (const operation of operations) {
+      const account = states.find(sourceId, accountRoleOf(operation));
+      if (account === undefined || states.has(account, StateFlag.removed)) {
+        created += 1;
+        if (operation.kind === 'thirdPartySignInUp' && live.length > 0) counts.accountsAdded += 1;
+        items.push(operation);
+        continue;
+      }
+      const digests = journal.groupDigests(operation);
+      const changed = fieldGroups.filter((group) => states.digest(account, groupIndex.get(group) ?? 0) !== (digests[groupIndex.get(group) ?? 0] ?? 0) >>> 0);
+      if (changed.length === 0) continue;
+      changedGroups = new Set([...changedGroups, ...changed.map((group) => `${operation.kind}:${group}`)]);
+      if (changed.includes('verification')) {
+        if (operation.identity?.emailVerified === true || (operation.kind === 'thirdPartySignInUp' && operation.body.email.isVerified)) counts.verified += 1;
+        else counts.unverified += 1;
+      }
+      items.push({ kind: 'accountChange', operationKey: `change:${operation.operationKey}`, location: operation.location, email: operation.email, operation, account, changed });
+    }
+    if (live.length === 0 && created > 0) {
+      counts.new += 1;
+      if (known.length > 0) counts.reEnabled += 1;
+    } else if (created > 0 || changedGroups.size > 0) {
+      counts.changed += 1;
+      if (changedGroups.has('passwordImport:credentials')) counts.passwordChanged += 1;
+      if (changedGroups.has('passwordImport:email') || changedGroups.has('thirdPartySignInUp:email')) counts.emailChanged += 1;
+      if (changedGroups.has('passwordImport:profile') || changedGroups.has('thirdPartySignInUp:profile') || [...changedGroups].some((group) => group.endsWith(':disabled'))) {
+        counts.profileChanged += 1;
+      }
+    } else {
+      counts.unchanged += 1;
+    }
+    yield { items };
+  }
+  yield* vanished(journal, options);
+}
+
+/** The accounts the newer export no longer has, user by user: reported, and removed with --deleted remove. */
+async function* vanished(journal: Journal, options: SyncDeltaOptions): AsyncGenerator<EngineRecord> {
+  const done = new Set<string>();
+  for (const account of journal.states.unseen()) {
+    const state = journal.stateOf(account);
+    if (done.has(state.sourceId)) continue;
+    done.add(state.sourceId);
+    options.counts.deletedInSource += 1;
+    options.counts.users += 1;
+    const accounts = journal.states.accountsOf(state.sourceId).filter((index) => !journal.states.has(index, StateFlag.removed));
+    yield {
+      items: accounts.map((index) => ({
+        kind: 'accountRemoval',
+        operationKey: `deleted:${state.sourceId}:${index}`,
+        account: index,
+        sourceId: state.sourceId,
+        why: 'deletedInSource',
+        remove: options.deleted === 'remove',
+      })),
+    };
+  }
+}
+
+/** A sync compares users by their old id: a record without one cannot be told apart from a new user each time. */
+function withoutSourceId(operation: ImportOperation): PlanRejection {
+  return {
+    kind: 'rejection',
+    operationKey: operation.operationKey,
+    location: operation.location,
+    email: operation.email,
+    code: 'withoutSourceId',
+    operation: operation.kind,
+    reason:
+      'the record has no old id, so a sync cannot tell whether the migration brought it over before; map an id field (generic exports: --map sourceId=<column>), or migrate it with push',
+  };
+}
