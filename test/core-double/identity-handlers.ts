@@ -7,7 +7,7 @@ import { userJson } from './store.js';
  * The identity calls beyond the contract, answered as core-behaviour.md records them ("Keeping a migrated user's
  * identity"). Each group can be switched off, so the double answers 404 like a core without it.
  */
-export const identityFeatureNames = ['mapping', 'verification', 'metadata', 'lookup', 'removal'] as const;
+export const identityFeatureNames = ['mapping', 'verification', 'metadata', 'lookup', 'removal', 'roles', 'emailChange'] as const;
 export type IdentityFeatureName = (typeof identityFeatureNames)[number];
 
 /** SQL storage keeps at most this many characters of an external id. */
@@ -80,6 +80,26 @@ export function verifyEmail(context: HandlerContext): DoubleAnswer {
 export function isEmailVerified(context: HandlerContext): DoubleAnswer {
   const isVerified = context.store.isVerified(requireQuery(context, 'userId'), requireQuery(context, 'email').trim().toLowerCase());
   return jsonAnswer({ status: CoreStatus.ok, isVerified });
+}
+
+/** POST /recipe/user/email/verify/remove — OK whether or not the email was verified. */
+export function unverifyEmail(context: HandlerContext): DoubleAnswer {
+  context.store.unverifyEmail(requireString(context.body, 'userId'), requireString(context.body, 'email').trim().toLowerCase());
+  return jsonAnswer({ status: CoreStatus.ok });
+}
+
+/** PUT /recipe/user {recipeUserId, email} — a password user's new email (the id may be the mapped old id). */
+export function changeEmail(context: HandlerContext): DoubleAnswer {
+  const userId = requireString(context.body, 'recipeUserId');
+  const email = requireString(context.body, 'email').trim().toLowerCase();
+  switch (context.store.changeEmail(userId, email)) {
+    case 'OK':
+      return jsonAnswer({ status: CoreStatus.ok });
+    case 'emailTaken':
+      return jsonAnswer({ status: CoreStatus.emailAlreadyExists });
+    case 'unknownUser':
+      return jsonAnswer({ status: CoreStatus.unknownUserId });
+  }
 }
 
 /** PUT /recipe/user/metadata — merges top-level keys; accepts any userId, as the core does. */

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CoreDouble, identityFeatureNames, startCoreDouble } from './index.js';
+import { bcryptHashOf } from './known-hashes.js';
 
 const API_KEY = 'double-identity-key-0123456789';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -133,6 +134,8 @@ describe('core double: identity calls beyond the contract', () => {
       metadata: ['GET', '/recipe/user/metadata?userId=x'],
       lookup: ['GET', '/recipe/user?email=a@b.c'],
       removal: ['POST', '/user/remove', { userId: 'x' }],
+      roles: ['GET', '/recipe/roles'],
+      emailChange: ['PUT', '/recipe/user', { recipeUserId: 'x', email: 'a@b.c' }],
     };
     for (const feature of identityFeatureNames) {
       double.identity.setMissing([feature]);
@@ -142,5 +145,64 @@ describe('core double: identity calls beyond the contract', () => {
         else expect(answer.status).toBe(200);
       }
     }
+  });
+
+  it("changes a password user's email by its old id: it signs in with the new email and the same password, keeps id, mapping and metadata, and the new email is unverified", async () => {
+    const passwordHash = await bcryptHashOf('s3cret');
+    const coreId = (await call('POST', '/recipe/user/passwordhash/import', { email: 'ann@example.com', passwordHash })).json['user'] as { id: string };
+    await call('POST', '/recipe/userid/map', { superTokensUserId: coreId.id, externalUserId: 'old-1' });
+    await call('PUT', '/recipe/user/metadata', { userId: 'old-1', metadataUpdate: { name: 'Ann' } });
+    const token = (await call('POST', '/recipe/user/email/verify/token', { userId: 'old-1', email: 'ann@example.com' })).json['token'];
+    await call('POST', '/recipe/user/email/verify', { method: 'token', token });
+    await importUser('bob@example.com');
+
+    expect((await call('PUT', '/recipe/user', { recipeUserId: 'old-1', email: 'bob@example.com' })).json).toEqual({ status: 'EMAIL_ALREADY_EXISTS_ERROR' });
+    expect((await call('PUT', '/recipe/user', { recipeUserId: 'nobody', email: 'new@example.com' })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
+    expect((await call('PUT', '/recipe/user', { recipeUserId: 'old-1', email: ' Ann.New@Example.com ' })).json).toEqual({ status: 'OK' });
+
+    expect((await call('POST', '/recipe/signin', { email: 'ann.new@example.com', password: 's3cret' })).json).toMatchObject({
+      status: 'OK',
+      user: { id: 'old-1' },
+    });
+    expect((await call('POST', '/recipe/signin', { email: 'ann@example.com', password: 's3cret' })).json).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    expect((await call('GET', '/recipe/user?email=ann.new@example.com')).json).toMatchObject({ user: { id: 'old-1', loginMethods: [{ verified: false }] } });
+    expect((await call('GET', '/recipe/user/email/verify?userId=old-1&email=ann.new@example.com')).json).toEqual({ status: 'OK', isVerified: false });
+    expect(double.identity.metadataOf('old-1')).toEqual({ name: 'Ann' });
+    expect(double.identity.externalIdOf(coreId.id)).toBe('old-1');
+    // The same email again is no change, and the old email is free for another user.
+    expect((await call('PUT', '/recipe/user', { recipeUserId: 'old-1', email: 'ann.new@example.com' })).json).toEqual({ status: 'OK' });
+    expect((await call('POST', '/recipe/user/passwordhash/import', { email: 'ann@example.com', passwordHash })).json).toMatchObject({
+      didUserAlreadyExist: false,
+    });
+  });
+
+  it('a third-party user has no password email to change: unknown to the call', async () => {
+    const answer = await call('POST', '/recipe/signinup', {
+      thirdPartyId: 'google',
+      thirdPartyUserId: 'g-1',
+      email: { id: 'tp@example.com', isVerified: true },
+    });
+    const id = (answer.json['user'] as { id: string }).id;
+    expect((await call('PUT', '/recipe/user', { recipeUserId: id, email: 'other@example.com' })).json).toEqual({ status: 'UNKNOWN_USER_ID_ERROR' });
+  });
+
+  it('un-verifies an email, also one that was not verified', async () => {
+    const coreId = await importUser('ann@example.com');
+    const token = (await call('POST', '/recipe/user/email/verify/token', { userId: coreId, email: 'ann@example.com' })).json['token'];
+    await call('POST', '/recipe/user/email/verify', { method: 'token', token });
+    expect((await call('POST', '/recipe/user/email/verify/remove', { userId: coreId, email: 'ann@example.com' })).json).toEqual({ status: 'OK' });
+    expect(double.identity.isVerified(coreId, 'ann@example.com')).toBe(false);
+    expect((await call('POST', '/recipe/user/email/verify/remove', { userId: coreId, email: 'ann@example.com' })).json).toEqual({ status: 'OK' });
+    expect((await call('POST', '/recipe/user/email/verify/remove', { userId: coreId })).text).toBe("Field name 'email' is invalid in JSON input\n");
+  });
+
+  it('a path shared by two features answers 404 for the one switched off and keeps the other', async () => {
+    double.identity.setMissing(['emailChange']);
+    expect((await call('PUT', '/recipe/user', { recipeUserId: 'x', email: 'a@b.c' })).text).toBe('Not found\n');
+    expect((await call('GET', '/recipe/user?email=a@b.c')).status).toBe(200);
+    double.identity.setMissing(['lookup', 'emailChange']);
+    expect((await call('POST', '/recipe/user', {})).text).toBe('Not found\n');
+    double.identity.setMissing([]);
+    expect((await call('POST', '/recipe/user', {})).text).toBe('Method not supported\n');
   });
 });

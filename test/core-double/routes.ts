@@ -3,6 +3,7 @@ import { APP_PATH_SEGMENT_PREFIX, CoreErrorTexts, CoreHeaders, CorePaths, DEFAUL
 import { AnswerWith, type DoubleAnswer, fail, isJsonObject, textAnswer } from './answers.js';
 import * as handlers from './handlers.js';
 import * as identity from './identity-handlers.js';
+import * as roles from './roles-handlers.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import type { HandlerContext } from './handlers.js';
 import type { Scope, UserStore } from './store.js';
@@ -51,6 +52,7 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
     { method: 'GET', handler: identity.getMapping, needsKey: true, scoped: true, feature: 'mapping' },
   ],
   [CorePaths.emailVerifyToken]: [{ method: 'POST', handler: identity.createVerifyToken, needsKey: true, scoped: true, feature: 'verification' }],
+  [CorePaths.emailVerifyRemove]: [{ method: 'POST', handler: identity.unverifyEmail, needsKey: true, scoped: true, feature: 'verification' }],
   [CorePaths.emailVerify]: [
     { method: 'POST', handler: identity.verifyEmail, needsKey: true, scoped: true, feature: 'verification' },
     { method: 'GET', handler: identity.isEmailVerified, needsKey: true, scoped: true, feature: 'verification' },
@@ -59,10 +61,21 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
     { method: 'PUT', handler: identity.updateMetadata, needsKey: true, scoped: true, feature: 'metadata' },
     { method: 'GET', handler: identity.getMetadata, needsKey: true, scoped: true, feature: 'metadata' },
   ],
-  [CorePaths.userByEmail]: [{ method: 'GET', handler: identity.userByEmail, needsKey: true, scoped: true, feature: 'lookup' }],
+  // One path, two features: `GET ?email=` finds a user, `PUT` changes its email (CorePaths.userEmailChange).
+  [CorePaths.userByEmail]: [
+    { method: 'GET', handler: identity.userByEmail, needsKey: true, scoped: true, feature: 'lookup' },
+    { method: 'PUT', handler: identity.changeEmail, needsKey: true, scoped: true, feature: 'emailChange' },
+  ],
   [CorePaths.removeUser]: [{ method: 'POST', handler: identity.removeUser, needsKey: true, scoped: true, feature: 'removal' }],
   '/users': [{ method: 'GET', handler: identity.listUsers, needsKey: true, scoped: true, feature: 'lookup' }],
   [CorePaths.userCount]: [{ method: 'GET', handler: identity.countUsers, needsKey: true, scoped: true, feature: 'lookup' }],
+  [CorePaths.role]: [{ method: 'PUT', handler: roles.putRole, needsKey: true, scoped: true, feature: 'roles' }],
+  [CorePaths.rolePermissions]: [{ method: 'GET', handler: roles.rolePermissions, needsKey: true, scoped: true, feature: 'roles' }],
+  [CorePaths.roles]: [{ method: 'GET', handler: roles.listRoles, needsKey: true, scoped: true, feature: 'roles' }],
+  [CorePaths.userRole]: [{ method: 'PUT', handler: roles.addUserRole, needsKey: true, scoped: true, feature: 'roles' }],
+  [CorePaths.userRoles]: [{ method: 'GET', handler: roles.userRoles, needsKey: true, scoped: true, feature: 'roles' }],
+  [CorePaths.userRoleRemove]: [{ method: 'POST', handler: roles.removeUserRole, needsKey: true, scoped: true, feature: 'roles' }],
+  [CorePaths.roleRemove]: [{ method: 'POST', handler: roles.removeRole, needsKey: true, scoped: true, feature: 'roles' }],
 };
 
 /** First path segments that are the core's own, never a tenant id. */
@@ -123,10 +136,13 @@ export async function answerCall(call: IncomingCall, settings: RouterSettings): 
       return textAnswer(404, CoreErrorTexts.notFound);
     }
     const { scope, route: routePath, prefixed } = splitPath(pathname.slice(pathPrefix.length));
-    const routes = (ROUTES[routePath] ?? []).filter((candidate) => candidate.feature === undefined || !settings.missingFeatures.has(candidate.feature));
+    const routes = ROUTES[routePath] ?? [];
     const first = routes[0];
     if (first === undefined || (prefixed && !first.scoped)) return textAnswer(404, CoreErrorTexts.notFound);
     const route = routes.find((candidate) => candidate.method === call.method);
+    // A feature switched off is a call the core does not have at all: 404, also where the path serves another feature.
+    const featureMissing = (candidate: Route): boolean => candidate.feature !== undefined && settings.missingFeatures.has(candidate.feature);
+    if (route === undefined ? routes.every(featureMissing) : featureMissing(route)) return textAnswer(404, CoreErrorTexts.notFound);
     if (route === undefined) return textAnswer(405, CoreErrorTexts.methodNotSupported);
     if (!settings.apps.has(scope.appId) || !settings.tenants.has(scope.tenantId)) {
       return textAnswer(400, `${CoreErrorTexts.tenantNotFoundPrefix} => app ${scope.appId}, tenant ${scope.tenantId}`);

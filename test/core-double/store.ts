@@ -44,6 +44,10 @@ export class UserStore {
   readonly #tokens = new Map<string, { userId: string; email: string }>();
   /** By the core's id when the user is known, else by the id as given (the core accepts any userId here). */
   readonly #metadata = new Map<string, Record<string, unknown>>();
+  /** Roles are the app's (every tenant sees them): app id → role → its permissions, in the order added. */
+  readonly #roles = new Map<string, Map<string, Set<string>>>();
+  /** `keyOf(scope, <core id or the id as given>)` → the user's roles in that tenant (the core accepts any userId). */
+  readonly #userRoles = new Map<string, Set<string>>();
 
   /** Replaces the hash of an existing user with that email (the core does the same). */
   importPasswordHash(
@@ -180,7 +184,87 @@ export class UserStore {
     return { ...this.#metadata.get(this.resolve(userId) ?? userId) };
   }
 
-  /** Removes a user with its mapping, metadata and verification state; nothing for an unknown id. */
+  /**
+   * `PUT /recipe/user` with an email: the password user keeps its id, hash, mapping and metadata; the new email starts
+   * unverified, because verification is kept per email. Third-party users are not the password recipe's: unknown.
+   */
+  changeEmail(userId: string, email: string): 'OK' | 'emailTaken' | 'unknownUser' {
+    const id = this.resolve(userId);
+    const user = id === undefined ? undefined : this.byCoreId(id);
+    if (user?.kind !== 'emailPassword') return 'unknownUser';
+    if (user.email === email) return 'OK';
+    const key = keyOf(user, email);
+    if (this.#emailPassword.has(key)) return 'emailTaken';
+    this.#emailPassword.delete(keyOf(user, user.email));
+    this.#emailPassword.set(key, { ...user, email });
+    this.#byId.set(user.id, { table: 'emailPassword', key });
+    return 'OK';
+  }
+
+  /** `POST /recipe/user/email/verify/remove`: OK whether or not the email was verified. */
+  unverifyEmail(userId: string, email: string): void {
+    const id = this.resolve(userId) ?? userId;
+    this.#verified.delete(`${id}\n${email}`);
+    const user = this.byCoreId(id);
+    if (user?.kind === 'thirdParty' && user.email === email) user.isVerified = false;
+  }
+
+  /** Creates a role, or adds the permissions to those it has (none is removed); true when it was created. */
+  putRole(appId: string, role: string, permissions: readonly string[]): boolean {
+    const roles = this.#appRoles(appId);
+    const existing = roles.get(role);
+    const own = existing ?? new Set<string>();
+    for (const permission of permissions) own.add(permission);
+    roles.set(role, own);
+    return existing === undefined;
+  }
+
+  /** A role's permissions, or undefined when the app has no such role. */
+  permissionsOf(appId: string, role: string): string[] | undefined {
+    const own = this.#roles.get(appId)?.get(role);
+    return own === undefined ? undefined : [...own];
+  }
+
+  rolesOf(appId: string): string[] {
+    return [...(this.#roles.get(appId)?.keys() ?? [])];
+  }
+
+  /** Gives a user a role of the app; the role must exist. */
+  addUserRole(scope: Scope, userId: string, role: string): 'unknownRole' | { alreadyHad: boolean } {
+    if (this.#roles.get(scope.appId)?.has(role) !== true) return 'unknownRole';
+    const key = keyOf(scope, this.resolve(userId) ?? userId);
+    const own = this.#userRoles.get(key) ?? new Set<string>();
+    const alreadyHad = own.has(role);
+    own.add(role);
+    this.#userRoles.set(key, own);
+    return { alreadyHad };
+  }
+
+  userRolesOf(scope: Scope, userId: string): string[] {
+    return [...(this.#userRoles.get(keyOf(scope, this.resolve(userId) ?? userId)) ?? [])];
+  }
+
+  /** True when the user had the role (in that tenant). */
+  removeUserRole(scope: Scope, userId: string, role: string): boolean {
+    return this.#userRoles.get(keyOf(scope, this.resolve(userId) ?? userId))?.delete(role) ?? false;
+  }
+
+  /** Removes a role of the app, and with it every user's assignment of it; true when it existed. */
+  removeRole(appId: string, role: string): boolean {
+    const existed = this.#roles.get(appId)?.delete(role) ?? false;
+    for (const [key, own] of this.#userRoles) if ((JSON.parse(key) as string[])[0] === appId) own.delete(role);
+    return existed;
+  }
+
+  #appRoles(appId: string): Map<string, Set<string>> {
+    const existing = this.#roles.get(appId);
+    if (existing !== undefined) return existing;
+    const created = new Map<string, Set<string>>();
+    this.#roles.set(appId, created);
+    return created;
+  }
+
+  /** Removes a user with its mapping, metadata, verification state and roles; nothing for an unknown id. */
   remove(userId: string): void {
     const id = this.resolve(userId);
     if (id === undefined) return;
@@ -193,6 +277,10 @@ export class UserStore {
     if (user.externalId !== undefined) this.#mappings.delete(user.externalId);
     this.#metadata.delete(id);
     for (const key of this.#verified) if (key.startsWith(`${id}\n`)) this.#verified.delete(key);
+    for (const key of this.#userRoles.keys()) {
+      const [appId, , roleUserId] = JSON.parse(key) as string[];
+      if (appId === user.appId && roleUserId === id) this.#userRoles.delete(key);
+    }
   }
 
   all(): StoredUser[] {
@@ -207,6 +295,8 @@ export class UserStore {
     this.#verified.clear();
     this.#tokens.clear();
     this.#metadata.clear();
+    this.#roles.clear();
+    this.#userRoles.clear();
   }
 }
 

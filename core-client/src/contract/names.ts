@@ -19,6 +19,20 @@ export const CorePaths = {
   removeUser: '/user/remove',
   /** `GET`: how many users the tenant has (the journal's check that the users it created are still there). */
   userCount: '/users/count',
+  // Changing a user the migration created (core-behaviour.md, "Changing a user the migration created"):
+  /** `PUT {recipeUserId, email}`: a password user's new email. The same path as `userByEmail`, another method. */
+  userEmailChange: '/recipe/user',
+  emailVerifyRemove: '/recipe/user/email/verify/remove',
+  // User roles (core-behaviour.md, "User roles"):
+  /** `PUT {role, permissions}`: creates a role, or adds permissions to an existing one. */
+  role: '/recipe/role',
+  rolePermissions: '/recipe/role/permissions',
+  roles: '/recipe/roles',
+  /** `PUT {userId, role}`: gives a user a role. */
+  userRole: '/recipe/user/role',
+  userRoles: '/recipe/user/roles',
+  userRoleRemove: '/recipe/user/role/remove',
+  roleRemove: '/recipe/role/remove',
 } as const;
 export type CorePath = (typeof CorePaths)[keyof typeof CorePaths];
 
@@ -66,7 +80,12 @@ export const CoreStatus = {
   emailAlreadyVerified: 'EMAIL_ALREADY_VERIFIED_ERROR',
   invalidVerificationToken: 'EMAIL_VERIFICATION_INVALID_TOKEN_ERROR',
   unknownEmail: 'UNKNOWN_EMAIL_ERROR',
+  emailAlreadyExists: 'EMAIL_ALREADY_EXISTS_ERROR',
+  unknownUserId: 'UNKNOWN_USER_ID_ERROR',
+  unknownRole: 'UNKNOWN_ROLE_ERROR',
 } as const;
+
+const emptyFieldText = (field: string): string => `Field name '${field}' cannot be an empty String`;
 
 /** Texts of the core's error bodies that a client recognises (core-behaviour.md). */
 export const CoreErrorTexts = {
@@ -81,7 +100,10 @@ export const CoreErrorTexts = {
   invalidPasswordHash: 'Password hash is in invalid format',
   invalidScryptHash: 'Password hash is in invalid SCrypt format',
   fieldInvalid: (field: string) => `Field name '${field}' is invalid in JSON input`,
-  emptyExternalUserId: "Field name 'externalUserId' cannot be an empty String",
+  /** A required string that is empty once trimmed (`role`, `permissions`, `externalUserId`). */
+  emptyField: emptyFieldText,
+  emptyExternalUserId: emptyFieldText('externalUserId'),
+  emptyRole: emptyFieldText('role'),
   externalIdIsCoreId: 'Cannot create a userId mapping where the externalId is also a SuperTokens userID',
   signerKeyMissing: `java.lang.IllegalStateException: '${SIGNER_KEY_CONFIG_NAME}' cannot be null`,
 } as const;

@@ -53,3 +53,27 @@ export type UserMetadataBody = z.infer<typeof UserMetadataBodySchema>;
 /** `POST /user/remove`. */
 export const RemoveUserBodySchema = z.object({ userId: z.string().min(1) });
 export type RemoveUserBody = z.infer<typeof RemoveUserBodySchema>;
+
+/* Changing a user the migration created (core-behaviour.md). */
+
+/** `PUT /recipe/user` with a new email (the call's `password` is never sent by a migration). */
+export const UserEmailChangeBodySchema = z.object({ recipeUserId: z.string().min(1), email: z.string() });
+export type UserEmailChangeBody = z.infer<typeof UserEmailChangeBodySchema>;
+
+/** `POST /recipe/user/email/verify/remove`. */
+export const EmailVerifyRemoveBodySchema = z.object({ userId: z.string().min(1), email: z.string() });
+export type EmailVerifyRemoveBody = z.infer<typeof EmailVerifyRemoveBodySchema>;
+
+/* User roles (core-behaviour.md). A role name is the core's to refuse (an empty one is a 400 with its sentence). */
+
+/** `PUT /recipe/role`: creates the role, or adds these permissions to an existing one's. */
+export const RoleBodySchema = z.object({ role: z.string(), permissions: z.array(z.string()) });
+export type RoleBody = z.infer<typeof RoleBodySchema>;
+
+/** `PUT /recipe/user/role` and `POST /recipe/user/role/remove`. */
+export const UserRoleBodySchema = z.object({ userId: z.string().min(1), role: z.string() });
+export type UserRoleBody = z.infer<typeof UserRoleBodySchema>;
+
+/** `POST /recipe/role/remove`. */
+export const RemoveRoleBodySchema = z.object({ role: z.string() });
+export type RemoveRoleBody = z.infer<typeof RemoveRoleBodySchema>;

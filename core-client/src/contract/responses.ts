@@ -114,3 +114,38 @@ export const IsEmailVerifiedAnswerSchema = z.looseObject({ status: z.literal(Cor
 export const UserMetadataAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok), metadata: z.record(z.string(), z.unknown()) });
 
 export const RemoveUserAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok) });
+
+/* Changing a user the migration created (core-behaviour.md). */
+
+export const UserEmailChangeAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok) }),
+  z.looseObject({ status: z.literal(CoreStatus.emailAlreadyExists) }),
+  z.looseObject({ status: z.literal(CoreStatus.unknownUserId) }),
+]);
+
+export const EmailVerifyRemoveAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok) });
+
+/* User roles (core-behaviour.md). */
+
+export const PutRoleAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok), createdNewRole: z.boolean() });
+
+export const RolePermissionsAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok), permissions: z.array(z.string()) }),
+  z.looseObject({ status: z.literal(CoreStatus.unknownRole) }),
+]);
+
+/** `GET /recipe/roles` and `GET /recipe/user/roles`. */
+export const RolesAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok), roles: z.array(z.string()) });
+
+export const AddUserRoleAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok), didUserAlreadyHaveRole: z.boolean() }),
+  z.looseObject({ status: z.literal(CoreStatus.unknownRole) }),
+]);
+
+/** A role that does not exist: `UNKNOWN_ROLE_ERROR` (no user can have it). */
+export const RemoveUserRoleAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok), didUserHaveRole: z.boolean() }),
+  z.looseObject({ status: z.literal(CoreStatus.unknownRole) }),
+]);
+
+export const RemoveRoleAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok), didRoleExist: z.boolean() });

@@ -12,6 +12,15 @@ import {
   UserIdMapBodySchema,
   type UserMetadataBody,
   UserMetadataBodySchema,
+  type UserEmailChangeBody,
+  UserEmailChangeBodySchema,
+  type EmailVerifyRemoveBody,
+  EmailVerifyRemoveBodySchema,
+  type RoleBody,
+  RoleBodySchema,
+  type UserRoleBody,
+  UserRoleBodySchema,
+  RemoveRoleBodySchema,
 } from '../contract/requests.js';
 import {
   ApiVersionAnswerSchema,
@@ -29,6 +38,14 @@ import {
   UserByEmailAnswerSchema,
   UserCountAnswerSchema,
   RemoveUserAnswerSchema,
+  UserEmailChangeAnswerSchema,
+  EmailVerifyRemoveAnswerSchema,
+  PutRoleAnswerSchema,
+  RolePermissionsAnswerSchema,
+  RolesAnswerSchema,
+  AddUserRoleAnswerSchema,
+  RemoveUserRoleAnswerSchema,
+  RemoveRoleAnswerSchema,
 } from '../contract/responses.js';
 import { Secret } from '../secret.js';
 import { DEFAULT_MAX_ANSWER_BYTES, readAnswerBody } from './answer-body.js';
@@ -96,6 +113,8 @@ export type UserIdMapResult =
 export type EmailVerifyTokenResult = { outcome: 'token'; token: Secret } | { outcome: 'alreadyVerified' };
 export type EmailVerifyResult = { outcome: 'verified' } | { outcome: 'invalidToken' };
 export type UserByEmailResult = { found: true; userId: string } | { found: false };
+export type ChangeEmailResult = { outcome: 'changed' } | { outcome: 'emailTaken' } | { outcome: 'unknownUser' };
+export type AddUserRoleResult = { outcome: 'added' | 'alreadyHad' | 'unknownRole' };
 
 interface Exchange {
   method: 'GET' | 'POST' | 'PUT';
@@ -383,6 +402,89 @@ export class CoreClient {
     return this.#call(exchange, options, (answer) => {
       this.#json(answer, RemoveUserAnswerSchema);
     });
+  }
+
+  /**
+   * `PUT /recipe/user` with a new email for a password user (by its core id or mapped old id). The user keeps its id,
+   * password, mapping and metadata; the new email is unverified (verification belongs to an email). `emailTaken`:
+   * another user has that email; `unknownUser`: no password user has that id.
+   */
+  async changeEmail(body: UserEmailChangeBody, options: CallOptions = {}): Promise<ChangeEmailResult> {
+    const payload = UserEmailChangeBodySchema.parse(body);
+    const exchange: Exchange = { method: 'PUT', path: this.#recipePath(CorePaths.userEmailChange), body: payload };
+    return this.#call(exchange, options, (answer): ChangeEmailResult => {
+      const parsed = this.#json(answer, UserEmailChangeAnswerSchema);
+      if (parsed.status === CoreStatus.ok) return { outcome: 'changed' };
+      return parsed.status === CoreStatus.emailAlreadyExists ? { outcome: 'emailTaken' } : { outcome: 'unknownUser' };
+    });
+  }
+
+  /** `POST /recipe/user/email/verify/remove`: the email is unverified afterwards (OK also when it was not verified). */
+  async unverifyEmail(body: EmailVerifyRemoveBody, options: CallOptions = {}): Promise<void> {
+    const payload = EmailVerifyRemoveBodySchema.parse(body);
+    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.emailVerifyRemove), body: payload };
+    return this.#call(exchange, options, (answer) => {
+      this.#json(answer, EmailVerifyRemoveAnswerSchema);
+    });
+  }
+
+  /**
+   * `PUT /recipe/role`: creates the role with these permissions, or adds them to an existing role's own (the core
+   * never removes one here). `created` is false for a role that existed. A name the core refuses is a RecordRejected.
+   */
+  async putRole(body: RoleBody, options: CallOptions = {}): Promise<{ created: boolean }> {
+    const payload = RoleBodySchema.parse(body);
+    const exchange: Exchange = { method: 'PUT', path: this.#recipePath(CorePaths.role), body: payload };
+    return this.#call(exchange, options, (answer) => ({ created: this.#json(answer, PutRoleAnswerSchema).createdNewRole }));
+  }
+
+  /** `GET /recipe/role/permissions`: a role's permissions, or undefined when the core has no such role. */
+  async rolePermissions(role: string, options: CallOptions = {}): Promise<string[] | undefined> {
+    const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.rolePermissions, { role }) };
+    return this.#call(exchange, options, (answer) => {
+      const parsed = this.#json(answer, RolePermissionsAnswerSchema);
+      return parsed.status === CoreStatus.ok ? [...parsed.permissions] : undefined;
+    });
+  }
+
+  /** `GET /recipe/roles`: every role of the app (also the probe that the core has the roles recipe). */
+  async listRoles(options: CallOptions = {}): Promise<string[]> {
+    const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.roles) };
+    return this.#call(exchange, options, (answer) => [...this.#json(answer, RolesAnswerSchema).roles]);
+  }
+
+  /** `PUT /recipe/user/role`: `unknownRole` when the role does not exist (create it first with `putRole`). */
+  async addUserRole(body: UserRoleBody, options: CallOptions = {}): Promise<AddUserRoleResult> {
+    const payload = UserRoleBodySchema.parse(body);
+    const exchange: Exchange = { method: 'PUT', path: this.#recipePath(CorePaths.userRole), body: payload };
+    return this.#call(exchange, options, (answer): AddUserRoleResult => {
+      const parsed = this.#json(answer, AddUserRoleAnswerSchema);
+      if (parsed.status === CoreStatus.unknownRole) return { outcome: 'unknownRole' };
+      return { outcome: parsed.didUserAlreadyHaveRole ? 'alreadyHad' : 'added' };
+    });
+  }
+
+  /** `GET /recipe/user/roles`: the user's roles in this client's tenant. */
+  async userRoles(userId: string, options: CallOptions = {}): Promise<string[]> {
+    const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.userRoles, { userId }) };
+    return this.#call(exchange, options, (answer) => [...this.#json(answer, RolesAnswerSchema).roles]);
+  }
+
+  /** `POST /recipe/user/role/remove`: `hadRole` false also for a role that does not exist (no user can have it). */
+  async removeUserRole(body: UserRoleBody, options: CallOptions = {}): Promise<{ hadRole: boolean }> {
+    const payload = UserRoleBodySchema.parse(body);
+    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.userRoleRemove), body: payload };
+    return this.#call(exchange, options, (answer) => {
+      const parsed = this.#json(answer, RemoveUserRoleAnswerSchema);
+      return { hadRole: parsed.status === CoreStatus.ok && parsed.didUserHaveRole };
+    });
+  }
+
+  /** `POST /recipe/role/remove`: the role goes, and with it every user's assignment of it. */
+  async removeRole(role: string, options: CallOptions = {}): Promise<{ existed: boolean }> {
+    const payload = RemoveRoleBodySchema.parse({ role });
+    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.roleRemove), body: payload };
+    return this.#call(exchange, options, (answer) => ({ existed: this.#json(answer, RemoveRoleAnswerSchema).didRoleExist }));
   }
 
   /** The tenant and app this client's operations go to. */

@@ -26,4 +26,6 @@ export {
   type EmailVerifyTokenResult,
   type EmailVerifyResult,
   type UserByEmailResult,
+  type ChangeEmailResult,
+  type AddUserRoleResult,
 } from './core-client.js';
