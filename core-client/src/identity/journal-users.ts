@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { JournalEntrySchema, JournalError, JournalStepEntrySchema, parseJournalHeader } from '../push/journal.js';
+import { JournalEntrySchema, JournalError, JournalStateEntrySchema, JournalStepEntrySchema, parseJournalHeader } from '../push/journal.js';
 
 /** A user a push created, as its journal recorded it: ids only, never an email or a secret. */
 export interface CreatedUser {
@@ -10,6 +10,8 @@ export interface CreatedUser {
   coreId: string;
   /** The old id it was mapped to, when it was; every later call then names the user by it. */
   externalId?: string;
+  /** A sync removed it already (disabled or gone in the old system): nothing left to remove. */
+  removedBySync?: true;
 }
 
 export class JournalReadError extends Error {
@@ -37,6 +39,8 @@ export async function journalTarget(path: string): Promise<string> {
  * has not come yet, which are the few in flight when a push stopped.
  */
 export async function* createdUsers(path: string, stats: { uncertain: number } = { uncertain: 0 }): AsyncGenerator<CreatedUser> {
+  const removed = await removedBySync(path);
+  const marked = (user: CreatedUser): CreatedUser => (removed.has(user.coreId) ? { ...user, removedBySync: true } : user);
   const open = new Map<string, CreatedUser>();
   /** Creations announced (written ahead) whose answer no line recorded: the push was killed while they were sent. */
   const announced = new Set<string>();
@@ -65,12 +69,25 @@ export async function* createdUsers(path: string, stats: { uncertain: number } =
     const user = open.get(key);
     if (user !== undefined) {
       open.delete(key);
-      yield user;
+      yield marked(user);
     }
   }
   // Users whose steps a stop interrupted: created all the same.
-  yield* open.values();
+  for (const user of open.values()) yield marked(user);
   stats.uncertain += announced.size;
+}
+
+/** The core ids of accounts a sync removed again, from their latest state lines (issue 19). */
+async function removedBySync(path: string): Promise<Set<string>> {
+  const removed = new Set<string>();
+  for await (const line of lines(path)) {
+    if (!line.includes('"w":')) continue;
+    const state = JournalStateEntrySchema.safeParse(safeJson(line));
+    if (!state.success) continue;
+    if (state.data.f.includes('r')) removed.add(state.data.c);
+    else removed.delete(state.data.c);
+  }
+  return removed;
 }
 
 function lines(path: string): AsyncIterable<string> {

@@ -165,7 +165,7 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
   const stats = { uncertain: 0 };
   for await (const user of createdUsers(journalPath, stats)) {
     summary.created += 1;
-    if (done.has(user.key)) {
+    if (done.has(user.key) || user.removedBySync === true) {
       summary.alreadyRemoved += 1;
       continue;
     }

@@ -50,7 +50,10 @@ export async function* planSource(path: string, planOptions: PlanOptions = {}): 
       const isOther = other !== undefined && (other.position !== here.position || other.source !== here.source);
       if (isOther) {
         const which = `duplicate old id: ${files.describe(other)} has the same id and is imported instead${policy === 'last-wins' ? ' (last wins)' : ''}`;
-        yield { location: record.location, items: planned.map((item) => (item.kind === 'rejection' ? item : duplicateRejection(item, which, 'duplicateSourceId'))) };
+        yield {
+          location: record.location,
+          items: planned.map((item) => (item.kind === 'rejection' ? item : duplicateRejection(item, which, 'duplicateSourceId'))),
+        };
         continue;
       }
     }

@@ -22,7 +22,7 @@ export interface ReportLine {
  */
 export interface ReportRunHeader {
   stage: 'run';
-  command: 'plan' | 'push';
+  command: 'plan' | 'push' | 'sync';
   startedAt: string;
   dryRun?: boolean;
   source: string;

@@ -60,7 +60,8 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     counts.users += 1;
     const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection');
     const rejections = record.items.filter((item): item is PlanRejection => item.kind === 'rejection');
-    const sourceId = operations.find((item) => item.identity?.sourceId !== undefined)?.identity?.sourceId ?? rejections.find((item) => item.sourceId !== undefined)?.sourceId;
+    const sourceId =
+      operations.find((item) => item.identity?.sourceId !== undefined)?.identity?.sourceId ?? rejections.find((item) => item.sourceId !== undefined)?.sourceId;
     if (sourceId === undefined || sourceId.trim() === '') {
       counts.refused += 1;
       yield { items: [...rejections, ...operations.map(withoutSourceId)] };
@@ -108,7 +109,15 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
         if (operation.identity?.emailVerified === true || (operation.kind === 'thirdPartySignInUp' && operation.body.email.isVerified)) counts.verified += 1;
         else counts.unverified += 1;
       }
-      items.push({ kind: 'accountChange', operationKey: `change:${operation.operationKey}`, location: operation.location, email: operation.email, operation, account, changed });
+      items.push({
+        kind: 'accountChange',
+        operationKey: `change:${operation.operationKey}`,
+        location: operation.location,
+        email: operation.email,
+        operation,
+        account,
+        changed,
+      });
     }
     if (live.length === 0 && created > 0) {
       counts.new += 1;
@@ -117,7 +126,11 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
       counts.changed += 1;
       if (changedGroups.has('passwordImport:credentials')) counts.passwordChanged += 1;
       if (changedGroups.has('passwordImport:email') || changedGroups.has('thirdPartySignInUp:email')) counts.emailChanged += 1;
-      if (changedGroups.has('passwordImport:profile') || changedGroups.has('thirdPartySignInUp:profile') || [...changedGroups].some((group) => group.endsWith(':disabled'))) {
+      if (
+        changedGroups.has('passwordImport:profile') ||
+        changedGroups.has('thirdPartySignInUp:profile') ||
+        [...changedGroups].some((group) => group.endsWith(':disabled'))
+      ) {
         counts.profileChanged += 1;
       }
     } else {

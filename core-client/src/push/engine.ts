@@ -4,8 +4,10 @@ import type { CoreClient } from '../http/core-client.js';
 import { isCoreError, Transient } from '../http/errors.js';
 import { type RetryPolicy, defaultRetryPolicy } from '../http/retry.js';
 import { formatLocation } from '../location.js';
-import type { ImportOperation, PlanItem } from '../plan/operation.js';
-import type { PlannedRecord } from '../plan/plan-source.js';
+import { fieldGroups } from '../plan/field-groups.js';
+import type { ImportOperation } from '../plan/operation.js';
+import { runAccountChange, runAccountRemoval } from './account-changes.js';
+import { syncDelta, type DeletedPolicy, type EngineItem, type EngineRecord, type SyncItem } from './delta.js';
 import { OutputPathError, outputErrorSentence } from '../files/output-paths.js';
 import { ReportWriter, reportLineOfRejection } from '../plan/rejection-report.js';
 import { ConcurrencyController, type ConcurrencyLimits, defaultConcurrencyLimits } from './concurrency.js';
@@ -13,18 +15,35 @@ import { attemptsOf, Dispatcher } from './dispatcher.js';
 import { ChangeNotifier, type PushControl } from './control.js';
 import type { PushEvent, PushEventListener } from './events.js';
 import { Journal, JournalError } from './journal.js';
+import type { PlannedRecord as PlannedRecordLike } from '../plan/plan-source.js';
 import { JournalCoreCheck } from './journal-core-check.js';
 import { endOfError, type OperationEnd } from './outcome.js';
-import { addOutcome, emptyCounts, emptyStepCounts, type PushCounts, type PushOutcome, type PushSummary, type StepCounts, type StopReason } from './summary.js';
+import {
+  addOutcome,
+  emptyCounts,
+  emptyStepCounts,
+  emptySyncCounts,
+  type PushCounts,
+  type PushOutcome,
+  type PushSummary,
+  type StepCounts,
+  type StopReason,
+  type SyncCounts,
+} from './summary.js';
 import { contractOnlyIdentityOptions, type IdentityOptions } from './identity-options.js';
-import { runUserSteps, type IdentityClient, type UserStepContext } from './user-steps.js';
+import { runUserSteps, type AccountIds, type IdentityClient, type UserStepContext } from './user-steps.js';
 
 /** What the engine needs of a core client; `CoreClient` is one. The lookup serves the steps and the journal's core check. */
 export type PushClient = IdentityClient & Pick<CoreClient, 'describe' | 'digestKey' | 'userCount'>;
 
 export interface RunPushOptions {
   /** The plan, streamed: the engine pulls the next record only when it can send, so memory stays flat. */
-  records: AsyncIterable<PlannedRecord>;
+  records: AsyncIterable<EngineRecord>;
+  /**
+   * A sync (issue 19): the records are a newer export of the system the journal migrated; only what changed since
+   * the journal's last run is sent (`syncDelta`), and `deleted` says what happens to users gone from the export.
+   */
+  sync?: { deleted: DeletedPolicy };
   /** Operations the plan holds (`summarisePlan(...).operations`), for progress, ETA and the summary's sum. */
   total?: number;
   client: PushClient;
@@ -101,6 +120,9 @@ const SOURCE_CHECK_INTERVAL_MS = 1_000;
  */
 export async function runPush(options: RunPushOptions): Promise<PushSummary> {
   const journalTarget = options.client.describe();
+  if (options.sync !== undefined && options.journalPath === undefined) {
+    throw new JournalError('A sync compares the newer export with the journal of an earlier push or sync: pass that journal with --journal.');
+  }
   const journal =
     options.journalPath === undefined
       ? undefined
@@ -110,8 +132,17 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
           digestKey: (salt) => options.client.digestKey(salt),
           readOnly: options.dryRun === true,
           onNote: (message) => options.onEvent?.({ type: 'note', message }),
+          anySource: options.sync !== undefined,
         });
   if (journal instanceof JournalError) throw journal;
+  if (options.sync !== undefined && journal !== undefined && journal.version < 4) {
+    journal.close();
+    throw new JournalError(
+      `The journal ${journal.path} was written by an earlier version of core-migrate: it says which operations were done, but keeps no digest of ` +
+        'what each user was, so a sync could compare nothing (neither new users nor changes); it still resumes and rolls back its push. ' +
+        'To sync, push the newer export with a new --journal (users already in the core are left untouched or their hash replaced, as --existing says).',
+    );
+  }
   let report: ReportWriter | undefined;
   try {
     report =
@@ -119,7 +150,7 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
         ? undefined
         : new ReportWriter(
             { role: 'the report', path: options.reportPath },
-            { command: 'push', dryRun: options.dryRun === true, source: options.sourceName ?? '' },
+            { command: options.sync === undefined ? 'push' : 'sync', dryRun: options.dryRun === true, source: options.sourceName ?? '' },
           );
   } catch (error) {
     journal?.close();
@@ -159,6 +190,7 @@ class PushRun {
   #sentAndAnswered = 0;
   #firstSendAt: number | undefined;
   readonly #coreCheck: JournalCoreCheck | undefined;
+  readonly #syncCounts: SyncCounts | undefined;
 
   constructor(options: RunPushOptions, journal: Journal | undefined, report: ReportWriter | undefined) {
     this.#options = options;
@@ -167,6 +199,7 @@ class PushRun {
     this.#coreCheck = journal !== undefined && journal.entries > 0 ? new JournalCoreCheck(options.client, journal.path) : undefined;
     this.#controller = new ConcurrencyController(options.concurrency ?? defaultConcurrencyLimits);
     this.#giveUpAfterMs = options.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
+    this.#syncCounts = options.sync === undefined ? undefined : emptySyncCounts();
     // Every request and retry wait listens to these; as many listeners as operations in flight is expected.
     setMaxListeners(0, this.#stopping.signal, this.#abandon.signal);
     this.#dispatcher = new Dispatcher({
@@ -197,7 +230,31 @@ class PushRun {
         this.#steps[counter] += 1;
       },
       note: (item, code, reason) => this.#reportLine(item, { code, reason }),
+      recordAccount: (item, ids, groups) => this.#recordAccount(item, ids, groups),
     };
+  }
+
+  /** Journals an account's state for a later sync: the groups brought over get the digest of what was sent. */
+  #recordAccount(item: ImportOperation, ids: AccountIds, groups: readonly string[]): void {
+    const journal = this.#journal;
+    const sourceId = item.identity?.sourceId;
+    if (journal === undefined || sourceId === undefined) return;
+    const role = Journal.roleOf(item);
+    const known = journal.states.find(sourceId, role);
+    const wanted = journal.groupDigests(item);
+    const digests = fieldGroups.map((group, index) =>
+      groups.includes(group) ? (wanted[index] ?? 0) : known === undefined || journal.states.has(known, 4) ? 0 : journal.states.digest(known, index),
+    );
+    journal.recordState({
+      sourceId,
+      role,
+      coreId: ids.coreId,
+      callId: ids.callId,
+      createdHere: ids.createdHere,
+      untouched: ids.untouched === true,
+      removed: false,
+      digests,
+    });
   }
 
   async run(): Promise<PushSummary> {
@@ -231,7 +288,14 @@ class PushRun {
     let sourceError: unknown;
     try {
       await this.#checkCreatedUsersOnCore();
-      await this.#consume();
+      await this.#consume(
+        this.#syncCounts !== undefined && this.#journal !== undefined
+          ? syncDelta(this.#options.records as AsyncIterable<PlannedRecordLike>, this.#journal, {
+              deleted: this.#options.sync?.deleted ?? 'keep',
+              counts: this.#syncCounts,
+            })
+          : this.#options.records,
+      );
     } catch (error) {
       if (error instanceof OutputPathError) this.#outputFailed(error);
       else {
@@ -315,8 +379,8 @@ class PushRun {
     this.#requestStop({ reason: 'outputFailed', message: sentence, hard: true });
   }
 
-  async #consume(): Promise<void> {
-    for await (const record of this.#options.records) {
+  async #consume(records: AsyncIterable<EngineRecord>): Promise<void> {
+    for await (const record of records) {
       for (const item of record.items) {
         if (this.#stop !== undefined) {
           addOutcome(this.#counts, 'notAttempted');
@@ -331,12 +395,15 @@ class PushRun {
   }
 
   /** Ends, launches or waits for one plan item; a promise only when it has to wait. */
-  #take(item: PlanItem): Promise<void> | undefined {
+  #take(item: EngineItem): Promise<void> | undefined {
     if (item.kind === 'rejection') {
       addOutcome(this.#counts, item.code === 'disabledAccount' ? 'disabledSkipped' : 'rejected');
       return this.#report?.write(reportLineOfRejection(item));
     }
-    const found = this.#journal?.lookup(item);
+    if (item.kind === 'accountChange' || item.kind === 'accountRemoval') return this.#whenFree(item);
+    // A sync knows from the accounts' states what is there: an operation it sends is new (or re-enabled), whatever
+    // an earlier export's operation at the same place did.
+    const found = this.#syncCounts === undefined ? this.#journal?.lookup(item) : undefined;
     // A user left untouched under --existing skip is done only for skip: a run with replace sends it.
     const journalled = found?.outcome === 'untouched' && this.#stepContext.options.existing === 'replace' ? undefined : found;
     if (journalled !== undefined) {
@@ -355,6 +422,15 @@ class PushRun {
       return undefined;
     }
     if (item.kind === 'passwordImport' && item.family === 'vendor_scrypt' && !this.#scryptProbed) return this.#probeScrypt(item);
+    return this.#whenFree(item);
+  }
+
+  /** Launches the item when a slot is free, or waits for one. */
+  #whenFree(item: ImportOperation | SyncItem): Promise<void> | undefined {
+    if (this.#options.dryRun === true) {
+      addOutcome(this.#counts, 'notAttempted');
+      return undefined;
+    }
     if (this.#slotFree()) {
       this.#launch(item);
       return undefined;
@@ -367,7 +443,7 @@ class PushRun {
 
   /** Before anything is skipped: a core with fewer users than the journal created here is not its core (JournalCoreCheck). */
   async #checkCreatedUsersOnCore(): Promise<void> {
-    const created = this.#journal?.createdUsers ?? 0;
+    const created = (this.#journal?.createdUsers ?? 0) - (this.#journal?.removedUsers ?? 0);
     if (this.#coreCheck === undefined || created === 0) return;
     const result = await this.#coreCheck.checkCount(created, this.#stopping.signal);
     if (result.kind === 'missing') this.#requestStop({ reason: 'journalNotOnCore', message: result.message, hard: false });
@@ -405,7 +481,7 @@ class PushRun {
     await this.#execute(item);
   }
 
-  #launch(item: ImportOperation): void {
+  #launch(item: ImportOperation | SyncItem): void {
     this.#inFlight += 1;
     // #execute never rejects: every way an operation can end is counted inside it.
     void this.#execute(item);
@@ -450,10 +526,10 @@ class PushRun {
   }
 
   /** A user's steps, one after another (runUserSteps); users run in parallel, each in one slot. */
-  async #execute(item: ImportOperation): Promise<void> {
+  async #execute(item: ImportOperation | SyncItem): Promise<void> {
     this.#firstSendAt ??= performance.now();
     try {
-      const end = await runUserSteps(item, this.#stepContext);
+      const end = await this.#run(item);
       await this.#finish(item, end);
     } catch (error) {
       const attempts = attemptsOf(error);
@@ -470,16 +546,24 @@ class PushRun {
     }
   }
 
-  async #finish(item: ImportOperation, end: OperationEnd): Promise<void> {
+  #run(item: ImportOperation | SyncItem): Promise<OperationEnd> {
+    if (item.kind === 'passwordImport' || item.kind === 'thirdPartySignInUp') return runUserSteps(item, this.#stepContext);
+    const context = { ...this.#stepContext, journal: this.#journal as Journal };
+    return item.kind === 'accountChange' ? runAccountChange(item, context) : runAccountRemoval(item, context);
+  }
+
+  async #finish(item: ImportOperation | SyncItem, end: OperationEnd): Promise<void> {
+    // A sync's change is journalled in the account's state (runAccountChange), not as an operation.
+    const operation = item.kind === 'accountChange' || item.kind === 'accountRemoval' ? undefined : item;
     try {
       switch (end.kind) {
         case 'done':
-          this.#journal?.record(item, { outcome: end.journal });
+          if (operation !== undefined) this.#journal?.record(operation, { outcome: end.journal });
           this.#sentAndAnswered += 1;
           await this.#count(item, end.outcome, end.note === undefined ? undefined : { code: end.outcome, reason: end.note });
           return;
         case 'refused':
-          this.#journal?.record(item, { outcome: 'rejectedByCore', reason: end.reason });
+          if (operation !== undefined) this.#journal?.record(operation, { outcome: 'rejectedByCore', reason: end.reason });
           this.#sentAndAnswered += 1;
           await this.#count(item, 'failed', end);
           return;
@@ -500,14 +584,25 @@ class PushRun {
     }
   }
 
-  #count(item: ImportOperation, outcome: PushOutcome, line?: { code: string; reason: string }): Promise<void> | undefined {
+  #count(item: ImportOperation | SyncItem, outcome: PushOutcome, line?: { code: string; reason: string }): Promise<void> | undefined {
     addOutcome(this.#counts, outcome);
     if (line === undefined) return undefined;
     return this.#reportLine(item, line);
   }
 
-  #reportLine(item: ImportOperation, line: { code: string; reason: string }): Promise<void> | undefined {
-    const sourceId = item.identity?.sourceId;
+  #reportLine(item: ImportOperation | SyncItem, line: { code: string; reason: string }): Promise<void> | undefined {
+    if (item.kind === 'accountRemoval') {
+      return this.#report?.write({
+        stage: 'core',
+        location: item.location === undefined ? 'not in the newer export' : formatLocation(item.location),
+        sourceId: item.sourceId,
+        operation: item.kind,
+        code: line.code,
+        reason: line.reason,
+      });
+    }
+    const operation = item.kind === 'accountChange' ? item.operation : item;
+    const sourceId = operation.identity?.sourceId;
     return this.#report?.write({
       stage: 'core',
       location: formatLocation(item.location),
@@ -558,6 +653,7 @@ class PushRun {
       ...this.#counts,
       dryRun: this.#options.dryRun === true,
       steps: { ...this.#steps },
+      ...(this.#syncCounts === undefined ? {} : { sync: { ...this.#syncCounts } }),
       ...(this.#stop === undefined ? {} : { stoppedEarly: { reason: this.#stop.reason, message: this.#stop.message } }),
       ...(this.#options.journalPath === undefined ? {} : { journalPath: this.#options.journalPath }),
       ...(this.#options.reportPath === undefined ? {} : { reportPath: this.#options.reportPath }),

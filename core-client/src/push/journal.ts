@@ -412,7 +412,11 @@ export class Journal {
     };
     const offset = this.#end;
     this.#append(`${JSON.stringify(entry)}\n`);
-    if (this.#fd !== undefined) this.#rememberState(entry, offset);
+    if (this.#fd === undefined) return;
+    this.#rememberState(entry, offset);
+    // Written in this run, so the export this run reads has it: never "gone from the export".
+    const index = this.states.find(entry.x, entry.w);
+    if (index !== undefined) this.states.markSeen(index);
   }
 
   /** The account's latest state line, read back from the file for its ids. */

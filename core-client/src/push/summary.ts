@@ -18,6 +18,9 @@ export const pushOutcomes = [
 ] as const;
 export type PushOutcome = (typeof pushOutcomes)[number];
 
+/** The outcomes only a sync has: left out of a push's summary. */
+export const syncOnlyOutcomes: ReadonlySet<PushOutcome> = new Set(['updated', 'removed', 'keptAsIs']);
+
 const count = z.number().int().nonnegative();
 
 export const PushCountsSchema = z.object({
@@ -159,6 +162,18 @@ export function emptySyncCounts(): SyncCounts {
   };
 }
 
+/** The delta of a sync in lines, the same in both faces: the users by what happened to them, then the kinds of change. */
+export function describeSyncCounts(sync: SyncCounts): string[] {
+  const sum = sync.new + sync.changed + sync.disabled + sync.unchanged + sync.refused + sync.deletedInSource;
+  return [
+    `Users: ${sync.new} new, ${sync.changed} changed, ${sync.disabled} disabled, ${sync.unchanged} unchanged, ${sync.refused} refused by the plan, ` +
+      `${sync.deletedInSource} deleted in source = ${sum} of ${sync.users} users (the newer export's and the vanished ones)`,
+    `Changes: ${sync.passwordChanged} password, ${sync.emailChanged} email, ${sync.verified} verified, ${sync.unverified} unverified, ` +
+      `${sync.profileChanged} profile, ${sync.accountsAdded} third-party accounts added, ${sync.reEnabled} re-enabled; ` +
+      `${sync.removed} removed from the core`,
+  ];
+}
+
 export const PushSummarySchema = PushCountsSchema.extend({
   dryRun: z.boolean(),
   sync: SyncCountsSchema.optional(),
@@ -202,7 +217,9 @@ export function allSucceeded(counts: PushCounts): boolean {
 
 /** The sum line the summary shows, so an operator sees that nothing went missing. */
 export function formatCountsSum(counts: PushCounts): string {
-  const parts = pushOutcomes.map((outcome) => `${counts[outcome]} ${outcomeLabels[outcome]}`);
+  const parts = pushOutcomes
+    .filter((outcome) => !(syncOnlyOutcomes.has(outcome) && counts[outcome] === 0))
+    .map((outcome) => `${counts[outcome]} ${outcomeLabels[outcome]}`);
   return `${parts.join(' + ')} = ${counts.total} operations`;
 }
 

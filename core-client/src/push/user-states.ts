@@ -36,7 +36,14 @@ export class UserStates {
   }
 
   get bytesUsed(): number {
-    return this.#accounts.bytesUsed + this.#firstOfUser.bytesUsed + this.#next.byteLength + this.#digests.byteLength + this.#flags.byteLength + this.#offsets.byteLength;
+    return (
+      this.#accounts.bytesUsed +
+      this.#firstOfUser.bytesUsed +
+      this.#next.byteLength +
+      this.#digests.byteLength +
+      this.#flags.byteLength +
+      this.#offsets.byteLength
+    );
   }
 
   /** The account's index, or undefined when the journal has no state of it. */

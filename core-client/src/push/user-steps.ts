@@ -1,4 +1,5 @@
 import type { CallOptions, CoreClient } from '../http/core-client.js';
+import { fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
 import type { Journal, StepProgress } from './journal.js';
 import { endAfterEarlierAttempt } from './lost-answer.js';
@@ -9,8 +10,27 @@ import type { IdentityOptions } from './identity-options.js';
 /** What the steps need of a core client; `CoreClient` is one. */
 export type IdentityClient = Pick<
   CoreClient,
-  'importPasswordHash' | 'signInUp' | 'userByEmail' | 'mapUserId' | 'createEmailVerificationToken' | 'verifyEmail' | 'updateUserMetadata'
+  | 'importPasswordHash'
+  | 'signInUp'
+  | 'userByEmail'
+  | 'mapUserId'
+  | 'createEmailVerificationToken'
+  | 'verifyEmail'
+  | 'updateUserMetadata'
+  | 'changeEmail'
+  | 'unverifyEmail'
+  | 'removeUser'
 >;
+
+/** Who an account is at the core once created or found, for its journalled state (see `Journal.recordState`). */
+export interface AccountIds {
+  coreId: string;
+  /** The id calls take: the old id once mapped. */
+  callId: string;
+  createdHere: boolean;
+  untouched?: boolean;
+  removed?: boolean;
+}
 
 export const stepCounters = ['mapped', 'verified', 'metadataWritten', 'separateAccounts', 'disabledImported', 'completedAfterResume'] as const;
 export type StepCounter = (typeof stepCounters)[number];
@@ -32,6 +52,16 @@ export interface UserStepContext {
   count(counter: StepCounter): void;
   /** A report line about this operation that is not its end (a separate account, a resumed user). */
   note(item: ImportOperation, code: string, reason: string): Promise<void> | undefined;
+  /**
+   * Journals what the core now holds of the account (its ids, and the field groups brought over so far), so a later
+   * sync compares against it; a group not (yet) brought over is sent again by the next sync.
+   */
+  recordAccount(item: ImportOperation, ids: AccountIds, groups: readonly FieldGroup[]): void;
+}
+
+/** The groups a creation brings over by itself: a password user's hash and email; a sign-in-up's email and its verified flag. */
+function groupsOfCreation(item: ImportOperation): FieldGroup[] {
+  return item.kind === 'passwordImport' ? ['credentials', 'email'] : ['credentials', 'email', 'verification'];
 }
 
 /** Who the user is after its creation step, or how the operation ended already. */
@@ -57,6 +87,8 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
   let { userId } = creation;
   const { options, journal } = context;
   const identity = item.identity;
+  const ids = (callId: string): AccountIds => ({ coreId: creation.userId, callId, createdHere: creation.createdHere });
+  context.recordAccount(item, ids(userId), groupsOfCreation(item));
   if (identity === undefined) return creation.outcomeEnd;
   const done = progress?.steps ?? new Set();
 
@@ -117,6 +149,7 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
     context.count('metadataWritten');
   }
   if (identity.disabled) context.count('disabledImported');
+  context.recordAccount(item, ids(userId), fieldGroups);
   if (creation.resumed === true) {
     context.count('completedAfterResume');
     await context.note(item, 'completedAfterResume', "an earlier run stopped between this user's steps; this run finished them");
@@ -151,6 +184,7 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
           return { userId: found.userId, createdHere: true, outcomeEnd: doneEnd(item, true), resumed: true };
         }
         if (options.existing === 'skip') {
+          context.recordAccount(item, { coreId: found.userId, callId: found.userId, createdHere: false, untouched: true }, fieldGroups);
           return {
             end: {
               kind: 'done',
@@ -185,6 +219,7 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
   const ours = result.outcome === 'created' || announcedBefore || trace.mayHaveReachedCore;
   journal?.recordStep(item, ours ? 'created' : 'found', { u: result.userId });
   if (!ours && options.existing === 'skip') {
+    context.recordAccount(item, { coreId: result.userId, callId: result.userId, createdHere: false, untouched: true }, fieldGroups);
     return {
       end: { kind: 'done', outcome: 'thirdPartyExisting', journal: 'existing', note: `${thirdPartyExistingNote}; no id, verification or metadata written` },
     };

@@ -15,7 +15,15 @@ export { resolveRunPaths, defaultReportName, defaultJournalName, settingOfRole, 
 export { planOptionsOf, hashConfigOf, prefixRulesOf } from './plan-options.js';
 export { connectionOf, clientOf, connectionWarnings, describeConnectionSources, type ConnectionContext } from './connection-of.js';
 export { countPlan, planKeyOf, type CountedPlan, type CountOptions } from './count-plan.js';
-export { prepareMigration, exposedFileWarnings, concurrencyLimitsOf, requestedIdentity, type PreparedMigration, type RunContext } from './prepare-migration.js';
+export {
+  prepareMigration,
+  exposedFileWarnings,
+  concurrencyLimitsOf,
+  requestedIdentity,
+  type PreparedMigration,
+  type RunContext,
+  type MigrationCommand,
+} from './prepare-migration.js';
 export { runPrepared, resumeSettings, resumeCommandLine, type RunControls } from './run-prepared.js';
 export { rollbackWithSettings, type RollbackRun } from './run-rollback.js';
 export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js';

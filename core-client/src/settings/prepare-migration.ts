@@ -38,10 +38,15 @@ export interface RunContext {
   /** The count's progress, while the plan is read before the push. */
   onCountProgress?: CountOptions['onProgress'];
   signal?: AbortSignal;
+  /** `sync`: the export is a newer one of the system the journal migrated, and only what changed is sent. Default `push`. */
+  command?: MigrationCommand;
 }
+
+export type MigrationCommand = 'push' | 'sync';
 
 /** A run that passed every check before sending: what it will send, where, and how. */
 export interface PreparedMigration {
+  command: MigrationCommand;
   settings: MigrationSettings;
   paths: RunPaths;
   planOptions: PlanOptions;
@@ -108,6 +113,10 @@ export async function exposedFileWarnings(paths: RunPaths): Promise<string[]> {
 export async function prepareMigration(settings: MigrationSettings, context: RunContext): Promise<PreparedMigration | RunSetupError> {
   const say = (level: 'info' | 'warning', text: string): void => context.onMessage?.({ level, text });
   if (settings.file === undefined) return RunSetupError.of(new SettingError('file', '{setting} is needed: which export holds the users?'));
+  const command = context.command ?? 'push';
+  if (command === 'sync' && settings.journal === undefined) {
+    return RunSetupError.of(new SettingError('journal', '{setting} is needed: a sync compares the newer export with the journal of the earlier push or sync.'));
+  }
   const paths = resolveRunPaths(settings, context.cwd);
   const planOptions = await planOptionsOf(settings, { cwd: context.cwd, ...(context.hashConfig === undefined ? {} : { hashConfig: context.hashConfig }) });
   if (planOptions instanceof SettingError) return RunSetupError.of(planOptions);
@@ -165,7 +174,9 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   if (planned instanceof SettingError) return failed(RunSetupError.of(planned));
   const { summary } = planned;
   say('info', `Plan: ${summary.operations} operations from ${summary.records} records (${summary.rejected} rejected by the plan).`);
-  const identity = identityOptionsFor(requestedIdentity(settings), support, summary, preflight.target);
+  // A sync never replaces the hash of a user someone else created in the core meanwhile (signed up directly there).
+  const requested = command === 'sync' ? { ...requestedIdentity(settings), existing: 'skip' as const } : requestedIdentity(settings);
+  const identity = identityOptionsFor(requested, support, summary, preflight.target);
   if ('problem' in identity) {
     const { missing } = identity;
     return failed(
@@ -178,6 +189,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
     say('info', 'Warning: the stack says the core has no signer key; the first vendor_scrypt user will prove it, and the push stop.');
   }
   return {
+    command,
     settings,
     paths,
     planOptions,

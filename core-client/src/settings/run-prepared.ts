@@ -33,7 +33,8 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     return await runMigration({
       sourcePath: prepared.paths.sourcePath,
       planOptions: prepared.planOptions,
-      total: prepared.planned.summary.operations,
+      // A sync's count is the delta's, known only once the export is read.
+      ...(prepared.command === 'sync' ? { sync: { deleted: prepared.settings.deleted } } : { total: prepared.planned.summary.operations }),
       client: prepared.client,
       journalPath: prepared.paths.journalPath,
       reportPath: prepared.paths.reportPath,
@@ -58,11 +59,11 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
  * The settings that run this push again from its journal: the same settings with the journal named, so the command
  * finds it from any folder. The resume command both faces print is `commandLineOf` of these.
  */
-export function resumeSettings(prepared: Pick<PreparedMigration, 'settings' | 'paths'>): MigrationSettings {
+export function resumeSettings(prepared: Pick<PreparedMigration, 'settings' | 'paths' | 'command'>): MigrationSettings {
   return { ...prepared.settings, journal: prepared.settings.journal ?? prepared.paths.journalPath };
 }
 
 /** The command line that resumes (or repeats) a prepared run. */
-export function resumeCommandLine(prepared: Pick<PreparedMigration, 'settings' | 'paths'>): string[] {
-  return commandLineOf(resumeSettings(prepared));
+export function resumeCommandLine(prepared: Pick<PreparedMigration, 'settings' | 'paths' | 'command'>): string[] {
+  return commandLineOf(resumeSettings(prepared), prepared.command);
 }

@@ -5,7 +5,7 @@ import { MAX_CONCURRENCY, type SettingKey } from './settings.js';
 export type SettingGroup = 'source' | 'hashes' | 'connection' | 'identity' | 'run';
 
 /** The commands whose command line carries a setting. */
-export type SettingCommand = 'plan' | 'push' | 'check' | 'rollback';
+export type SettingCommand = 'plan' | 'push' | 'sync' | 'check' | 'rollback';
 
 export type SettingKind =
   /** The export itself: the command's argument, not a flag. */
@@ -35,8 +35,8 @@ export interface SettingFlag {
   commands: readonly SettingCommand[];
 }
 
-const source = ['plan', 'push'] as const;
-const connection = ['push', 'check', 'rollback'] as const;
+const source = ['plan', 'push', 'sync'] as const;
+const connection = ['push', 'sync', 'check', 'rollback'] as const;
 
 /**
  * Every setting with its flag, its name in the app and its help: the headless commands build their options from
@@ -200,7 +200,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'run',
     kind: { type: 'text' },
     help: `requests in flight at most, 1 to ${MAX_CONCURRENCY} (default: adaptive)`,
-    commands: ['push'],
+    commands: ['push', 'sync'],
   },
   {
     key: 'giveUpAfter',
@@ -210,7 +210,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'run',
     kind: { type: 'text' },
     help: 'stop (exit 3) once the core has answered nothing useful this long; until then operations wait (default: 300)',
-    commands: ['push'],
+    commands: ['push', 'sync'],
   },
   {
     key: 'journal',
@@ -220,7 +220,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'run',
     kind: { type: 'path' },
     help: 'the journal that makes a re-run resume (default: beside the report); one push at a time (it is locked)',
-    commands: ['push', 'rollback'],
+    commands: ['push', 'sync', 'rollback'],
   },
   {
     key: 'report',
@@ -230,7 +230,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'run',
     kind: { type: 'path' },
     help: 'every record not imported, and why, one JSON object per line, appended after a line naming the run (default: <file>.push-report.ndjson here)',
-    commands: ['plan', 'push'],
+    commands: ['plan', 'push', 'sync'],
   },
   {
     key: 'dryRun',
@@ -239,7 +239,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'run',
     kind: { type: 'switch' },
     help: 'plan and pre-flight only: nothing is written to the core',
-    commands: ['push', 'rollback'],
+    commands: ['push', 'sync', 'rollback'],
   },
   {
     key: 'verifyCredentials',
@@ -249,7 +249,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'run',
     kind: { type: 'path' },
     help: 'lines of "email password" of known accounts: checked locally before, signed in after',
-    commands: ['push'],
+    commands: ['push', 'sync'],
   },
   {
     key: 'json',
@@ -258,7 +258,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'run',
     kind: { type: 'switch' },
     help: 'end with one JSON object holding the summary counts',
-    commands: ['plan', 'push', 'check', 'rollback'],
+    commands: ['plan', 'push', 'sync', 'check', 'rollback'],
   },
   {
     key: 'keepIds',
@@ -267,7 +267,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'identity',
     kind: { type: 'negatable' },
     help: "do not map each user's core id to its id in the old system",
-    commands: ['push'],
+    commands: ['push', 'sync'],
   },
   {
     key: 'verifyEmails',
@@ -276,7 +276,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'identity',
     kind: { type: 'negatable' },
     help: 'do not verify in the core the emails the source marks verified',
-    commands: ['push'],
+    commands: ['push', 'sync'],
   },
   {
     key: 'metadata',
@@ -285,7 +285,7 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'identity',
     kind: { type: 'negatable' },
     help: 'do not write the profile (name, photo, times, claims) into the user metadata',
-    commands: ['push'],
+    commands: ['push', 'sync'],
   },
   {
     key: 'existing',
@@ -294,8 +294,18 @@ export const settingFlags: readonly SettingFlag[] = [
     label: 'already in the core',
     group: 'identity',
     kind: { type: 'choice', choices: ['skip', 'replace'] },
-    help: 'a password user already in the core: left untouched, or its hash replaced',
-    commands: ['push'],
+    help: 'a password user already in the core: left untouched, or its hash replaced (a sync always leaves it untouched)',
+    commands: ['push', 'sync'],
+  },
+  {
+    key: 'deleted',
+    flag: '--deleted',
+    value: '<policy>',
+    label: 'gone from the export',
+    group: 'identity',
+    kind: { type: 'choice', choices: ['keep', 'remove'] },
+    help: 'a user the migration brought over that the newer export no longer has: reported and kept, or removed from the core (only if the migration created it)',
+    commands: ['sync'],
   },
 ];
 

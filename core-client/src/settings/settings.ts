@@ -75,6 +75,8 @@ export const MigrationSettingsSchema = z.object({
   verifyEmails: z.boolean().default(true),
   metadata: z.boolean().default(true),
   existing: z.enum(['skip', 'replace']).default('skip'),
+  /** A sync: what happens to users gone from the newer export. */
+  deleted: z.enum(['keep', 'remove']).default('keep'),
 });
 
 export type MigrationSettings = z.output<typeof MigrationSettingsSchema>;

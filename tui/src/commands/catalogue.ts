@@ -17,6 +17,11 @@ export const commandCatalogue = {
     description: 'import an export into the core: bounded concurrency, retries, a journal to resume, a report of every refusal',
     load: async (): Promise<RegisterCommand> => (await import('./push.js')).registerPushCommand,
   },
+  sync: {
+    description:
+      'bring over what changed in a newer export since the journal of an earlier push or sync (new users, passwords, emails, verifications, profiles, disabled and deleted accounts); nothing else is sent',
+    load: async (): Promise<RegisterCommand> => (await import('./sync.js')).registerSyncCommand,
+  },
   check: {
     description: 'pre-flight only: the core answers /hello, accepts the api-key, and has the tenant; shows versions and round-trip time',
     load: async (): Promise<RegisterCommand> => (await import('./check.js')).registerCheckCommand,

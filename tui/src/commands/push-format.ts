@@ -1,4 +1,12 @@
-import { describeCredentialsProof, formatCountsSum, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
+import {
+  describeCredentialsProof,
+  describeSyncCounts,
+  formatCountsSum,
+  outcomeLabels,
+  pushOutcomes,
+  syncOnlyOutcomes,
+  type PushSummary,
+} from 'core-client/push/summary';
 import type { CredentialCheck } from 'core-client/push/credentials';
 import type { PushEvent } from 'core-client/push/events';
 
@@ -29,9 +37,11 @@ export function formatProgress(event: ProgressEvent): string {
 
 export function formatSummary(summary: PushSummary): string {
   const width = Math.max(...pushOutcomes.map((outcome) => outcomeLabels[outcome].length));
-  const lines = [summary.dryRun ? 'Dry run: nothing was written to the core.' : 'Push summary:'];
+  const lines = [summary.dryRun ? 'Dry run: nothing was written to the core.' : summary.sync === undefined ? 'Push summary:' : 'Sync summary:'];
+  if (summary.sync !== undefined) lines.push(...describeSyncCounts(summary.sync).map((line) => `  ${line}`), '  Operations sent:');
   for (const outcome of pushOutcomes) {
     if (outcome === 'notAttempted' && summary.notAttempted === 0) continue;
+    if (summary.sync === undefined && syncOnlyOutcomes.has(outcome)) continue;
     const label = summary.dryRun && outcome === 'notAttempted' ? 'would be sent' : outcomeLabels[outcome];
     lines.push(`  ${label.padEnd(width)}  ${summary[outcome]}`);
   }

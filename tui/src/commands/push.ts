@@ -12,6 +12,7 @@ import {
   resumeCommandLine,
   runPrepared,
   RunSetupError,
+  type MigrationCommand,
   type PreparedMigration,
 } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
@@ -25,37 +26,47 @@ import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting
 /** Without a TTY (CI logs, files) a progress line every few seconds is enough. */
 const PLAIN_PROGRESS_EVERY_MS = 5_000;
 
-export const registerPushCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program.command('push').description(commandCatalogue.push.description);
-  addSettingOptions(command, 'push').action(async (file: string, flags: Record<string, unknown>) => {
-    const output = new GuardedOutput(io);
-    try {
-      setExitCode(await push(file, flags, io, output));
-    } finally {
-      output.release();
-    }
-  });
-};
+/** `push` and `sync` run alike: a sync is a push of what changed since the journal's last run. */
+export function registerMigrationCommand(name: MigrationCommand): RegisterCommand {
+  return (program: Command, { io, setExitCode }) => {
+    const command = program.command(name).description(commandCatalogue[name].description);
+    addSettingOptions(command, name).action(async (file: string, flags: Record<string, unknown>) => {
+      const output = new GuardedOutput(io);
+      try {
+        setExitCode(await migrate(name, file, flags, io, output));
+      } finally {
+        output.release();
+      }
+    });
+  };
+}
+
+export const registerPushCommand: RegisterCommand = registerMigrationCommand('push');
 
 /**
  * The push as both faces run it: the settings from the flags, core-client's checks before sending
  * (`prepareMigration`), the push itself (`runPrepared`), and the exit code of its summary.
  */
-async function push(file: string, flags: Record<string, unknown>, io: CommandIO, output: GuardedOutput): Promise<number> {
+async function migrate(name: MigrationCommand, file: string, flags: Record<string, unknown>, io: CommandIO, output: GuardedOutput): Promise<number> {
   const say = (text: string): void => output.write(`${text}\n`);
+  const fail = (message: string, code: ExitCode): ExitCode => {
+    io.stderr.write(printableLines(`core-migrate ${name}: ${message}\n`));
+    return code;
+  };
   const refusal = apiKeyFlagRefusal(flags);
-  if (refusal !== undefined) return fail(io, refusal, ExitCode.usageOrConfiguration);
+  if (refusal !== undefined) return fail(refusal, ExitCode.usageOrConfiguration);
   const settings = parseSettings(settingsInputOf(flags, file));
-  if (Array.isArray(settings)) return fail(io, settings.map((error) => error.describe('flags')).join('\n'), ExitCode.usageOrConfiguration);
+  if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'), ExitCode.usageOrConfiguration);
   const prepared = await prepareMigration(settings, {
+    command: name,
     cwd: io.cwd,
     env: io.env,
     onMessage: ({ level, text }) => (level === 'info' ? say(text) : void io.stderr.write(`${printableLines(text)}\n`)),
   });
-  if (prepared instanceof RunSetupError) return fail(io, prepared.message, prepared.exitCode);
+  if (prepared instanceof RunSetupError) return fail(prepared.message, prepared.exitCode);
   try {
     const final = await pushWithInterrupts(io, output, prepared);
-    if (final instanceof RunSetupError) return fail(io, final.message, final.exitCode);
+    if (final instanceof RunSetupError) return fail(final.message, final.exitCode);
     output.write(formatSummary(final));
     const resumable = final.stoppedEarly !== undefined && !notResumableStops.has(final.stoppedEarly.reason);
     if (resumable && final.notAttempted > 0) {
@@ -66,11 +77,6 @@ async function push(file: string, flags: Record<string, unknown>, io: CommandIO,
   } finally {
     await prepared.client.close();
   }
-}
-
-function fail(io: CommandIO, message: string, code: ExitCode): ExitCode {
-  io.stderr.write(printableLines(`core-migrate push: ${message}\n`));
-  return code;
 }
 
 /**

@@ -1,0 +1,148 @@
+import { fieldGroups, type FieldGroup } from '../plan/field-groups.js';
+import { metadataOf } from '../plan/metadata.js';
+import type { OperationIdentity } from '../plan/operation.js';
+import { SourceProfileSchema } from '../sources/source-user.js';
+import type { AccountChange, AccountRemoval } from './delta.js';
+import type { AccountState, Journal } from './journal.js';
+import type { OperationEnd } from './outcome.js';
+import type { UserStepContext } from './user-steps.js';
+
+export type ChangeContext = UserStepContext & { journal: Journal };
+
+/** Every top-level key the migration ever writes into a user's metadata: a key the newer export lacks is removed. */
+const migratedMetadataKeys: readonly string[] = [...SourceProfileSchema.keyof().options, 'migratedFrom', 'disabled'];
+
+/** The metadata update that makes the stored metadata what the newer export says: absent keys set to null (removed). */
+export function metadataUpdateOf(identity: OperationIdentity): Record<string, unknown> {
+  const metadata = metadataOf(identity) ?? {};
+  const update: Record<string, unknown> = {};
+  for (const key of migratedMetadataKeys) update[key] = key in metadata ? metadata[key] : null;
+  return update;
+}
+
+const keptAsIs = (note: string): OperationEnd => ({ kind: 'done', outcome: 'keptAsIs', journal: 'untouched', note });
+
+/**
+ * Brings one account's changes over, group by group, in the order that keeps the user able to sign in: the email
+ * first (the hash import names the user by it), then the hash, the verification of the (new) email, the metadata.
+ * Each group brought over is journalled in the account's state; a group that fails keeps its earlier digest, so the
+ * next sync sends it again. Only an account the migration created has its email or hash changed.
+ */
+export async function runAccountChange(change: AccountChange, context: ChangeContext): Promise<OperationEnd> {
+  const { journal, client, options } = context;
+  const state = journal.stateOf(change.account);
+  const operation = change.operation;
+  if (state.untouched) {
+    return keptAsIs('changed in the old system, but this user was in the core before the migration (left untouched then): left untouched');
+  }
+  const wanted = journal.groupDigests(operation);
+  const digests = [...state.digests];
+  const broughtOver = (group: FieldGroup): void => {
+    const index = fieldGroups.indexOf(group);
+    digests[index] = wanted[index] ?? 0;
+  };
+  const pending = new Set(change.changed);
+  const userId = state.callId;
+  try {
+    if (operation.kind === 'passwordImport') {
+      if ((pending.has('email') || pending.has('credentials')) && !state.createdHere) {
+        return keptAsIs(
+          `the ${pending.has('email') ? 'email' : 'password'} changed in the old system, but this user was in the core before the migration: ` +
+            'its email and password are not changed by a sync',
+        );
+      }
+      if (pending.has('email')) {
+        const changed = await context.send((call) => client.changeEmail({ recipeUserId: userId, email: operation.email }, call));
+        if (changed.outcome === 'emailTaken') {
+          return {
+            kind: 'refused',
+            code: 'emailTaken',
+            reason: `the new email ${operation.email} already belongs to another user of the core: the email (and anything after it) was not changed`,
+          };
+        }
+        if (changed.outcome === 'unknownUser') return gone(userId);
+        broughtOver('email');
+        // Verification belongs to an email: the new one starts unverified.
+        if (operation.identity?.emailVerified === true) pending.add('verification');
+        else broughtOver('verification');
+      }
+      if (pending.has('credentials')) {
+        if (options.lookup) {
+          const found = await context.send((call) => client.userByEmail(operation.email, call));
+          if (!found.found) return gone(userId);
+          if (found.userId !== userId && found.userId !== state.coreId) {
+            return {
+              kind: 'refused',
+              code: 'emailTaken',
+              reason: `the email ${operation.email} names another core user (${found.userId}): the new password was not imported`,
+            };
+          }
+        }
+        await context.send((call) => client.importPasswordHash(operation.body, call));
+        broughtOver('credentials');
+      }
+      if (pending.has('verification') && options.verifyEmails) {
+        if (operation.identity?.emailVerified === true) {
+          const token = await context.send((call) => client.createEmailVerificationToken({ userId, email: operation.email }, call));
+          if (token.outcome === 'token') {
+            const verified = await context.send((call) => client.verifyEmail(token.token, call));
+            if (verified.outcome === 'invalidToken')
+              return { kind: 'failed', code: 'verificationFailed', reason: 'the core refused its own fresh verification token; the next sync retries it' };
+          }
+        } else {
+          await context.send((call) => client.unverifyEmail({ userId, email: operation.email }, call));
+        }
+        broughtOver('verification');
+      }
+    } else if (pending.has('email') || pending.has('verification')) {
+      const result = await context.send((call) => client.signInUp(operation.body, call));
+      if (result.outcome === 'nonOkStatus')
+        return { kind: 'refused', code: result.status, reason: `the core answered ${result.status}${result.reason === undefined ? '' : `: ${result.reason}`}` };
+      broughtOver('email');
+      broughtOver('verification');
+    }
+    if ((pending.has('profile') || pending.has('disabled')) && options.metadata && operation.identity !== undefined) {
+      const identity = operation.identity;
+      await context.send((call) => client.updateUserMetadata({ userId, metadataUpdate: metadataUpdateOf(identity) }, call));
+      broughtOver('profile');
+      broughtOver('disabled');
+    }
+    return { kind: 'done', outcome: 'updated', journal: 'imported' };
+  } finally {
+    recordDigests(journal, state, digests);
+  }
+}
+
+/**
+ * Takes an account out of the core (its user disabled in the old system, or gone with --deleted remove), or only
+ * reports it. A removed account is journalled as removed: a later export that has it (re-enabled) creates it anew,
+ * and with its old id mapped again it keeps the same id.
+ */
+export async function runAccountRemoval(removal: AccountRemoval, context: ChangeContext): Promise<OperationEnd> {
+  const { journal, client } = context;
+  const state = journal.stateOf(removal.account);
+  if (!removal.remove) {
+    return keptAsIs(`the user "${removal.sourceId}" is no longer in the export: left in the core (--deleted remove removes the users the migration created)`);
+  }
+  if (!state.createdHere) {
+    return keptAsIs(
+      `the user "${removal.sourceId}" is ${removal.why === 'disabled' ? 'disabled in the old system' : 'no longer in the export'}, but it was in the core before the migration: left untouched`,
+    );
+  }
+  await context.send((call) => client.removeUser(state.callId, call));
+  journal.recordState({ ...state, removed: true });
+  return { kind: 'done', outcome: 'removed', journal: 'imported' };
+}
+
+function recordDigests(journal: Journal, state: AccountState, digests: readonly number[]): void {
+  if (digests.every((digest, index) => digest === state.digests[index])) return;
+  journal.recordState({ ...state, digests });
+}
+
+function gone(userId: string): OperationEnd {
+  return {
+    kind: 'failed',
+    code: 'userGone',
+    reason: `the core no longer has the user ${userId} (removed there?): its changes were not brought over; remove it from the journal's users by rolling back, or re-create it with push`,
+  };
+}

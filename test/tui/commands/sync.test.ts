@@ -1,0 +1,191 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
+import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../../core-double/known-hashes.js';
+import { SIGNER_KEY } from './identity-support.js';
+import { API_KEY, lastJson, runCli } from './push-support.js';
+
+type FirebaseUser = Record<string, unknown>;
+const scrypt = { passwordHash: VENDOR_SCRYPT_VECTOR.hash, salt: VENDOR_SCRYPT_VECTOR.salt };
+
+function monday(): FirebaseUser[] {
+  return [
+    {
+      localId: 'fb-ada',
+      email: 'ada@example.com',
+      emailVerified: true,
+      ...scrypt,
+      displayName: 'Ada Lovelace',
+      photoUrl: 'https://example.com/ada.png',
+      providerUserInfo: [
+        { providerId: 'password', rawId: 'ada@example.com', email: 'ada@example.com' },
+        { providerId: 'google.com', rawId: 'g-ada', email: 'ada@example.com' },
+      ],
+    },
+    { localId: 'fb-grace', email: 'grace@example.com', emailVerified: true, providerUserInfo: [{ providerId: 'google.com', rawId: 'g-grace' }] },
+    { localId: 'fb-linus', email: 'linus@example.com', emailVerified: false, ...scrypt },
+    { localId: 'fb-mallory', email: 'mallory@example.com', emailVerified: true, ...scrypt, disabled: true },
+    { localId: 'fb-u1', email: 'user1@example.com', emailVerified: true, ...scrypt, displayName: 'User 1' },
+    { localId: 'fb-u2', email: 'user2@example.com', emailVerified: true, ...scrypt, displayName: 'User 2' },
+  ];
+}
+
+/** Requests about users (not the pre-flight's probes): what a sync with nothing to do must not send. */
+function userRequests(core: CoreDouble, from: number): string[] {
+  return core
+    .requests()
+    .slice(from)
+    .filter((request) => {
+      const text = JSON.stringify(request.body ?? {}) + request.path;
+      // The tenant probe's empty body is refused by the core, so it writes nothing.
+      return request.method !== 'GET' && !text.startsWith('{}') && !text.includes('core-migrate-probe');
+    })
+    .map((request) => `${request.method} ${request.path}`);
+}
+
+async function signIn(core: CoreDouble, email: string, password: string): Promise<string> {
+  const answer = await fetch(`${core.url}/recipe/signin`, {
+    method: 'POST',
+    headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ email, password }),
+  });
+  return ((await answer.json()) as { status: string }).status;
+}
+
+describe('core-migrate sync brings a newer export over, and nothing else', () => {
+  let core: CoreDouble;
+  let dir: string;
+  const write = async (name: string, users: FirebaseUser[]): Promise<string> => {
+    const path = join(dir, name);
+    await writeFile(path, `${JSON.stringify({ users })}\n`);
+    return path;
+  };
+  const flags = ['--core', '', '--hash-config', 'hash_config.txt', '--journal', 'journal.ndjson', '--report', 'report.ndjson', '--json'];
+  const run = (command: 'push' | 'sync', file: string, ...extra: string[]) =>
+    runCli([command, file, ...flags.map((flag) => (flag === '' ? core.url : flag)), ...extra], dir);
+
+  beforeEach(async () => {
+    core = await startCoreDouble({ apiKeys: [API_KEY], signerKey: SIGNER_KEY });
+    dir = await mkdtemp(join(tmpdir(), 'sync-'));
+    const v = VENDOR_SCRYPT_VECTOR;
+    await writeFile(
+      join(dir, 'hash_config.txt'),
+      `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${v.signerKey},\n  base64_salt_separator: ${v.saltSeparator},\n  rounds: ${v.rounds},\n  mem_cost: ${v.memCost},\n}\n`,
+      { mode: 0o600 },
+    );
+  });
+  afterEach(async () => {
+    await core.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('sends nothing about any user when the newer export has not changed', async () => {
+    const first = await run('push', await write('monday.json', monday()));
+    expect(first.exitCode).toBe(0);
+    const before = core.requests().length;
+    const again = await run('sync', await write('tuesday.json', [...monday()].reverse()));
+    expect(again.stderr).toBe('');
+    expect(again.exitCode).toBe(0);
+    expect(lastJson(again)['sync']).toMatchObject({ new: 0, changed: 0, unchanged: 5, refused: 1, deletedInSource: 0, users: 6 });
+    expect(userRequests(core, before)).toEqual([]);
+  });
+
+  it('brings over each kind of change, keyed by the old id, and a second sync of the same export sends nothing', async () => {
+    expect((await run('push', await write('monday.json', monday()))).exitCode).toBe(0);
+    // Someone signs up directly in the new core with an address a newer old-system user also has.
+    await fetch(`${core.url}/recipe/user/passwordhash/import`, {
+      method: 'POST',
+      headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ email: 'direct@example.com', passwordHash: await bcryptHashOf('direct-password') }),
+    });
+    const newHash = await bcryptHashOf('new-password');
+    const users = monday().map((user): FirebaseUser => {
+      switch (user['localId']) {
+        case 'fb-ada': {
+          const { photoUrl: _dropped, ...rest } = user;
+          return { ...rest, passwordHash: newHash, salt: undefined, displayName: 'Ada King' };
+        }
+        case 'fb-linus':
+          return { ...user, email: 'linus@new.example.com', emailVerified: true };
+        case 'fb-grace':
+          return {
+            ...user,
+            email: 'grace@new.example.com',
+            providerUserInfo: [{ providerId: 'google.com', rawId: 'g-grace', email: 'grace@new.example.com' }],
+          };
+        case 'fb-u1':
+          return { ...user, disabled: true };
+        default:
+          return user;
+      }
+    });
+    const tuesday = [
+      { localId: 'fb-new', email: 'new@example.com', emailVerified: false, ...scrypt },
+      { localId: 'fb-direct', email: 'direct@example.com', emailVerified: false, ...scrypt },
+      ...users.filter((user) => user['localId'] !== 'fb-u2'),
+    ];
+    const sync = await run('sync', await write('tuesday.json', tuesday));
+    expect(sync.stderr).toBe('');
+    expect(sync.exitCode).toBe(0);
+    const summary = lastJson(sync);
+    expect(summary['sync']).toMatchObject({
+      new: 2,
+      changed: 3,
+      disabled: 1,
+      unchanged: 0,
+      refused: 1,
+      deletedInSource: 1,
+      users: 8,
+      passwordChanged: 1,
+      emailChanged: 2,
+      verified: 1,
+      profileChanged: 1,
+      removed: 0,
+    });
+    expect(summary).toMatchObject({ imported: 1, existingUntouched: 1, removed: 1, failed: 0 });
+
+    // Ada: the new password, the new name, the photo gone, the same id.
+    expect(await signIn(core, 'ada@example.com', 'new-password')).toBe('OK');
+    expect(await signIn(core, 'ada@example.com', 'user1password')).toBe('WRONG_CREDENTIALS_ERROR');
+    const ada = core.identity.metadataOf('fb-ada');
+    expect(ada['displayName']).toBe('Ada King');
+    expect(ada).not.toHaveProperty('photoUrl');
+    // Linus: the new email, verified again, the same id and password.
+    expect(core.users().find((user) => user.externalId === 'fb-linus')?.email).toBe('linus@new.example.com');
+    expect(core.identity.isVerified('fb-linus', 'linus@new.example.com')).toBe(true);
+    expect(await signIn(core, 'linus@new.example.com', 'user1password')).toBe('OK');
+    // Grace: her Google account's email updated by sign-in-up.
+    expect(core.users().find((user) => user.externalId === 'fb-grace')?.email).toBe('grace@new.example.com');
+    // New users created as push creates them; the one whose email the core already had left untouched.
+    expect(core.users().find((user) => user.externalId === 'fb-new')?.email).toBe('new@example.com');
+    expect(await signIn(core, 'direct@example.com', 'direct-password')).toBe('OK');
+    // Disabled: it can no longer sign in; gone from the export: reported and kept.
+    expect(core.users().some((user) => user.email === 'user1@example.com')).toBe(false);
+    expect(core.users().find((user) => user.externalId === 'fb-u2')).toBeDefined();
+    const report = await readFile(join(dir, 'report.ndjson'), 'utf8');
+    expect(report).toContain('fb-u2');
+    expect(report).not.toContain(VENDOR_SCRYPT_VECTOR.hash);
+    expect(report).not.toContain(newHash);
+
+    const before = core.requests().length;
+    const again = await run('sync', join(dir, 'tuesday.json'));
+    expect(again.exitCode).toBe(0);
+    expect(lastJson(again)['sync']).toMatchObject({ new: 0, changed: 0, disabled: 0, deletedInSource: 1 });
+    expect(userRequests(core, before)).toEqual([]);
+
+    // Re-enabled: created anew with the same id.
+    const wednesday = tuesday.map((user) => (user['localId'] === 'fb-u1' ? { ...user, disabled: false } : user));
+    const third = await run('sync', await write('wednesday.json', wednesday), '--deleted', 'remove');
+    expect(third.exitCode).toBe(0);
+    expect(lastJson(third)['sync']).toMatchObject({ new: 1, reEnabled: 1, deletedInSource: 1 });
+    expect(core.users().find((user) => user.externalId === 'fb-u1')?.email).toBe('user1@example.com');
+    expect(core.users().find((user) => user.externalId === 'fb-u2')).toBeUndefined();
+
+    // A rollback after the syncs leaves only the user the migration did not create.
+    const rollback = await runCli(['rollback', '--journal', 'journal.ndjson', '--core', core.url, '--json'], dir);
+    expect(rollback.exitCode).toBe(0);
+    expect(core.users().map((user) => user.email)).toEqual(['direct@example.com']);
+  });
+});
