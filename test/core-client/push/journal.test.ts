@@ -180,7 +180,7 @@ describe('Journal', () => {
     const [headerLine, entryLine] = (await readFile(path, 'utf8')).trim().split('\n');
     const header = JSON.parse(headerLine ?? '') as { digestSalt: string; version: number };
     const entry = JSON.parse(entryLine ?? '') as { d: string };
-    expect(header.version).toBe(3);
+    expect(header.version).toBe(4);
     const withoutKey = hash('sha256', `${header.digestSalt}\n${operation.operationKey}\n${JSON.stringify(operation.body)}`, 'base64url').slice(0, 11);
     expect(entry.d).not.toBe(withoutKey);
     expect(JSON.stringify(header)).not.toContain(digestKey(header.digestSalt).toString('base64'));
@@ -199,7 +199,7 @@ describe('Journal', () => {
     const header = { journal: 'core-migrate push journal', version: 2, source: sourceFingerprint, target, digestSalt: 's'.repeat(32), digestCheck: 'c' };
     await writeFile(path, `${JSON.stringify(header)}\n{"k":"L2#pw","d":"abc","o":"sent"}\n`);
     const refused = await Journal.open(path, { sourceFingerprint, target, digestKey });
-    expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 2, this one reads 3\).*new --journal/);
+    expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 2, this one reads 4\).*new --journal/);
     // Refused before the lock is taken: nothing is left behind.
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
