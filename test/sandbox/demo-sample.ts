@@ -86,7 +86,7 @@ export async function writeDemoSample(folder: string, signerKey: Buffer): Promis
       localId: user.localId,
       ...(user.email === undefined ? {} : { email: user.email, emailVerified: true }),
       ...(hashed === undefined ? (user.rawHash === undefined ? {} : { passwordHash: user.rawHash }) : hashed),
-      // Profile data the identity steps keep in the user's metadata (README, "What a migrated user keeps").
+      // Profile data the identity steps keep in the user's metadata (docs/identity.md, "Its profile, in the user's metadata").
       ...(user.email?.includes('@') === true ? { displayName: user.email.split('@')[0] } : {}),
       createdAt: '1700000000000',
       providerUserInfo: (user.providers ?? []).map((provider) => ({ ...provider, email: user.email })),
