@@ -62,6 +62,29 @@ describe('planSource', () => {
     expect(records[2]?.items[0]).toMatchObject({ body: { passwordHash: bcryptOf(3) } });
   });
 
+  it('refuses a second record with the same old id as a duplicate of the first, naming both places; an empty old id is none', async () => {
+    const path = await ndjson('dupes-id.ndjson', [
+      { id: 'u-1', email: 'a@example.com', passwordHash: bcryptOf(1) },
+      { id: 'u-1', email: 'b@example.com', passwordHash: bcryptOf(2), thirdPartyId: 'google', thirdPartyUserId: 'g-b' },
+      { id: '', email: 'c@example.com', passwordHash: bcryptOf(3) },
+      { id: '  ', email: 'd@example.com', passwordHash: bcryptOf(1) },
+    ]);
+    const records = await collect(planSource(path));
+    expect(records[0]?.items.map((item) => item.kind)).toEqual(['passwordImport']);
+    // Every account of the later record is refused: none may become a core user fighting for the same mapping.
+    expect(records[1]?.items).toEqual([
+      expect.objectContaining({ code: 'duplicateSourceId', sourceId: 'u-1', reason: expect.stringContaining(`${path}, line 1`) }),
+      expect.objectContaining({ code: 'duplicateSourceId', sourceId: 'u-1' }),
+    ]);
+    expect(records[2]?.items[0]).toMatchObject({ kind: 'passwordImport', identity: { carriesSourceId: false } });
+    expect(records[3]?.items[0]).toMatchObject({ kind: 'passwordImport' });
+    expect((await summarisePlan(path)).duplicates).toBe(2);
+
+    const last = await collect(planSource(path, { duplicates: 'last-wins' }));
+    expect(last[0]?.items[0]).toMatchObject({ code: 'duplicateSourceId', reason: expect.stringContaining('line 2') });
+    expect(last[1]?.items.map((item) => item.kind)).toEqual(['passwordImport', 'thirdPartySignInUp']);
+  });
+
   it('finds a third-party account linked twice', async () => {
     const path = await ndjson('dupes-tp.ndjson', [
       { email: 'a@example.com', thirdPartyId: 'google', thirdPartyUserId: '1' },

@@ -92,6 +92,26 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     expect(userRequests(core, before)).toEqual([]);
   });
 
+  it('--dry-run shows the delta and sends nothing; a journal without digests is refused in one sentence', async () => {
+    expect((await run('push', await write('monday.json', monday()))).exitCode).toBe(0);
+    const journal = await readFile(join(dir, 'journal.ndjson'), 'utf8');
+    const changed = monday().map((user) => (user['localId'] === 'fb-linus' ? { ...user, email: 'linus@new.example.com' } : user));
+    const before = core.requests().length;
+    const dryRun = await run('sync', await write('tuesday.json', changed.slice(1)), '--dry-run');
+    expect(dryRun.exitCode).toBe(0);
+    expect(lastJson(dryRun)['sync']).toMatchObject({ changed: 1, emailChanged: 1, unchanged: 3, deletedInSource: 1 });
+    expect(userRequests(core, before)).toEqual([]);
+    expect(await readFile(join(dir, 'journal.ndjson'), 'utf8')).toBe(journal);
+
+    // A version 3 journal (before sync) has no account states: the sync says what it cannot compare, and sends nothing.
+    const [header = '', ...rest] = journal.split('\n');
+    await writeFile(join(dir, 'journal.ndjson'), [header.replace('"version":4', '"version":3'), ...rest.filter((line) => !line.includes('"w":'))].join('\n'));
+    const old = await run('sync', join(dir, 'tuesday.json'));
+    expect(old.exitCode).toBe(2);
+    expect(old.stderr).toMatch(/written by an earlier version of core-migrate.*keeps no digest.*compare nothing/s);
+    expect(userRequests(core, before)).toEqual([]);
+  });
+
   it('brings over each kind of change, keyed by the old id, and a second sync of the same export sends nothing', async () => {
     expect((await run('push', await write('monday.json', monday()))).exitCode).toBe(0);
     // Someone signs up directly in the new core with an address a newer old-system user also has.
