@@ -43,6 +43,10 @@ export {
   allSucceeded,
   formatCountsSum,
   emptyCounts,
+  emptySyncCounts,
+  describeSyncCounts,
+  SyncCountsSchema,
+  type SyncCounts,
   type PushCounts,
   type PushSummary,
   type PushOutcome,
@@ -62,3 +66,6 @@ export {
   type SignInCheck,
 } from './credentials.js';
 export { runMigration, migrationInputs, migrationSourceFiles, type RunMigrationOptions } from './migration.js';
+export { syncDelta, type AccountChange, type AccountRemoval, type DeletedPolicy, type EngineItem, type EngineRecord, type SyncItem } from './delta.js';
+export { UserStates, StateFlag } from './user-states.js';
+export { runAccountChange, runAccountRemoval, metadataUpdateOf } from './account-changes.js';

@@ -79,15 +79,15 @@ describe('a sync killed at a random moment resumes exactly', () => {
 
     const resumed = await runCli(args('sync', 'tuesday.json', '--json'), dir);
     expect(resumed.exitCode).toBe(0);
-    const sync = lastJson(resumed)['sync'] as Record<string, number>;
+    const sync = lastJson(resumed)['sync'] as { changed: number; unchanged: number };
     const changes = metadataWrites().filter((write) => String(write.name).startsWith('New'));
     // None skipped: every user has its new name.
     for (let index = 0; index < USERS; index += 1) expect(core.identity.metadataOf(`fb-${index}`)['displayName']).toBe(`New ${index}`);
     // None sent twice, but those whose answer the kill cut off before they were journalled (at most the two in flight
     // and the lines of the last event-loop turn).
-    expect(sync['changed']).toBe(changes.length - beforeResume);
+    expect(sync.changed).toBe(changes.length - beforeResume);
     expect(changes.length - USERS).toBeLessThanOrEqual(4);
-    expect(sync['changed'] + sync['unchanged']).toBe(USERS);
+    expect(sync.changed + sync.unchanged).toBe(USERS);
 
     const before = core.requests().length;
     const again = await runCli(args('sync', 'tuesday.json', '--json'), dir);
