@@ -93,16 +93,19 @@ export function missingFeaturesSentence(
 export function identityOptionsFor(
   requested: IdentityOptions,
   support: FeatureSupport,
-  plan: PlanIdentity,
+  plan: PlanIdentity | undefined,
   target: string,
 ): { options: IdentityOptions } | { problem: string; missing: StepFeature[] } {
-  const { identity } = plan;
+  // Not counted (a sync reads its export once): any step the operator asked for may be needed.
+  const identity = plan?.identity;
   const needs: Record<StepFeature, boolean> = {
-    mapping: requested.keepIds && identity.keepsSourceId > 0,
-    verification: requested.verifyEmails && identity.verifiedEmails > 0,
-    metadata: requested.metadata && identity.keepsSourceId + identity.separateAccounts + identity.withProfile + identity.disabledImported > 0,
+    mapping: requested.keepIds && (identity === undefined || identity.keepsSourceId > 0),
+    verification: requested.verifyEmails && (identity === undefined || identity.verifiedEmails > 0),
+    metadata:
+      requested.metadata &&
+      (identity === undefined || identity.keepsSourceId + identity.separateAccounts + identity.withProfile + identity.disabledImported > 0),
     // Replace can do without the lookup; skip cannot tell an existing user from a new one without it.
-    lookup: requested.lookup && requested.existing === 'skip' && plan.passwordImports > 0,
+    lookup: requested.lookup && requested.existing === 'skip' && (plan === undefined || plan.passwordImports > 0),
   };
   const missing = (Object.keys(needs) as StepFeature[]).filter((feature) => needs[feature] && !support[feature]);
   if (missing.length > 0) return { problem: missingFeaturesSentence(missing, target), missing };

@@ -15,6 +15,7 @@ import { attemptsOf, Dispatcher } from './dispatcher.js';
 import { ChangeNotifier, type PushControl } from './control.js';
 import type { PushEvent, PushEventListener } from './events.js';
 import { Journal, JournalError } from './journal.js';
+import { StateFlag } from './user-states.js';
 import type { PlannedRecord as PlannedRecordLike } from '../plan/plan-source.js';
 import { JournalCoreCheck } from './journal-core-check.js';
 import { endOfError, type OperationEnd } from './outcome.js';
@@ -243,7 +244,11 @@ class PushRun {
     const known = journal.states.find(sourceId, role);
     const wanted = journal.groupDigests(item);
     const digests = fieldGroups.map((group, index) =>
-      groups.includes(group) ? (wanted[index] ?? 0) : known === undefined || journal.states.has(known, 4) ? 0 : journal.states.digest(known, index),
+      groups.includes(group)
+        ? (wanted[index] ?? 0)
+        : known === undefined || journal.states.has(known, StateFlag.removed)
+          ? 0
+          : journal.states.digest(known, index),
     );
     journal.recordState({
       sourceId,

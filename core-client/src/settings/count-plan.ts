@@ -41,17 +41,8 @@ export interface CountOptions {
  */
 export async function countPlan(sourcePath: string, options: PlanOptions, count: CountOptions = {}): Promise<CountedPlan | SettingError> {
   const interval = count.progressIntervalMs ?? 100;
-  let snapshot: FileSnapshot[];
-  try {
-    snapshot = await snapshotFiles(migrationSourceFiles(sourcePath, options));
-  } catch (error) {
-    const failed = error as NodeJS.ErrnoException;
-    const setting: SettingKey = failed.path === options.auth0PasswordFile ? 'auth0PasswordFile' : 'file';
-    return new SettingError(
-      setting,
-      `{setting} ${failed.path ?? sourcePath}: ${failed.code === 'ENOENT' ? 'no such file' : `cannot be read (${failed.code ?? 'error'})`}.`,
-    );
-  }
+  const snapshot = await snapshotOfSource(sourcePath, options);
+  if (snapshot instanceof SettingError) return snapshot;
   const tally = new PlanTally();
   let operations = 0;
   let reportedAt = performance.now();
@@ -72,6 +63,20 @@ export async function countPlan(sourcePath: string, options: PlanOptions, count:
   }
   count.onProgress?.({ records: tally.records, operations });
   return { key: planKeyOf(sourcePath, options), summary: tally.summary(), snapshot };
+}
+
+/** The export's files as they are now (a change after this stops the run), or the setting naming the one missing. */
+export async function snapshotOfSource(sourcePath: string, options: PlanOptions): Promise<FileSnapshot[] | SettingError> {
+  try {
+    return await snapshotFiles(migrationSourceFiles(sourcePath, options));
+  } catch (error) {
+    const failed = error as NodeJS.ErrnoException;
+    const setting: SettingKey = failed.path === options.auth0PasswordFile ? 'auth0PasswordFile' : 'file';
+    return new SettingError(
+      setting,
+      `{setting} ${failed.path ?? sourcePath}: ${failed.code === 'ENOENT' ? 'no such file' : `cannot be read (${failed.code ?? 'error'})`}.`,
+    );
+  }
 }
 
 /** A file that cannot be read as a whole, as the setting that names it (or the one that fixes it). */

@@ -13,7 +13,8 @@ import { readCredentials, type KnownCredential } from '../push/credentials.js';
 import { migrationInputs } from '../push/migration.js';
 import type { Secret } from '../secret.js';
 import { clientOf, connectionOf } from './connection-of.js';
-import { countPlan, planKeyOf, type CountedPlan, type CountOptions } from './count-plan.js';
+import { countPlan, planKeyOf, snapshotOfSource, type CountedPlan, type CountOptions } from './count-plan.js';
+import type { FileSnapshot } from '../files/file-snapshot.js';
 import { planOptionsOf } from './plan-options.js';
 import { resolveRunPaths, roleOfSetting, settingOfRole, type RunPaths } from './run-paths.js';
 import { RunSetupError } from './run-setup-error.js';
@@ -50,7 +51,10 @@ export interface PreparedMigration {
   settings: MigrationSettings;
   paths: RunPaths;
   planOptions: PlanOptions;
-  planned: CountedPlan;
+  /** The plan's count; none for a sync, which reads its export once (its delta is counted as it is sent). */
+  planned: CountedPlan | undefined;
+  /** The export's files when the run was prepared: a change after this stops it. */
+  snapshot: FileSnapshot[];
   connection: Connection;
   client: CoreClient;
   /** e.g. "http://127.0.0.1:3567 (tenant public)". */
@@ -167,13 +171,19 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   const planned =
     context.counted?.key === key
       ? context.counted
-      : await countPlan(paths.sourcePath, planOptions, {
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-          ...(context.onCountProgress === undefined ? {} : { onProgress: context.onCountProgress }),
-        });
+      : command === 'sync'
+        ? undefined
+        : await countPlan(paths.sourcePath, planOptions, {
+            ...(context.signal === undefined ? {} : { signal: context.signal }),
+            ...(context.onCountProgress === undefined ? {} : { onProgress: context.onCountProgress }),
+          });
   if (planned instanceof SettingError) return failed(RunSetupError.of(planned));
-  const { summary } = planned;
-  say('info', `Plan: ${summary.operations} operations from ${summary.records} records (${summary.rejected} rejected by the plan).`);
+  const snapshot = planned?.snapshot ?? (await snapshotOfSource(paths.sourcePath, planOptions));
+  if (snapshot instanceof SettingError) return failed(RunSetupError.of(snapshot));
+  const summary = planned?.summary;
+  if (summary !== undefined) {
+    say('info', `Plan: ${summary.operations} operations from ${summary.records} records (${summary.rejected} rejected by the plan).`);
+  }
   // A sync never replaces the hash of a user someone else created in the core meanwhile (signed up directly there).
   const requested = command === 'sync' ? { ...requestedIdentity(settings), existing: 'skip' as const } : requestedIdentity(settings);
   const identity = identityOptionsFor(requested, support, summary, preflight.target);
@@ -185,7 +195,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
       ),
     );
   }
-  if (summary.byFamily.vendor_scrypt > 0 && connection.signerKeyConfigured === false) {
+  if ((summary === undefined || summary.byFamily.vendor_scrypt > 0) && connection.signerKeyConfigured === false) {
     say('info', 'Warning: the stack says the core has no signer key; the first vendor_scrypt user will prove it, and the push stop.');
   }
   return {
@@ -194,6 +204,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
     paths,
     planOptions,
     planned,
+    snapshot,
     connection,
     client,
     target: preflight.target,

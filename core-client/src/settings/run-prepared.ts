@@ -34,7 +34,8 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       sourcePath: prepared.paths.sourcePath,
       planOptions: prepared.planOptions,
       // A sync's count is the delta's, known only once the export is read.
-      ...(prepared.command === 'sync' ? { sync: { deleted: prepared.settings.deleted } } : { total: prepared.planned.summary.operations }),
+      ...(prepared.command === 'sync' ? { sync: { deleted: prepared.settings.deleted } } : {}),
+      ...(prepared.planned === undefined || prepared.command === 'sync' ? {} : { total: prepared.planned.summary.operations }),
       client: prepared.client,
       journalPath: prepared.paths.journalPath,
       reportPath: prepared.paths.reportPath,
@@ -42,7 +43,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       ...(prepared.settings.giveUpAfter === undefined ? {} : { giveUpAfterMs: prepared.settings.giveUpAfter * 1000 }),
       dryRun: prepared.settings.dryRun,
       inputFiles: prepared.inputFiles,
-      sourceSnapshot: prepared.planned.snapshot,
+      sourceSnapshot: prepared.snapshot,
       identity: prepared.identity,
       ...(prepared.credentials === undefined ? {} : { credentials: prepared.credentials }),
       ...controls,

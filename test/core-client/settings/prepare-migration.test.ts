@@ -49,7 +49,7 @@ describe('the checks before a push, one sequence for both faces', () => {
     expect(prepared).not.toBeInstanceOf(RunSetupError);
     if (prepared instanceof RunSetupError) return;
     expect(prepared.limits).toMatchObject({ max: 2 });
-    expect(prepared.planned.summary.operations).toBe(3);
+    expect(prepared.planned?.summary.operations).toBe(3);
     expect(messages).toEqual([expect.stringContaining('is reachable and accepts the key'), 'Plan: 3 operations from 3 records (0 rejected by the plan).']);
     try {
       const summary = await runPrepared(prepared);
