@@ -45,6 +45,14 @@ function userRequests(core: CoreDouble, from: number): string[] {
     .map((request) => `${request.method} ${request.path}`);
 }
 
+async function waitUntil(condition: () => boolean): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > 20_000) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 async function signIn(core: CoreDouble, email: string, password: string): Promise<string> {
   const answer = await fetch(`${core.url}/recipe/signin`, {
     method: 'POST',
@@ -110,6 +118,62 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     expect(old.exitCode).toBe(2);
     expect(old.stderr).toMatch(/written by an earlier version of core-migrate.*keeps no digest.*compare nothing/s);
     expect(userRequests(core, before)).toEqual([]);
+  });
+
+  it('names in the report every change it could not bring over, and never changes a user that was in the core before', async () => {
+    const theirs = await bcryptHashOf('theirs');
+    const seed = async (email: string) =>
+      fetch(`${core.url}/recipe/user/passwordhash/import`, {
+        method: 'POST',
+        headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ email, passwordHash: theirs }),
+      });
+    await seed('linus@example.com');
+    const first = await run('push', await write('monday.json', monday()));
+    expect(lastJson(first)).toMatchObject({ existingUntouched: 1 });
+    await seed('taken@example.com');
+    const newHash = await bcryptHashOf('new-password');
+    const tuesday = monday().map((user) => {
+      if (user['localId'] === 'fb-linus') return { ...user, passwordHash: newHash, salt: undefined, displayName: 'Linus' };
+      if (user['localId'] === 'fb-u1') return { ...user, email: 'taken@example.com', displayName: 'Renamed' };
+      return user;
+    });
+    const sync = await run('sync', await write('tuesday.json', tuesday));
+    expect(sync.exitCode).toBe(1);
+    expect(lastJson(sync)).toMatchObject({ failed: 1, keptAsIs: 1, updated: 0 });
+    const report = (await readFile(join(dir, 'report.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(report).toContainEqual(
+      expect.objectContaining({ sourceId: 'fb-u1', code: 'emailTaken', reason: expect.stringContaining('taken@example.com already belongs to another user') }),
+    );
+    expect(report).toContainEqual(expect.objectContaining({ sourceId: 'fb-linus', code: 'keptAsIs', reason: expect.stringContaining('before the migration') }));
+    // Neither was changed: the taken email's owner and Linus keep their own password; fb-u1 keeps its email and name.
+    expect(await signIn(core, 'linus@example.com', 'theirs')).toBe('OK');
+    expect(await signIn(core, 'taken@example.com', 'theirs')).toBe('OK');
+    expect(core.users().find((user) => user.externalId === 'fb-u1')?.email).toBe('user1@example.com');
+    expect(core.identity.metadataOf('fb-u1')['displayName']).toBe('User 1');
+    // The refused change is tried again by the next sync, not forgotten.
+    const again = await run('sync', join(dir, 'tuesday.json'));
+    expect(lastJson(again)).toMatchObject({ failed: 1 });
+  });
+
+  it('two syncs on one journal cannot run at once', async () => {
+    expect((await run('push', await write('monday.json', monday()))).exitCode).toBe(0);
+    const tuesday = await write(
+      'tuesday.json',
+      monday().map((user) => ({ ...user, displayName: 'Renamed' })),
+    );
+    core.faults.holdPath('/recipe/user/metadata', 'PUT');
+    const first = run('sync', tuesday);
+    await waitUntil(() => core.faults.heldCount() >= 1);
+    const second = await run('sync', tuesday);
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toMatch(/lock|another/i);
+    core.faults.releaseHeld();
+    core.faults.clearFaults();
+    expect((await first).exitCode).toBe(0);
   });
 
   it('brings over each kind of change, keyed by the old id, and a second sync of the same export sends nothing', async () => {
