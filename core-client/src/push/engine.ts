@@ -192,6 +192,8 @@ class PushRun {
   #firstSendAt: number | undefined;
   readonly #coreCheck: JournalCoreCheck | undefined;
   readonly #syncCounts: SyncCounts | undefined;
+  /** Users gone from the newer export that this sync removed (an account each, or several). */
+  readonly #removedInSource = new Set<string>();
 
   constructor(options: RunPushOptions, journal: Journal | undefined, report: ReportWriter | undefined) {
     this.#options = options;
@@ -564,6 +566,7 @@ class PushRun {
       switch (end.kind) {
         case 'done':
           if (operation !== undefined) this.#journal?.record(operation, { outcome: end.journal });
+          if (item.kind === 'accountRemoval' && item.why === 'deletedInSource' && end.outcome === 'removed') this.#removedInSource.add(item.sourceId);
           this.#sentAndAnswered += 1;
           await this.#count(item, end.outcome, end.note === undefined ? undefined : { code: end.outcome, reason: end.note });
           return;
@@ -658,7 +661,7 @@ class PushRun {
       ...this.#counts,
       dryRun: this.#options.dryRun === true,
       steps: { ...this.#steps },
-      ...(this.#syncCounts === undefined ? {} : { sync: { ...this.#syncCounts } }),
+      ...(this.#syncCounts === undefined ? {} : { sync: { ...this.#syncCounts, removed: this.#removedInSource.size } }),
       ...(this.#stop === undefined ? {} : { stoppedEarly: { reason: this.#stop.reason, message: this.#stop.message } }),
       ...(this.#options.journalPath === undefined ? {} : { journalPath: this.#options.journalPath }),
       ...(this.#options.reportPath === undefined ? {} : { reportPath: this.#options.reportPath }),

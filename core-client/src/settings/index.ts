@@ -28,3 +28,4 @@ export { runPrepared, resumeSettings, resumeCommandLine, type RunControls } from
 export { rollbackWithSettings, type RollbackRun } from './run-rollback.js';
 export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js';
 export { ExitCode, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
+export { migrationCommandOf } from './migration-command.js';

@@ -263,7 +263,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     const wednesday = tuesday.map((user) => (user['localId'] === 'fb-u1' ? { ...user, disabled: false } : user));
     const third = await run('sync', await write('wednesday.json', wednesday), '--deleted', 'remove');
     expect(third.exitCode).toBe(0);
-    expect(lastJson(third)['sync']).toMatchObject({ new: 1, reEnabled: 1, deletedInSource: 1 });
+    expect(lastJson(third)['sync']).toMatchObject({ new: 1, reEnabled: 1, deletedInSource: 1, removed: 1 });
     expect(core.users().find((user) => user.externalId === 'fb-u1')?.email).toBe('user1@example.com');
     expect(core.users().find((user) => user.externalId === 'fb-u2')).toBeUndefined();
 

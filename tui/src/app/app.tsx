@@ -13,6 +13,7 @@ import {
   pushReportGroups,
   rollBack,
   startPush,
+  previewSync,
   type CommandEnvironment,
   type RunningPush,
 } from './commands.js';
@@ -101,6 +102,13 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
       startPush: () => {
         if (push.current !== undefined) return;
         push.current = startPush(environment, () => (push.current = undefined));
+      },
+      previewSync: () => {
+        if (current().syncPreview.state === 'running') return;
+        dispatch({ type: 'syncPreviewStarted' });
+        previewSync(environment).then(dispatch, (error: unknown) =>
+          dispatch({ type: 'syncPreviewFinished', result: { message: current().apiKey.redact(error instanceof Error ? error.message : String(error)) } }),
+        );
       },
       togglePause: () => {
         const run = push.current;

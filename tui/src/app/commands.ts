@@ -158,6 +158,7 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
         settings = { ...settings, hashConfig: saved };
       }
       const prepared = await prepareMigration(settings, {
+        command: state.command,
         ...connectionContext(environment, state),
         ...(typed === undefined ? {} : { hashConfig: typed }),
         ...(state.plan?.counted === undefined ? {} : { counted: state.plan.counted }),
@@ -191,6 +192,30 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
     }
   })();
   return run;
+}
+
+/**
+ * The delta a sync would send, worked out as `core-migrate sync --dry-run` does: the core is checked and the newer
+ * export compared with the journal, and nothing is written anywhere (not even the journal).
+ */
+export async function previewSync(environment: CommandEnvironment): Promise<AppAction> {
+  const state = environment.current();
+  const wanted = settingsOrProblem(state);
+  if ('problem' in wanted) return { type: 'syncPreviewFinished', result: wanted.problem };
+  const typed = typedHashForPlan(state);
+  const prepared = await prepareMigration(
+    { ...wanted.settings, dryRun: true },
+    { command: 'sync', ...connectionContext(environment, state), ...(typed === undefined ? {} : { hashConfig: typed }) },
+  );
+  if (prepared instanceof RunSetupError) return { type: 'syncPreviewFinished', result: problemOf(prepared) };
+  try {
+    const summary = await runPrepared(prepared);
+    if (summary instanceof RunSetupError) return { type: 'syncPreviewFinished', result: problemOf(summary) };
+    if (summary.sync === undefined) return { type: 'syncPreviewFinished', result: { message: 'the dry run found no delta' } };
+    return { type: 'syncPreviewFinished', result: summary.sync };
+  } finally {
+    await prepared.client.close();
+  }
 }
 
 /** Removes the users the finished push created, by its journal (as `core-migrate rollback` does). */

@@ -39,6 +39,7 @@ export interface Draft {
   verifyEmails: boolean;
   metadata: boolean;
   existing: MigrationSettings['existing'];
+  deleted: MigrationSettings['deleted'];
 }
 
 function pairs(entries: readonly string[]): Record<string, string> {
@@ -80,6 +81,7 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     verifyEmails: settings.verifyEmails,
     metadata: settings.metadata,
     existing: settings.existing,
+    deleted: settings.deleted,
   };
 }
 
@@ -115,6 +117,7 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
     verifyEmails: draft.verifyEmails,
     metadata: draft.metadata,
     existing: draft.existing,
+    deleted: draft.deleted,
   };
 }
 

@@ -24,7 +24,8 @@ export function leavingCommand(state: AppState): LeavingCommand | undefined {
       typedHashForPlan(state) !== undefined && state.draft.verifyCredentials.trim() !== ''
         ? { caveat: 'the saved hash parameters hold no signer key: to check known vendor_scrypt accounts, give your hash_config file instead' }
         : {};
-    if (summary.dryRun) return { label: 'to push for real', args: run.commandLine.filter((arg) => arg !== '--dry-run'), ...caveat };
+    const what = run.commandLine[0] === 'sync' ? 'sync' : 'push';
+    if (summary.dryRun) return { label: `to ${what} for real`, args: run.commandLine.filter((arg) => arg !== '--dry-run'), ...caveat };
     const resumable = summary.notAttempted > 0 && (summary.stoppedEarly === undefined || !notResumableStops.has(summary.stoppedEarly.reason));
     return { label: resumable ? 'to resume' : 'to run it again (the journal skips what is done)', args: run.commandLine, ...caveat };
   }
@@ -32,8 +33,8 @@ export function leavingCommand(state: AppState): LeavingCommand | undefined {
   if ('problems' in parsed || parsed.settings.file === undefined) return undefined;
   const typed = typedHashForPlan(state) !== undefined;
   return {
-    label: 'to run this push',
-    args: commandLineOf(parsed.settings),
+    label: `to run this ${state.command}`,
+    args: commandLineOf(parsed.settings, state.command),
     ...(typed ? { caveat: 'the hash parameters typed here are not in it: name a hash_config file with --hash-config' } : {}),
   };
 }

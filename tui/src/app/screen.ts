@@ -11,8 +11,10 @@ export interface AppCommands {
   /** Read the export and count its plan (and follow every later change); with `advance`, on to Hashes when done. */
   readPlan: (advance: boolean) => void;
   checkPassword: () => void;
-  /** Ask y/n, then run exactly what `core-migrate push` with these settings would. */
+  /** Ask y/n, then run exactly what `core-migrate push` (or `sync`) with these settings would. */
   startPush: () => void;
+  /** Work out the delta a sync would send (a dry run: nothing is written). */
+  previewSync: () => void;
   togglePause: () => void;
   /** First call: stop safely (resumable); second: abandon the requests in flight. */
   stopPush: () => void;

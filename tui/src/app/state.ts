@@ -3,9 +3,9 @@ import type { FeatureSupport } from 'core-client/identity/features';
 import type { RollbackSummary } from 'core-client/identity/rollback';
 import type { ReportGroups } from 'core-client/plan/report-groups';
 import type { KnownPasswordCheck } from 'core-client/push/known-password';
-import type { PushSummary } from 'core-client/push/summary';
+import type { PushSummary, SyncCounts } from 'core-client/push/summary';
 import { Secret } from 'core-client/secret';
-import { type ExitCode, type CountedPlan, type MigrationSettings, type SettingKey } from 'core-client/settings';
+import { type ExitCode, type CountedPlan, type MigrationCommand, type MigrationSettings, type SettingKey } from 'core-client/settings';
 import type { SourceFormat } from 'core-client/sources/source-format';
 import { initialPushView, type PushProgressView } from './push-progress.js';
 import { draftFromSettings, type Draft } from './draft.js';
@@ -109,6 +109,10 @@ export interface AppState {
   fieldProblems: Record<string, string>;
   /** What push would warn of (secret files others can read, a key in clear), shown before anything is sent. */
   warnings: string[];
+  /** A sync when the journal holds the states of another export's users (`migrationCommandOf`), else a push. */
+  command: MigrationCommand;
+  /** The delta a sync would send, from a dry run (nothing sent); worked out again after any change of a setting. */
+  syncPreview: Outcome<SyncCounts>;
   run: RunView;
   rollback: Outcome<RollbackSummary>;
   report: ReportView | undefined;
@@ -137,6 +141,9 @@ export type AppAction =
   | { type: 'completion'; completion: AppState['completion'] }
   | { type: 'fieldProblem'; field: string; problem: string | undefined }
   | { type: 'warnings'; warnings: string[] }
+  | { type: 'command'; command: MigrationCommand }
+  | { type: 'syncPreviewStarted' }
+  | { type: 'syncPreviewFinished'; result: SyncCounts | Problem }
   | { type: 'runPreparing'; note: string }
   | { type: 'runProgress'; progress: PushProgressView }
   | { type: 'runFinished'; summary: PushSummary; commandLine: readonly string[] }
@@ -185,6 +192,8 @@ export function initialAppState({ settings, invocation, apiKey, apiKeyFromEnviro
     completion: undefined,
     fieldProblems: {},
     warnings: [],
+    command: 'push',
+    syncPreview: { state: 'idle' },
     run: { state: 'idle' },
     rollback: { state: 'idle' },
     report: undefined,
@@ -220,6 +229,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return {
         ...state,
         draft,
+        ...(state.syncPreview.state === 'idle' ? {} : { syncPreview: { state: 'idle' } as const }),
         ...(touchesCore ? { preflight: { state: 'idle' } as const, advanceAfterPreflight: false } : {}),
         ...(touchesFile ? { detected: { state: 'idle' } as const, exportFields: [] } : {}),
         ...(touchesHash ? { check: { state: 'idle' } as const } : {}),
@@ -311,6 +321,12 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     }
     case 'warnings':
       return JSON.stringify(action.warnings) === JSON.stringify(state.warnings) ? state : { ...state, warnings: action.warnings };
+    case 'command':
+      return state.command === action.command ? state : { ...state, command: action.command, syncPreview: { state: 'idle' } };
+    case 'syncPreviewStarted':
+      return { ...state, syncPreview: { state: 'running' } };
+    case 'syncPreviewFinished':
+      return { ...state, syncPreview: 'message' in action.result ? failed(action.result) : { state: 'done', value: action.result } };
     case 'runPreparing':
       return { ...state, run: { state: 'preparing', note: action.note }, ...moveTo(state, 'push') };
     case 'runProgress':

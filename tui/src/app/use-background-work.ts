@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { resolve } from 'node:path';
 import { listPulumiStacks } from 'core-client/connection/pulumi-cli';
 import { findPasswordEmails } from 'core-client/push/known-password';
-import { countPlan, planOptionsOf, SettingError } from 'core-client/settings';
+import { countPlan, migrationCommandOf, planOptionsOf, SettingError } from 'core-client/settings';
 import { detectFormat } from 'core-client/sources/detect-format';
 import { exportFields } from 'core-client/sources/generic/export-fields';
 import { checkedSettings, checkSettingFiles } from './field-checks.js';
@@ -88,6 +88,21 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
       clearTimeout(timer);
     };
   }, [checkedKey, cwd, current, dispatch]);
+
+  // Push or sync: a journal of another export's users makes the export a newer one, and the run a sync.
+  const commandKey = JSON.stringify([state.draft.file, state.draft.journal, state.draft.report, state.draft.auth0PasswordFile]);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      void migrationCommandOf(settingsDespiteProblems(current()), cwd).then((command) => {
+        if (live) dispatch({ type: 'command', command });
+      });
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [commandKey, cwd, current, dispatch]);
 
   // The plan, once asked for, follows every change of what it is read with; a change abandons the pass under way.
   const planKey = currentPlanKey(state);

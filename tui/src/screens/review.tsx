@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { PlanSummary } from 'core-client/plan/summary';
+import type { SyncCounts } from 'core-client/push/summary';
 import { defaultJournalName, defaultReportName } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
@@ -44,11 +45,40 @@ export function planRows(summary: PlanSummary): TableRow[] {
   return rows;
 }
 
-/** Whether Enter may ask to start: a current plan, and no setting with a problem. */
+/** What a sync would send, user by user (each user in one row; the kinds of change in the notes). */
+export function syncRows(sync: SyncCounts): TableRow[] {
+  const kinds = {
+    password: sync.passwordChanged,
+    email: sync.emailChanged,
+    verified: sync.verified,
+    unverified: sync.unverified,
+    profile: sync.profileChanged,
+    'accounts added': sync.accountsAdded,
+  };
+  return [
+    {
+      label: 'new users',
+      value: sync.new,
+      note: sync.reEnabled > 0 ? `${formatCount(sync.reEnabled)} re-enabled (same id again)` : 'created as a push creates them',
+    },
+    { label: 'changed', value: sync.changed, note: breakdown(kinds) },
+    { label: 'disabled', value: sync.disabled, note: sync.disabled > 0 ? 'removed from the core: they can no longer sign in' : '' },
+    {
+      label: 'deleted in source',
+      value: sync.deletedInSource,
+      note: sync.deletedInSource > 0 ? 'reported; "gone from the export: remove" removes those the migration created' : '',
+    },
+    { label: 'unchanged', value: sync.unchanged, note: 'nothing is sent about them' },
+    { label: 'refused by the plan', value: sync.refused, ...(sync.refused > 0 ? { tone: 'warning' as const, note: 'each one goes to the report' } : {}) },
+  ];
+}
+
+/** Whether Enter may ask to start: a current plan, and no setting with a problem (and, for a sync, its delta). */
 function readiness(state: AppState): string | undefined {
   if (!planCurrent(state) || state.plan?.counted === undefined) return 'the plan is not read yet: Enter on Source reads it';
   const problems = Object.values(settingProblems(state));
   if (problems.length > 0) return problems[0];
+  if (state.command === 'sync' && state.syncPreview.state === 'failed') return state.syncPreview.message;
   return undefined;
 }
 
@@ -58,7 +88,23 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   const file = draft.file.trim() === '' ? 'users.json' : draft.file.trim();
   const report = draft.report.trim() === '' ? defaultReportName(file) : draft.report.trim();
   const rejected = state.plan?.counted?.summary.rejected ?? 0;
+  const sync: FieldSpec[] =
+    state.command === 'sync'
+      ? [
+          {
+            id: 'deleted',
+            kind: 'choice',
+            label: 'gone from the export',
+            setting: 'deleted',
+            value: draft.deleted,
+            choices: ['keep', 'remove'],
+            describe: (choice) => (choice === 'remove' ? 'remove: the users the migration created' : 'keep: reported, left in the core'),
+            set: (value) => ({ type: 'draft', patch: { deleted: value === 'remove' ? 'remove' : 'keep' } }),
+          },
+        ]
+      : [];
   return [
+    ...sync,
     {
       id: 'concurrency',
       kind: 'text',
@@ -144,6 +190,8 @@ function Body({ state, fields: list, columns, rows }: BodyProps) {
       ))}
       {summary === undefined || !planCurrent(state) ? (
         <Text>The plan has not been read yet: Enter on Source reads it.</Text>
+      ) : state.command === 'sync' ? (
+        <SyncDelta state={state} columns={columns} rows={tableRows} />
       ) : (
         <Table title="The plan" rows={planRows(summary)} columns={columns} maxRows={tableRows} />
       )}
@@ -162,6 +210,26 @@ function Body({ state, fields: list, columns, rows }: BodyProps) {
   );
 }
 
+function SyncDelta({ state, columns, rows }: { state: AppState; columns: number; rows: number }) {
+  const preview = state.syncPreview;
+  const title = 'A sync: the newer export against the journal of the earlier run';
+  if (preview.state === 'done') return <Table title={title} rows={syncRows(preview.value)} columns={columns} maxRows={rows} />;
+  const text =
+    preview.state === 'running'
+      ? 'Comparing the newer export with the journal (a dry run: nothing is sent)…'
+      : preview.state === 'failed'
+        ? `✗ ${preview.message}`
+        : 'Enter works out what changed since the journal (a dry run: nothing is sent).';
+  return (
+    <Box flexDirection="column">
+      <Text bold>{title}</Text>
+      {wrapText(text, columns).map((line) => (
+        <Text key={line}>{line}</Text>
+      ))}
+    </Box>
+  );
+}
+
 function target(state: AppState): string {
   return state.preflight.state === 'done' ? state.preflight.value.target : 'the core';
 }
@@ -176,19 +244,25 @@ export const reviewScreen: ScreenSpec = {
     else if (press.input === 'n' || press.input === 'N' || press.key.escape) dispatch({ type: 'confirm', what: undefined });
     return true;
   },
-  enter: ({ state, dispatch }) => {
-    if (readiness(state) === undefined) dispatch({ type: 'confirm', what: 'push' });
+  enter: ({ state, dispatch, commands }) => {
+    if (readiness(state) !== undefined) return;
+    // A sync shows its delta before it asks.
+    if (state.command === 'sync' && state.syncPreview.state !== 'done') commands.previewSync();
+    else dispatch({ type: 'confirm', what: 'push' });
   },
   back: ({ dispatch }) => dispatch({ type: 'goTo', screen: 'identity' }),
   message: (state) => {
     if (state.confirm === 'push') {
       const summary = state.plan?.counted?.summary;
       const operations = summary === undefined ? 0 : summary.operations - summary.rejected;
+      const delta = state.syncPreview.state === 'done' ? state.syncPreview.value : undefined;
+      const what =
+        state.command === 'sync'
+          ? `the changes of ${formatCount((delta?.new ?? 0) + (delta?.changed ?? 0) + (delta?.disabled ?? 0) + (state.draft.deleted === 'remove' ? (delta?.deletedInSource ?? 0) : 0))} users`
+          : `${formatCount(operations)} operations`;
       return {
         tone: 'warning',
-        text: state.draft.dryRun
-          ? `Dry run against ${target(state)}: nothing will be written. Start? (y/n)`
-          : `Send ${formatCount(operations)} operations to ${target(state)}? (y/n)`,
+        text: state.draft.dryRun ? `Dry run against ${target(state)}: nothing will be written. Start? (y/n)` : `Send ${what} to ${target(state)}? (y/n)`,
       };
     }
     const blocked = readiness(state);
@@ -213,6 +287,8 @@ export const reviewScreen: ScreenSpec = {
     'the journal that makes a re-run resume (locked while a push runs), the report of every record not imported,',
     'and a file of known accounts (email password) checked locally before and signed in after the push.',
     'Enter asks before anything is sent; y runs exactly what the command printed on leaving would run.',
+    'With a journal of an earlier run and a newer export, the run is a sync: Enter first shows what changed',
+    '(new, changed by kind, disabled, deleted in source, unchanged; a dry run, nothing sent), then asks.',
     '"rejected records" opens the report view: every refused record, by reason.',
   ],
   Body,

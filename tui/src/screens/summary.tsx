@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { describeCredentialsProof, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
+import { describeCredentialsProof, describeSyncCounts, outcomeLabels, pushOutcomes, syncOnlyOutcomes, type PushSummary } from 'core-client/push/summary';
 import type { RollbackSummary } from 'core-client/identity/rollback';
 import { printable } from 'core-client/printable';
 import { formatCount } from '../components/numbers.js';
@@ -49,7 +49,8 @@ function Body({ state, columns, rows }: BodyProps) {
   const summary = summaryOf(state);
   if (summary === undefined) return null;
   const stopped = summary.stoppedEarly;
-  const outcomeRows: TableRow[] = pushOutcomes.map((outcome) => ({
+  const outcomes = pushOutcomes.filter((outcome) => summary.sync !== undefined || !syncOnlyOutcomes.has(outcome));
+  const outcomeRows: TableRow[] = outcomes.map((outcome) => ({
     label: summary.dryRun && outcome === 'notAttempted' ? 'would be sent' : outcomeLabels[outcome],
     value: summary[outcome],
     ...(outcome === 'alreadyExisted' && summary.alreadyExisted > 0 ? { note: 'their hash was REPLACED', tone: 'warning' as const } : {}),
@@ -57,7 +58,11 @@ function Body({ state, columns, rows }: BodyProps) {
   }));
   const sum = pushOutcomes.reduce((total, outcome) => total + summary[outcome], 0);
   const rollback = rollbackLine(state);
-  const notes = [steps(summary), summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials)]
+  const notes = [
+    ...(summary.sync === undefined ? [] : describeSyncCounts(summary.sync)),
+    steps(summary),
+    summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials),
+  ]
     .filter((note): note is string => note !== undefined)
     .flatMap((note) => wrapText(note, columns));
   const rollbackLines = rollback === undefined ? [] : wrapText(printable(rollback.text), columns);
@@ -71,7 +76,11 @@ function Body({ state, columns, rows }: BodyProps) {
   const zeros = outcomeRows.length - shown.length;
   return (
     <Box flexDirection="column">
-      <Text bold>{summary.dryRun ? 'Dry run finished: nothing was written.' : stopped === undefined ? 'Push finished.' : 'Push stopped early.'}</Text>
+      <Text bold>
+        {summary.dryRun
+          ? 'Dry run finished: nothing was written.'
+          : `${summary.sync === undefined ? 'Push' : 'Sync'} ${stopped === undefined ? 'finished.' : 'stopped early.'}`}
+      </Text>
       {stoppedLines.map((line) => (
         <Tone key={line} tone="warning">
           {line}
@@ -81,7 +90,7 @@ function Body({ state, columns, rows }: BodyProps) {
       {zeros > 0 ? <Text wrap="truncate-end">{`  ${zeros} outcome(s) at 0 not shown`}</Text> : null}
       <Text wrap="truncate-end">
         {sum === summary.total ? <Tone tone="ok">✓ </Tone> : <Tone tone="error">✗ </Tone>}
-        {`these add up to ${formatCount(sum)} of ${formatCount(summary.total)} planned operations`}
+        {`these add up to ${formatCount(sum)} of ${formatCount(summary.total)} ${summary.sync === undefined ? 'planned operations' : 'operations of the delta'}`}
       </Text>
       {notes.map((line) => (
         <Text key={line}>{line}</Text>
