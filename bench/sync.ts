@@ -34,7 +34,8 @@ export async function benchSync(sizes: readonly number[]): Promise<void> {
       await rm(monday);
       await writeFirebaseJsonExport(tuesday, users, { renamedEvery: 100 });
       const delta = await child('delta', tuesday, journal);
-      await rm(folder, { recursive: true, force: true }).then(() => mkdtemp(join(tmpdir(), 'core-migrate-bench-sync-')));
+      await rm(tuesday);
+      await rm(journal);
       const counts = delta['counts'] as { changed: number; unchanged: number };
       rows.push({
         users,
