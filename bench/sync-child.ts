@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { parseHashConfig } from 'core-client/hashes';
 import { planSource } from 'core-client/plan';
+import { accountRoleOf } from 'core-client/plan/field-groups';
 import { Journal, JournalError, emptySyncCounts, syncDelta } from 'core-client/push';
 
 const hashConfig = parseHashConfig(
@@ -30,7 +31,7 @@ if (mode === 'journal') {
       const carrier = item.identity?.carriesSourceId === true;
       journal.recordState({
         sourceId,
-        role: Journal.roleOf(item),
+        role: accountRoleOf(item),
         coreId: `core-${accounts}`,
         callId: carrier ? sourceId : `core-${accounts}`,
         createdHere: true,

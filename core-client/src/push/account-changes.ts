@@ -143,6 +143,6 @@ function gone(userId: string): OperationEnd {
   return {
     kind: 'failed',
     code: 'userGone',
-    reason: `the core no longer has the user ${userId} (removed there?): its changes were not brought over; remove it from the journal's users by rolling back, or re-create it with push`,
+    reason: `the core no longer has the user ${userId} (was it removed there?): its changes were not brought over, and the next sync tries again`,
   };
 }

@@ -4,7 +4,7 @@ import type { CoreClient } from '../http/core-client.js';
 import { isCoreError, Transient } from '../http/errors.js';
 import { type RetryPolicy, defaultRetryPolicy } from '../http/retry.js';
 import { formatLocation } from '../location.js';
-import { fieldGroups } from '../plan/field-groups.js';
+import { accountRoleOf, fieldGroups } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
 import { runAccountChange, runAccountRemoval } from './account-changes.js';
 import { syncDelta, type DeletedPolicy, type EngineItem, type EngineRecord, type SyncItem } from './delta.js';
@@ -242,7 +242,7 @@ class PushRun {
     const journal = this.#journal;
     const sourceId = item.identity?.sourceId;
     if (journal === undefined || sourceId === undefined) return;
-    const role = Journal.roleOf(item);
+    const role = accountRoleOf(item);
     const known = journal.states.find(sourceId, role);
     const wanted = journal.groupDigests(item);
     const digests = fieldGroups.map((group, index) =>

@@ -4,7 +4,7 @@ import { lstat, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { openOutputFile, OutputPathError, outputErrorSentence, writeFully } from '../files/output-paths.js';
-import { accountRoleOf, fieldGroups, fieldGroupTexts } from '../plan/field-groups.js';
+import { fieldGroups, fieldGroupTexts } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
 import { SeenKeys } from '../plan/seen-keys.js';
 import { JournalLock } from './journal-lock.js';
@@ -450,11 +450,6 @@ export class Journal {
       removed: (flags & StateFlag.removed) !== 0,
       digests: digestsOf(entry.g),
     };
-  }
-
-  /** The account role of an operation, for `states`. */
-  static roleOf(operation: ImportOperation): string {
-    return accountRoleOf(operation);
   }
 
   /** The keyed digest of an operation's body: a changed record gets another digest and is sent again. */
