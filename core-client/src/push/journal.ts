@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { openOutputFile, OutputPathError, outputErrorSentence, writeFully } from '../files/output-paths.js';
 import type { ImportOperation } from '../plan/operation.js';
-import { SeenKeys } from '../plan/seen-keys.js';
+import { SeenKeys } from '../seen-keys.js';
 import { JournalLock } from './journal-lock.js';
 import { journalFitsTarget } from './journal-target.js';
 
