@@ -16,11 +16,11 @@ import {
   type CommandEnvironment,
   type RunningPush,
 } from './commands.js';
-import { applyFieldKey, isTextual, movedFocus, pasteIntoField, type FieldSpec } from './fields.js';
+import { applyFieldKey, movedFocus, pasteIntoField } from './fields.js';
 import { looksLikeHashConfig, readHashConfigPaste } from './hash-paste.js';
 import { keysOf, type KeyPress } from './keys.js';
 import { leavingCommand, leavingLine } from './leaving.js';
-import type { AppCommands, ScreenContext, ScreenSpec } from './screen.js';
+import { isTextual, type AppCommands, type FieldSpec, type ScreenContext, type ScreenSpec } from './screen.js';
 import { initialAppState, walkScreens, type AppState, type InitialState } from './state.js';
 import { useAppState } from './use-app-state.js';
 import { useBackgroundWork } from './use-background-work.js';

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { printable } from 'core-client/printable';
-import type { FieldSpec } from '../app/fields.js';
+import type { FieldSpec } from '../app/screen.js';
 import { Cursor, visiblePart } from './cursor.js';
 import { cursorIndex } from './text-edit.js';
 import { Tone } from './theme.js';

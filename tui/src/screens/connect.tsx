@@ -3,8 +3,7 @@ import { featureLabels, identityFeatures } from 'core-client/identity/options';
 import { printable } from 'core-client/printable';
 import { FieldList } from '../components/field-list.js';
 import { Tone } from '../components/theme.js';
-import type { FieldSpec } from '../app/fields.js';
-import type { BodyProps, FieldsContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { Secret } from 'core-client/secret';
 
