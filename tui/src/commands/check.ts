@@ -7,7 +7,6 @@ import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from '
 import { featureLabels, identityFeatures } from 'core-client/identity/options';
 import { printableJson, printableLines } from 'core-client/printable';
 import { clientOf, connectionOf, connectionWarnings, describeConnectionSources, ExitCode, parseSettings, SettingError } from 'core-client/settings';
-import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
 
@@ -45,8 +44,7 @@ export function formatPreflightReport(report: PreflightReport, connection: Conne
   return `${lines.join('\n')}\n`;
 }
 
-export const registerCheckCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program.command('check').description(commandCatalogue.check.description);
+export const registerCheckCommand: RegisterCommand = (command: Command, { io, setExitCode }) => {
   addSettingOptions(command, 'check').action(async (flags: Record<string, unknown>) => {
     const fail = (message: string): void => {
       io.stderr.write(printableLines(`core-migrate check: ${message}\n`));

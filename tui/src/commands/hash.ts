@@ -13,7 +13,6 @@ import { verifyPassword } from 'core-client/hashes/verify-password';
 import { printableJson, printableLines } from 'core-client/printable';
 import { ExitCode } from 'core-client/settings/verdict';
 import type { CommandIO } from '../io.js';
-import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 import { StdinLines } from './stdin-lines.js';
 
@@ -31,9 +30,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 /** Exit codes of `hash verify`: a mismatch is the "some records failed" of a one-record check. */
 const VerifyExit = { match: ExitCode.ok, mismatch: ExitCode.someRecordsFailed, unusable: ExitCode.usageOrConfiguration } as const;
 
-export const registerHashCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const hash = program.command('hash').description(commandCatalogue.hash.description);
-
+export const registerHashCommand: RegisterCommand = (hash: Command, { io, setExitCode }) => {
   addHashOptions(hash.command('inspect [hash]'))
     .description('show the family, the normalised hash for the import body (or why it is refused) and warnings; exit 0 usable, 2 not')
     .option('--json', 'print one JSON object instead of lines')

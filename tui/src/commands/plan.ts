@@ -8,13 +8,11 @@ import { ReportWriter, reportLineOfRejection } from 'core-client/plan/rejection-
 import { printableJson, printableLines } from 'core-client/printable';
 import { SourceError } from 'core-client/sources/source-error';
 import { ExitCode, parseSettings, planOptionsOf, resolveRunPaths, SettingError } from 'core-client/settings';
-import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 import { formatPlanSummary } from './plan-format.js';
 import { addSettingOptions, settingsInputOf } from './setting-options.js';
 
-export const registerPlanCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program.command('plan').description(commandCatalogue.plan.description);
+export const registerPlanCommand: RegisterCommand = (command: Command, { io, setExitCode }) => {
   addSettingOptions(command, 'plan').action(async (file: string, flags: Record<string, unknown>) => {
     const fail = (message: string): void => {
       io.stderr.write(printableLines(`core-migrate plan: ${message}\n`));

@@ -16,7 +16,6 @@ import {
 } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { invocationFor } from '../invocation.js';
-import { commandCatalogue } from './catalogue.js';
 import { GuardedOutput } from './guarded-output.js';
 import type { RegisterCommand } from './index.js';
 import { formatCredentialChecks, formatProgress, formatSummary } from './push-format.js';
@@ -25,8 +24,7 @@ import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting
 /** Without a TTY (CI logs, files) a progress line every few seconds is enough. */
 const PLAIN_PROGRESS_EVERY_MS = 5_000;
 
-export const registerPushCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program.command('push').description(commandCatalogue.push.description);
+export const registerPushCommand: RegisterCommand = (command: Command, { io, setExitCode }) => {
   addSettingOptions(command, 'push').action(async (file: string, flags: Record<string, unknown>) => {
     const output = new GuardedOutput(io);
     try {

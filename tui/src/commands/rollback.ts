@@ -3,12 +3,10 @@ import type { RollbackSummary } from 'core-client/identity/rollback';
 import { printableJson, printableLines } from 'core-client/printable';
 import { ExitCode, exitCodeOfRollback, parseSettings, rollbackWithSettings, RunSetupError } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
-import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
 
-export const registerRollbackCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program.command('rollback').description(commandCatalogue.rollback.description);
+export const registerRollbackCommand: RegisterCommand = (command: Command, { io, setExitCode }) => {
   addSettingOptions(command, 'rollback').action(async (flags: Record<string, unknown>) => {
     setExitCode(await rollback(flags, io));
   });
