@@ -58,7 +58,7 @@ function questionMarkTypes(field: FieldSpec | undefined): boolean {
 export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppProps) {
   const { exit } = useApp();
   const { columns, rows } = useWindowSize();
-  const { state, current, dispatch } = useAppState(() => initialAppState(initial));
+  const { state, current, dispatch } = useAppState(() => initialAppState({ ...initial, env }));
   const push = useRef<RunningPush | undefined>(undefined);
   const done = useRef(false);
   /** Aborted when the app quits: a known-password check under way stops with it. */
