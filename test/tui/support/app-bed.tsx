@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { MigrationSettingsSchema, type MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
 import { Secret } from '../../../core-client/src/secret.js';
-import { App, type AppResult } from '../../../tui/src/app/app.js';
+import { App, type AppResult } from '../../../tui/src/terminal-app.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { writeDemoSample } from '../../sandbox/demo-sample.js';
 import { renderInTerminal, type Terminal } from './terminal.js';
