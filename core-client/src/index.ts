@@ -1,6 +1,7 @@
 export { Secret, isSecret } from './secret.js';
 export { printable, printableLines, printableJson, hasUnprintable } from './printable.js';
 export * from './files/index.js';
+export { SeenKeys, MAX_KEY_POSITION, type KeyPosition } from './seen-keys.js';
 export { RecordLocationSchema, formatLocation, type RecordLocation } from './location.js';
 export * from './contract/index.js';
 export * from './http/index.js';

@@ -1,10 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { commandCatalogue, isCommandName } from './commands/catalogue.js';
+import { appDocs, commandCatalogue, docsHelpText, isCommandName, type CommandName } from './commands/catalogue.js';
+import type { RegisterCommand } from './commands/index.js';
 import { ExitCode } from 'core-client/settings/verdict';
 import { processIO, type CommandIO } from './io.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/**
+ * How each subcommand's module is loaded: only the one that runs, so `--version`, `--help` and each command start
+ * without the others' dependencies.
+ */
+const commandModules: Record<CommandName, () => Promise<RegisterCommand>> = {
+  hash: async () => (await import('./commands/hash.js')).registerHashCommand,
+  plan: async () => (await import('./commands/plan.js')).registerPlanCommand,
+  push: async () => (await import('./commands/push.js')).registerPushCommand,
+  sync: async () => (await import('./commands/sync.js')).registerSyncCommand,
+  check: async () => (await import('./commands/check.js')).registerCheckCommand,
+  rollback: async () => (await import('./commands/rollback.js')).registerRollbackCommand,
+};
+
+/** Every help of a command and of its own subcommands (`hash inspect`) ends with the command's docs page. */
+function endHelpWithDocs(command: Command, page: string): void {
+  command.addHelpText('after', docsHelpText(page));
+  for (const subcommand of command.commands) endHelpWithDocs(subcommand, page);
+}
 
 /** The subcommand whose options the command line needs: the one it runs, or the one `help` is asked about. */
 function commandNamed(argv: readonly string[]): string | undefined {
@@ -26,13 +46,18 @@ export async function buildProgram(io: CommandIO, setExitCode: (code: number) =>
     .enablePositionalOptions();
   const wanted = commandNamed(argv);
   for (const [name, entry] of Object.entries(commandCatalogue)) {
+    const command = program.command(name).description(entry.description);
     // Only the subcommand that runs is loaded; the others are listed by name for the help.
-    if (name === wanted && isCommandName(name)) (await entry.load())(program, { io, setExitCode });
-    else program.command(name).description(entry.description);
+    if (name !== wanted || !isCommandName(name)) continue;
+    (await commandModules[name]())(command, { io, setExitCode });
+    endHelpWithDocs(command, entry.docs);
   }
   // Without a subcommand the terminal app opens, filled from the push flags given; `--version` needs none of it.
   const versionOnly = argv.length > 0 && argv.every((arg) => arg === '-v' || arg === '--version');
-  if (!isCommandName(wanted) && !versionOnly) (await import('./commands/interactive.js')).registerInteractive(program, { io, setExitCode });
+  if (!isCommandName(wanted) && !versionOnly) {
+    (await import('./commands/interactive.js')).registerInteractive(program, { io, setExitCode });
+    program.addHelpText('after', docsHelpText(appDocs));
+  }
   return program;
 }
 

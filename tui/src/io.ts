@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 export interface CommandIO {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean; columns?: number };
-  stderr: Writable;
+  stderr: Writable & { isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   cwd: string;
 }

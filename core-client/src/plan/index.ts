@@ -8,7 +8,6 @@ export { PlanTally, PlanSummarySchema, LISTED_REJECTIONS_LIMIT, type PlanSummary
 export { normaliseEmail, MAX_EMAIL_LENGTH } from './email.js';
 export { buildProviderMap, defaultProviderMap, ProviderMapError, isThirdPartyProvider, shortProviderName } from './providers.js';
 export { recordKey } from './record-key.js';
-export { SeenKeys } from './seen-keys.js';
 
 /** Reads the whole source once and counts its plan; `onProgress` is called with the tally every `progressEvery` records. */
 export async function summarisePlan(

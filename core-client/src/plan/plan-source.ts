@@ -4,7 +4,7 @@ import type { ImportOperation, PlanItem, PlanRejection } from './operation.js';
 import { planRecord, type RecordPlanningRules } from './plan-record.js';
 import { defaultProviderMap } from './providers.js';
 import { recordPosition } from './record-key.js';
-import { SeenKeys, type KeyPosition } from './seen-keys.js';
+import { SeenKeys, type KeyPosition } from '../seen-keys.js';
 
 export type DuplicatePolicy = 'first-wins' | 'last-wins';
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { openOutputFile, OutputPathError, outputErrorSentence, writeFully } from '../files/output-paths.js';
 import { fieldGroups, fieldGroupTexts } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
-import { SeenKeys } from '../plan/seen-keys.js';
+import { SeenKeys } from '../seen-keys.js';
 import { JournalLock } from './journal-lock.js';
 import { journalFitsTarget } from './journal-target.js';
 import { StateFlag, UserStates } from './user-states.js';

@@ -1,5 +1,5 @@
 import { fieldGroups } from '../plan/field-groups.js';
-import { SeenKeys } from '../plan/seen-keys.js';
+import { SeenKeys } from '../seen-keys.js';
 
 /** Flags of an account's state, one byte each. */
 export const StateFlag = {

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
-import { type AppResult } from '../../../tui/src/app/app.js';
+import { type AppResult } from '../../../tui/src/terminal-app.js';
 import { startCoreDouble } from '../../core-double/index.js';
 import { keys } from '../keys.js';
 import { flat, focusOn, focusedLine, press, settle, waitFor, type Terminal, walkToReview } from '../support/terminal.js';

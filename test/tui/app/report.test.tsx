@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MigrationSettingsSchema } from '../../../core-client/src/settings/settings.js';
 import { Secret } from '../../../core-client/src/secret.js';
-import { App } from '../../../tui/src/app/app.js';
+import { App } from '../../../tui/src/terminal-app.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { keys } from '../keys.js';
 import { flat, onScreen, press, renderInTerminal, waitFor, type Terminal, walkToReview } from '../support/terminal.js';

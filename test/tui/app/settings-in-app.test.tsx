@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
-import { type AppResult } from '../../../tui/src/app/app.js';
+import { type AppResult } from '../../../tui/src/terminal-app.js';
 import { keys } from '../keys.js';
 import { flat, focusOn, focusedLine, press, waitFor, type Terminal } from '../support/terminal.js';
 

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AppResult } from '../../../tui/src/app/app.js';
+import type { AppResult } from '../../../tui/src/terminal-app.js';
 import { runCli } from '../commands/push-support.js';
 import { keys } from '../keys.js';
 import { appTestBed } from '../support/app-bed.js';

@@ -38,7 +38,7 @@ async function check(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> 
   const program = new Command('core-migrate')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
-  registerCheckCommand(program, { io, setExitCode: (code) => (exitCode = code) });
+  registerCheckCommand(program.command('check'), { io, setExitCode: (code) => (exitCode = code) });
   try {
     await program.parseAsync(['check', ...args], { from: 'user' });
   } catch (error) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { startJunkServer } from '../../core-client/http/junk-server.js';
-import { API_KEY, lastJson, runCli } from './push-support.js';
+import { API_KEY, jsonOf, runCli } from './push-support.js';
 
 const HASH = '$2a$04$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy';
 const hostile = ['clear\u001b[2J\u001b[H@example.com', 'nul\u0000byte@example.com', '\u202egnp.exe@example.com', 'zero\u200bwidth@example.com'];
@@ -43,7 +43,7 @@ describe('emails with control characters', () => {
     const run = await runCli(['push', source, '--core', core.url, '--json'], dir);
     expect(run.exitCode).toBe(1);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(RAW);
-    expect(lastJson(run)).toMatchObject({ imported: 1, rejected: 4 });
+    expect(jsonOf(run)).toMatchObject({ imported: 1, rejected: 4 });
     expect(core.users().map((user) => user.email)).toEqual(['ada@example.com']);
   });
 });

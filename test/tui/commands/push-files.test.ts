@@ -4,7 +4,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { lastJson, operationRequests, runCli, API_KEY, writeExport } from './push-support.js';
+import { jsonOf, operationRequests, runCli, API_KEY, writeExport } from './push-support.js';
 
 describe('core-migrate push and plan: the files they read and write', () => {
   let core: CoreDouble;
@@ -91,7 +91,7 @@ describe('core-migrate push and plan: the files they read and write', () => {
     const again = await runCli(['push', 'users-v2.ndjson', '--core', core.url, '--journal', 'push.journal', '--json'], dir);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(operationRequests(core)).toHaveLength(sent);
-    expect(lastJson(again)).toMatchObject({ skipped: 12, imported: 0, total: 12 });
+    expect(jsonOf(again)).toMatchObject({ skipped: 12, imported: 0, total: 12 });
   });
 
   it("a core restarted empty at the journal's address: the resume stops with a sentence (exit 2), skipping and sending nothing", async () => {
@@ -102,11 +102,11 @@ describe('core-migrate push and plan: the files they read and write', () => {
     core = await startCoreDouble({ apiKeys: [API_KEY], port });
     const resumed = await runCli(['push', source, '--core', core.url, '--journal', 'push.journal', '--json'], dir);
     expect(resumed.exitCode, resumed.stderr).toBe(2);
-    expect(resumed.stdout).toMatch(
+    expect(resumed.stderr).toMatch(
       /Stopping \(journalNotOnCore\): The journal .*push\.journal records 40 users created by this migration, but the core has only 0/,
     );
-    expect(lastJson(resumed)).toMatchObject({ skipped: 0, imported: 0, notAttempted: 40, total: 40 });
-    expect(resumed.stdout).not.toMatch(/To resume, run/);
+    expect(jsonOf(resumed)).toMatchObject({ skipped: 0, imported: 0, notAttempted: 40, total: 40 });
+    expect(`${resumed.stdout}${resumed.stderr}`).not.toMatch(/To resume, run/);
     expect(operationRequests(core)).toHaveLength(0);
     expect(core.users()).toHaveLength(0);
   });
@@ -148,7 +148,7 @@ describe('core-migrate push and plan: the files they read and write', () => {
     await writeFile(source, `${lines.slice(0, 100).join('\n')}\n`);
     const run = await running;
     expect(run.exitCode).toBe(2);
-    const summary = lastJson(run);
+    const summary = jsonOf(run);
     expect(summary['stoppedEarly']).toMatchObject({ reason: 'sourceChanged' });
     expect(String((summary['stoppedEarly'] as { message: string }).message)).toMatch(/users\.ndjson changed during the push|The plan counted 300 operations/);
     expect(summary['total']).toBe(300);
@@ -257,7 +257,7 @@ describe('core-migrate push: an Auth0 password-hash file rewritten during the pu
       await writeFile(join(dir, 'hashes.ndjson'), `${hashes.slice(0, 10).join('\n')}\n`);
       const run = await running;
       expect(run.exitCode, `${run.stdout}${run.stderr}`).toBe(2);
-      const summary = lastJson(run);
+      const summary = jsonOf(run);
       expect(summary['stoppedEarly']).toMatchObject({ reason: 'sourceChanged' });
       expect(String((summary['stoppedEarly'] as { message: string }).message)).toMatch(/hashes\.ndjson changed during the push/);
       expect(summary['total']).toBe(300);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { SIGNER_KEY, writeFirebaseExport, type FirebaseFixture } from './identity-support.js';
-import { lastJson, runCli } from './push-support.js';
+import { jsonOf, notesOf, runCli, summaryText } from './push-support.js';
 import { API_KEY } from './push-support.js';
 import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../../core-double/known-hashes.js';
 
@@ -35,13 +35,13 @@ describe('core-migrate push keeps who each user was', () => {
 
   it('maps old ids, verifies verified emails, writes the profile, leaves the disabled account out, and counts every step', async () => {
     const run = await push();
-    expect(run.stderr).toBe('');
+    expect(notesOf(run)).toEqual([]);
     expect(run.exitCode).toBe(0);
-    const summary = lastJson(run);
+    const summary = jsonOf(run);
     expect(summary).toMatchObject({ imported: 2, thirdPartyCreated: 2, disabledSkipped: 1, rejected: 0, failed: 0, total: 5 });
     expect(summary['steps']).toEqual({ mapped: 3, verified: 1, metadataWritten: 4, separateAccounts: 1, disabledImported: 0, completedAfterResume: 0 });
-    expect(run.stdout).toContain('Identity: 3 mapped to their old id, 1 emails verified, 4 metadata written, 1 separate accounts');
-    expect(run.stdout).toContain('= 5 operations');
+    expect(summaryText(run)).toContain('Identity: 3 mapped to their old id, 1 emails verified, 4 metadata written, 1 separate accounts');
+    expect(summaryText(run)).toContain('= 5 operations');
 
     const byEmail = (email: string, kind: 'emailPassword' | 'thirdParty') => core.users().find((user) => user.email === email && user.kind === kind);
     // The password user carries the old id; Ada's Google account is a second core user without it.
@@ -94,7 +94,7 @@ describe('core-migrate push keeps who each user was', () => {
   it('--no-keep-ids, --no-metadata and --no-verify-emails push the contract operations alone', async () => {
     const run = await push('--no-keep-ids', '--no-metadata', '--no-verify-emails');
     expect(run.exitCode).toBe(0);
-    expect(lastJson(run)['steps']).toMatchObject({ mapped: 0, verified: 0, metadataWritten: 0 });
+    expect(jsonOf(run)['steps']).toMatchObject({ mapped: 0, verified: 0, metadataWritten: 0 });
     expect(core.users().every((user) => user.externalId === undefined)).toBe(true);
     expect(core.users().every((user) => Object.keys(core.identity.metadataOf(user.id)).length === 0)).toBe(true);
     expect(core.requests().some((request) => request.path.includes('/userid/map') && request.method === 'POST')).toBe(false);
@@ -102,7 +102,7 @@ describe('core-migrate push keeps who each user was', () => {
 
   it('--disabled import imports a disabled account with disabled: true in its metadata, and counts it', async () => {
     const run = await push('--disabled', 'import');
-    expect(lastJson(run)).toMatchObject({ imported: 3, disabledSkipped: 0, steps: expect.objectContaining({ disabledImported: 1 }) });
+    expect(jsonOf(run)).toMatchObject({ imported: 3, disabledSkipped: 0, steps: expect.objectContaining({ disabledImported: 1 }) });
     expect(core.identity.metadataOf('fb-mallory')).toMatchObject({ disabled: true, migratedFrom: { sourceId: 'fb-mallory' } });
   });
 
@@ -124,21 +124,21 @@ describe('core-migrate push keeps who each user was', () => {
 
     const skip = await push();
     expect(skip.exitCode).toBe(0);
-    expect(lastJson(skip)).toMatchObject({ imported: 1, existingUntouched: 1, alreadyExisted: 0, thirdPartyCreated: 1, thirdPartyExisting: 1 });
+    expect(jsonOf(skip)).toMatchObject({ imported: 1, existingUntouched: 1, alreadyExisted: 0, thirdPartyCreated: 1, thirdPartyExisting: 1 });
     // The core offers no lookup by provider: an existing third-party user is known by sign-in-up's answer, and gets no id.
     expect(core.thirdPartyUsers().find((user) => user.thirdPartyUserId === 'g-grace')?.externalId).toBeUndefined();
     const linus = core.users().find((user) => user.email === 'linus@example.com');
     expect(linus).toMatchObject({ id: linusId, passwordHash: theirs });
     expect(linus?.externalId).toBeUndefined();
     expect(core.identity.metadataOf(linusId)).toEqual({});
-    expect(skip.stdout).toContain('left untouched');
+    expect(summaryText(skip)).toContain('left untouched');
     expect(await reportLines(join(dir, 'report.ndjson'))).toContainEqual(
       expect.objectContaining({ code: 'existingUntouched', email: 'linus@example.com', sourceId: 'fb-linus' }),
     );
 
     // The same journal: what the first run did is skipped, and the user it left untouched is now sent.
     const replace = await push('--existing', 'replace');
-    expect(lastJson(replace)).toMatchObject({ alreadyExisted: 1, existingUntouched: 0, skipped: 3 });
+    expect(jsonOf(replace)).toMatchObject({ alreadyExisted: 1, existingUntouched: 0, skipped: 3 });
     expect(core.identity.externalIdOf('fb-linus')).toBe('fb-linus');
     expect(core.emailPasswordUsers().find((user) => user.email === 'linus@example.com')?.passwordHash).not.toBe(theirs);
   });
@@ -155,14 +155,14 @@ describe('core-migrate push keeps who each user was', () => {
 
     const refused = await push();
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(notesOf(refused)).toHaveLength(1);
     expect(refused.stderr).toContain('has no user id mapping (/recipe/userid/map) (it answered 404)');
     expect(refused.stderr).toContain('--no-keep-ids');
     expect(core.users()).toHaveLength(0);
 
     const without = await push('--no-keep-ids');
     expect(without.exitCode).toBe(0);
-    expect(lastJson(without)).toMatchObject({ imported: 2, steps: expect.objectContaining({ mapped: 0, verified: 1 }) });
+    expect(jsonOf(without)).toMatchObject({ imported: 2, steps: expect.objectContaining({ mapped: 0, verified: 1 }) });
 
     core.identity.setMissing(['lookup']);
     const noLookup = await push('--journal', 'no-lookup.journal');
@@ -199,8 +199,8 @@ describe('core-migrate push keeps who each user was', () => {
     ];
     await writeFile(passwords, `${hashes.map((line) => JSON.stringify(line)).join('\n')}\n`);
     const run = await runCli(['push', users, '--auth0-password-file', passwords, '--core', core.url, '--report', 'auth0.report', '--json'], dir);
-    expect(run.stderr).toBe('');
-    expect(lastJson(run)).toMatchObject({ imported: 1, thirdPartyCreated: 1, disabledSkipped: 1, total: 3 });
+    expect(notesOf(run)).toEqual([]);
+    expect(jsonOf(run)).toMatchObject({ imported: 1, thirdPartyCreated: 1, disabledSkipped: 1, total: 3 });
     expect(core.identity.externalIdOf('auth0|a1')).toBe('auth0|a1');
     expect(core.identity.externalIdOf('google-oauth2|g7')).toBe('google-oauth2|g7');
     expect(core.identity.isVerified('auth0|a1', 'ann@example.com')).toBe(true);
@@ -220,7 +220,7 @@ describe('core-migrate push keeps who each user was', () => {
     await writeFile(source, `${JSON.stringify({ uid: 'legacy-17', email: 'eve@example.com', isVerified: 'yes', passwordHash: hash })}\n`);
     const run = await runCli(['push', source, '--map', 'sourceId=uid', '--core', core.url, '--json'], dir);
     expect(run.exitCode).toBe(0);
-    expect(lastJson(run)).toMatchObject({ imported: 1, steps: expect.objectContaining({ mapped: 1, verified: 1, metadataWritten: 1 }) });
+    expect(jsonOf(run)).toMatchObject({ imported: 1, steps: expect.objectContaining({ mapped: 1, verified: 1, metadataWritten: 1 }) });
     expect(core.identity.externalIdOf('legacy-17')).toBe('legacy-17');
     expect(core.identity.isVerified('legacy-17', 'eve@example.com')).toBe(true);
     expect(core.identity.metadataOf('legacy-17')).toEqual({ migratedFrom: { system: 'generic export', sourceId: 'legacy-17' } });

@@ -11,7 +11,7 @@ import { sourceFingerprint } from '../../../core-client/src/push/fingerprint.js'
 import { CoreClient } from '../../../core-client/src/http/core-client.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { startCoreDouble, type CoreDouble, type RecordedRequest } from '../../core-double/index.js';
-import { API_KEY, operationRequests, runCli, storeSnapshot, writeExport } from './push-support.js';
+import { API_KEY, jsonOf, notesOf, operationRequests, runCli, storeSnapshot, writeExport } from './push-support.js';
 
 const BIN = fileURLToPath(new URL('../../../tui/bin/core-migrate.js', import.meta.url));
 const USERS = 400;
@@ -101,8 +101,8 @@ describe('core-migrate push killed with SIGKILL and resumed', () => {
 
     const resumed = await runCli(['push', source, '--core', core.url, '--journal', journal, '--report', join(dir, 'report.ndjson'), '--json'], dir);
     // The killed run's lock is stale (its process is gone): taken over, with one line saying so, and nothing else.
-    expect(resumed.stderr).toMatch(/^(The journal's lock was left by process \d+ \(started [^)]+\), which is gone; this push took it over\.\n)?$/);
-    const summary = JSON.parse(resumed.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
+    expect(notesOf(resumed).join('\n')).toMatch(/^(The journal's lock was left by process \d+ \(started [^)]+\), which is gone; this push took it over\.)?$/);
+    const summary = jsonOf(resumed) as Record<string, number>;
     expect(summary['total']).toBe(USERS + 1);
 
     // No operation journalled before a kill was sent again after it.
@@ -177,7 +177,7 @@ describe('core-migrate push killed with SIGKILL and resumed', () => {
       const hint = /To resume, run: (?:npx )?core-migrate (.+)/.exec(run.output().stdout)?.[1];
       expect(hint).toBeDefined();
       const resumed = await runCli([...(hint ?? '').split(' '), '--json'], dir);
-      const summary = JSON.parse(resumed.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
+      const summary = jsonOf(resumed) as Record<string, number>;
       expect(summary).toMatchObject({ skipped: journalled, total: 600, failed: 0, notAttempted: 0 });
       expect(resumed.exitCode).toBe(0);
     }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { API_KEY, lastJson, operationRequests, runCli, storeSnapshot, writeExport } from './push-support.js';
+import { API_KEY, jsonOf, operationRequests, runCli, storeSnapshot, writeExport } from './push-support.js';
 
 const BIN = fileURLToPath(new URL('../../../tui/bin/core-migrate.js', import.meta.url));
 
@@ -171,7 +171,7 @@ describe('core-migrate push as real processes', () => {
       proxy.setStall(false);
       const resumed = await runCli([...(hint ?? '').split(' '), '--json'], dir);
       expect(resumed.exitCode, resumed.stderr).toBe(0);
-      expect(lastJson(resumed)).toMatchObject({ skipped: answered.length, failed: 0, notAttempted: 0, total: 120 });
+      expect(jsonOf(resumed)).toMatchObject({ skipped: answered.length, failed: 0, notAttempted: 0, total: 120 });
       expect(storeSnapshot(core)).toHaveLength(120);
     } finally {
       await proxy.close();
@@ -211,7 +211,7 @@ describe('core-migrate push as real processes', () => {
     expect(resent.filter((key) => answered.has(key))).toEqual([]);
     // A password user announced but not answered before the disk filled is found by the lookup and completed, not sent
     // again; every other user not answered is sent once.
-    const completed = lastJson(resumed)['steps'] as { completedAfterResume: number };
+    const completed = jsonOf(resumed)['steps'] as { completedAfterResume: number };
     const everyKey = Array.from({ length: 300 }, (_, index) => `L${index + 1}${(index + 1) % 4 === 0 ? '#tp0' : '#pw'}`);
     const notResent = everyKey.filter((key) => !answered.has(key) && !resent.includes(key));
     expect(
@@ -219,7 +219,7 @@ describe('core-migrate push as real processes', () => {
       JSON.stringify({
         notResent: notResent.filter((key) => !announced.has(key) || !key.endsWith('#pw')),
         tail: keptLines.slice(-6),
-        summary: lastJson(resumed),
+        summary: jsonOf(resumed),
       }),
     ).toBe(true);
     // Third-party users cannot be looked up: those announced are sent again and, if the core has them, completed too.

@@ -2,6 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import bcrypt from 'bcryptjs';
 import { main } from '../../../tui/src/cli.js';
 import { captureIO } from './captured-io.js';
+import { formatSummary } from '../../../tui/src/commands/push-format.js';
+import type { PushSummary } from '../../../core-client/src/push/summary.js';
 import type { CoreDouble } from '../../core-double/index.js';
 
 export const API_KEY = 'push-api-key-0123456789-abcdefghij';
@@ -75,8 +77,22 @@ export function operationRequests(core: CoreDouble): ReturnType<CoreDouble['requ
     );
 }
 
-/** The last line of a --json run: the summary object. */
-export function lastJson(run: Run): Record<string, unknown> {
-  const lines = run.stdout.trim().split('\n');
-  return JSON.parse(lines.at(-1) ?? '{}') as Record<string, unknown>;
+/** The whole standard output of a --json run, which is one JSON document: the summary (or `{"error": …}`). */
+export function jsonOf(run: Run): Record<string, unknown> {
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+/** The summary a person would have read: a --json run's summary put through the same formatter as a run without it. */
+export function summaryText(run: Run): string {
+  return formatSummary(jsonOf(run) as unknown as PushSummary);
+}
+
+// What a --json push says about itself on standard error, for the person watching: the pre-flight's and the plan's
+// line, the probe of the first scrypt user, and progress.
+const RUN_ACCOUNT =
+  /^(Core: .* is reachable and accepts the key\.|Plan: \d+ operations from \d+ records .*|Sending the first vendor_scrypt user .* alone, .*|push \d+(\/\d+)? .*|)$/;
+
+/** The lines of standard error that are not the run's own account of itself: its warnings, notes and refusals. */
+export function notesOf(run: Run): string[] {
+  return run.stderr.split('\n').filter((line) => !RUN_ACCOUNT.test(line));
 }

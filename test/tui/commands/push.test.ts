@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { API_KEY, lastJson, operationRequests, runCli, storeSnapshot, writeExport, type KnownUser } from './push-support.js';
+import { API_KEY, jsonOf, notesOf, operationRequests, runCli, storeSnapshot, summaryText, writeExport, type KnownUser } from './push-support.js';
 
 describe('core-migrate push', () => {
   let core: CoreDouble;
@@ -25,9 +25,9 @@ describe('core-migrate push', () => {
     users = await writeExport(source, 40, { broken: true });
     const run = await runCli(['push', 'users.ndjson', '--core', core.url, '--json'], dir);
 
-    expect(run.stderr).toBe('');
+    expect(notesOf(run)).toEqual([]);
     expect(run.exitCode).toBe(1);
-    const summary = lastJson(run);
+    const summary = jsonOf(run);
     expect(summary).toMatchObject({
       imported: 30,
       thirdPartyCreated: 10,
@@ -38,7 +38,7 @@ describe('core-migrate push', () => {
       thirdPartyExisting: 0,
       total: 41,
     });
-    expect(run.stdout).toContain('= 41 operations');
+    expect(summaryText(run)).toContain('= 41 operations');
     expect(core.emailPasswordUsers()).toHaveLength(30);
     expect(core.thirdPartyUsers()).toHaveLength(10);
 
@@ -67,7 +67,7 @@ describe('core-migrate push', () => {
     const again = await runCli(['push', source, '--core', core.url, '--json'], dir);
     expect(again.exitCode).toBe(0);
     expect(operationRequests(core)).toHaveLength(sent);
-    expect(lastJson(again)).toMatchObject({ skipped: 20, imported: 0, total: 20 });
+    expect(jsonOf(again)).toMatchObject({ skipped: 20, imported: 0, total: 20 });
   });
 
   it('--dry-run plans and runs the pre-flight but writes nothing to the core', async () => {
@@ -76,8 +76,8 @@ describe('core-migrate push', () => {
     expect(run.exitCode).toBe(0);
     expect(operationRequests(core)).toHaveLength(0);
     expect(core.users()).toHaveLength(0);
-    expect(lastJson(run)).toMatchObject({ dryRun: true, notAttempted: 12, total: 12 });
-    expect(run.stdout).toContain('Dry run');
+    expect(jsonOf(run)).toMatchObject({ dryRun: true, notAttempted: 12, total: 12 });
+    expect(summaryText(run)).toContain('Dry run');
   });
 
   it('a refused key stops before anything is sent, with exit 3', async () => {
@@ -106,9 +106,9 @@ describe('core-migrate push', () => {
     core.faults.failBodiesContaining('@example.com', { status: 503 });
     const run = await runCli(['push', source, '--core', core.url, '--give-up-after', '1', '--json'], dir);
     expect(run.exitCode).toBe(3);
-    expect(run.stdout).toMatch(/Stopping \(coreUnreachable\): The core answered nothing useful for \d+ s/);
-    expect(run.stdout).toMatch(/To resume, run: (?:npx )?core-migrate push .* --give-up-after 1/);
-    expect(lastJson(run)).toMatchObject({ failed: 0, imported: 0, notAttempted: 8, total: 8 });
+    expect(run.stderr).toMatch(/Stopping \(coreUnreachable\): The core answered nothing useful for \d+ s/);
+    expect(run.stderr).toMatch(/To resume, run: (?:npx )?core-migrate push .* --give-up-after 1/);
+    expect(jsonOf(run)).toMatchObject({ failed: 0, imported: 0, notAttempted: 8, total: 8 });
     for (const wrong of ['0', '1.5', 'soon', '86401']) {
       const refused = await runCli(['push', source, '--core', core.url, '--give-up-after', wrong], dir);
       expect(refused.exitCode).toBe(2);
@@ -122,7 +122,7 @@ describe('core-migrate push', () => {
     try {
       const run = await runCli(['push', source, '--core', core.url, '--core', replica.url, '--json'], dir);
       expect(run.exitCode).toBe(0);
-      expect(lastJson(run)).toMatchObject({ failed: 0, total: 40 });
+      expect(jsonOf(run)).toMatchObject({ failed: 0, total: 40 });
       expect(storeSnapshot(core)).toHaveLength(40);
       expect(operationRequests(core).length).toBeGreaterThan(0);
       expect(operationRequests(replica).length).toBeGreaterThan(0);
@@ -161,8 +161,8 @@ describe('core-migrate push', () => {
     const run = await runCli(['push', source, '--core', core.url, '--json'], dir);
     expect(run.exitCode).toBe(2);
     expect(operationRequests(core)).toHaveLength(1);
-    expect(run.stdout).toContain('VENDOR_PASSWORD_HASHING_SIGNER_KEY');
-    expect(run.stdout).toMatch(/To resume, run: (?:npx )?core-migrate push/);
+    expect(run.stderr).toContain('VENDOR_PASSWORD_HASHING_SIGNER_KEY');
+    expect(run.stderr).toMatch(/To resume, run: (?:npx )?core-migrate push/);
   });
 
   it('--verify-credentials checks known accounts before, signs them in after, and never prints a password', async () => {
@@ -172,8 +172,8 @@ describe('core-migrate push', () => {
     await writeFile(credentials, `# test accounts\n${known.map((user) => `${user.email} ${user.password}`).join('\n')}\n`);
     const run = await runCli(['push', source, '--core', core.url, '--verify-credentials', credentials, '--json'], dir);
     expect(run.exitCode).toBe(0);
-    expect(lastJson(run)).toMatchObject({ credentials: { checked: 2, matchedLocally: 2, loggedIn: 2 } });
-    expect(run.stdout).toContain('2 of 2 logged in');
+    expect(jsonOf(run)).toMatchObject({ credentials: { checked: 2, matchedLocally: 2, loggedIn: 2 } });
+    expect(summaryText(run)).toContain('2 of 2 logged in');
 
     const output = `${run.stdout}${run.stderr}`;
     const written = `${await readFile(join(dir, 'users.ndjson.push-journal.ndjson'), 'utf8')}${await readFile(join(dir, 'users.ndjson.push-report.ndjson'), 'utf8')}`;
@@ -204,7 +204,7 @@ describe('core-migrate push', () => {
     core.faults.failRequestNumber(12, { status: 400, body: 'Password hash is in invalid format\n' });
     const run = await runCli(['push', source, '--core', core.url, '--json', '--concurrency', '1'], dir);
     expect(run.exitCode).toBe(1);
-    expect(lastJson(run)).toMatchObject({ failed: 1, total: 10 });
+    expect(jsonOf(run)).toMatchObject({ failed: 1, total: 10 });
     const report = await readFile(join(dir, 'users.ndjson.push-report.ndjson'), 'utf8');
     expect(report).toContain('Password hash is in invalid format');
     expect(storeSnapshot(core)).toHaveLength(9);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { bcryptHashOf } from '../../core-double/known-hashes.js';
-import { API_KEY, lastJson, runCli } from './push-support.js';
+import { API_KEY, jsonOf, runCli } from './push-support.js';
 
 const BIN = fileURLToPath(new URL('../../../tui/bin/core-migrate.js', import.meta.url));
 const USERS = 40;
@@ -79,7 +79,7 @@ describe('a sync killed at a random moment resumes exactly', () => {
 
     const resumed = await runCli(args('sync', 'tuesday.json', '--json'), dir);
     expect(resumed.exitCode).toBe(0);
-    const sync = lastJson(resumed)['sync'] as { changed: number; unchanged: number };
+    const sync = jsonOf(resumed)['sync'] as { changed: number; unchanged: number };
     const changes = metadataWrites().filter((write) => String(write.name).startsWith('New'));
     // None skipped: every user has its new name.
     for (let index = 0; index < USERS; index += 1) expect(core.identity.metadataOf(`fb-${index}`)['displayName']).toBe(`New ${index}`);
@@ -91,7 +91,7 @@ describe('a sync killed at a random moment resumes exactly', () => {
 
     const before = core.requests().length;
     const again = await runCli(args('sync', 'tuesday.json', '--json'), dir);
-    expect(lastJson(again)['sync']).toMatchObject({ changed: 0, unchanged: USERS });
+    expect(jsonOf(again)['sync']).toMatchObject({ changed: 0, unchanged: USERS });
     expect(
       core
         .requests()

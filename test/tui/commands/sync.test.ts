@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../../core-double/known-hashes.js';
 import { SIGNER_KEY } from './identity-support.js';
-import { API_KEY, lastJson, runCli } from './push-support.js';
+import { API_KEY, jsonOf, runCli } from './push-support.js';
 
 type FirebaseUser = Record<string, unknown>;
 const scrypt = { passwordHash: VENDOR_SCRYPT_VECTOR.hash, salt: VENDOR_SCRYPT_VECTOR.salt };
@@ -96,7 +96,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     const again = await run('sync', await write('tuesday.json', [...monday()].reverse()));
     expect(again.stderr).toBe('');
     expect(again.exitCode).toBe(0);
-    expect(lastJson(again)['sync']).toMatchObject({ new: 0, changed: 0, unchanged: 5, refused: 1, deletedInSource: 0, users: 6 });
+    expect(jsonOf(again)['sync']).toMatchObject({ new: 0, changed: 0, unchanged: 5, refused: 1, deletedInSource: 0, users: 6 });
     expect(userRequests(core, before)).toEqual([]);
   });
 
@@ -107,7 +107,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     const before = core.requests().length;
     const dryRun = await run('sync', await write('tuesday.json', changed.slice(1)), '--dry-run');
     expect(dryRun.exitCode).toBe(0);
-    expect(lastJson(dryRun)['sync']).toMatchObject({ changed: 1, emailChanged: 1, unchanged: 3, deletedInSource: 1 });
+    expect(jsonOf(dryRun)['sync']).toMatchObject({ changed: 1, emailChanged: 1, unchanged: 3, deletedInSource: 1 });
     expect(userRequests(core, before)).toEqual([]);
     expect(await readFile(join(dir, 'journal.ndjson'), 'utf8')).toBe(journal);
 
@@ -130,7 +130,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
       });
     await seed('linus@example.com');
     const first = await run('push', await write('monday.json', monday()));
-    expect(lastJson(first)).toMatchObject({ existingUntouched: 1 });
+    expect(jsonOf(first)).toMatchObject({ existingUntouched: 1 });
     await seed('taken@example.com');
     const newHash = await bcryptHashOf('new-password');
     const tuesday = monday().map((user) => {
@@ -140,7 +140,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     });
     const sync = await run('sync', await write('tuesday.json', tuesday));
     expect(sync.exitCode).toBe(1);
-    expect(lastJson(sync)).toMatchObject({ failed: 1, keptAsIs: 1, updated: 0 });
+    expect(jsonOf(sync)).toMatchObject({ failed: 1, keptAsIs: 1, updated: 0 });
     const report = (await readFile(join(dir, 'report.ndjson'), 'utf8'))
       .trim()
       .split('\n')
@@ -156,7 +156,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     expect(core.identity.metadataOf('fb-u1')['displayName']).toBe('User 1');
     // The refused change is tried again by the next sync, not forgotten.
     const again = await run('sync', join(dir, 'tuesday.json'));
-    expect(lastJson(again)).toMatchObject({ failed: 1 });
+    expect(jsonOf(again)).toMatchObject({ failed: 1 });
   });
 
   it('two syncs on one journal cannot run at once', async () => {
@@ -213,7 +213,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     const sync = await run('sync', await write('tuesday.json', tuesday));
     expect(sync.stderr).toBe('');
     expect(sync.exitCode).toBe(0);
-    const summary = lastJson(sync);
+    const summary = jsonOf(sync);
     expect(summary['sync']).toMatchObject({
       new: 2,
       changed: 3,
@@ -256,14 +256,14 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     const before = core.requests().length;
     const again = await run('sync', join(dir, 'tuesday.json'));
     expect(again.exitCode).toBe(0);
-    expect(lastJson(again)['sync']).toMatchObject({ new: 0, changed: 0, disabled: 0, deletedInSource: 1 });
+    expect(jsonOf(again)['sync']).toMatchObject({ new: 0, changed: 0, disabled: 0, deletedInSource: 1 });
     expect(userRequests(core, before)).toEqual([]);
 
     // Re-enabled: created anew with the same id.
     const wednesday = tuesday.map((user) => (user['localId'] === 'fb-u1' ? { ...user, disabled: false } : user));
     const third = await run('sync', await write('wednesday.json', wednesday), '--deleted', 'remove');
     expect(third.exitCode).toBe(0);
-    expect(lastJson(third)['sync']).toMatchObject({ new: 1, reEnabled: 1, deletedInSource: 1, removed: 1 });
+    expect(jsonOf(third)['sync']).toMatchObject({ new: 1, reEnabled: 1, deletedInSource: 1, removed: 1 });
     expect(core.users().find((user) => user.externalId === 'fb-u1')?.email).toBe('user1@example.com');
     expect(core.users().find((user) => user.externalId === 'fb-u2')).toBeUndefined();
 

@@ -42,7 +42,7 @@ describe('the text cursor', () => {
     render(
       <ThemeProvider colour={colour}>
         <FieldList
-          fields={[{ id: 'file', kind: 'path', label: 'Export file', value: 'users.json', set: () => ({ type: 'cursor', cursorFromEnd: 0 }) }]}
+          fields={[{ id: 'file', kind: 'path', label: 'Export file', value: 'users.json' }]}
           focus={0}
           editing
           cursorFromEnd={5}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { MigrationSettingsSchema, type MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
 import { Secret } from '../../../core-client/src/secret.js';
-import { App, type AppResult } from '../../../tui/src/app/app.js';
+import { App, type AppResult } from '../../../tui/src/terminal-app.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { writeDemoSample } from '../../sandbox/demo-sample.js';
 import { renderInTerminal, type Terminal } from './terminal.js';
@@ -15,6 +15,8 @@ export interface OpenOptions {
   onDone?: (result: AppResult) => void;
   /** The core the settings name (default: the bed's core). */
   coreUrl?: string;
+  /** The bed's core comes from CORE_URL instead of the settings (no --core). */
+  coreFromEnvironment?: boolean;
 }
 
 export interface AppBed {
@@ -69,10 +71,13 @@ export function appTestBed(name: string): AppBed {
       const cwd = need(folder, 'folder');
       terminal = renderInTerminal(
         <App
-          env={{}}
+          env={options.coreFromEnvironment === true ? { CORE_URL: need(core, 'core').url } : {}}
           cwd={cwd}
           colour={false}
-          settings={MigrationSettingsSchema.parse({ core: [options.coreUrl ?? need(core, 'core').url], ...settings })}
+          settings={MigrationSettingsSchema.parse({
+            ...(options.coreFromEnvironment === true ? {} : { core: [options.coreUrl ?? need(core, 'core').url] }),
+            ...settings,
+          })}
           invocation="core-migrate"
           apiKey={new Secret(apiKey)}
           apiKeyFromEnvironment

@@ -1,10 +1,22 @@
 import { defaultSettings, parseSettings, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from 'core-client/settings';
 import { settingsInputOfDraft } from './draft.js';
+import { environmentKeys } from './origins.js';
 import type { AppState, Problem } from './state.js';
+
+/**
+ * What the command line would give for the fields. A value the environment gave (CORE_URL) is left to the
+ * environment, as the operator left it: the connection then names it as its source, and the printed command line
+ * does not turn it into a flag.
+ */
+function settingsInputOfState(state: AppState): MigrationSettingsInput {
+  const input: Record<string, unknown> = { ...settingsInputOfDraft(state.draft) };
+  for (const key of environmentKeys(state.origins)) delete input[key];
+  return input as MigrationSettingsInput;
+}
 
 /** The settings the fields describe, or what is wrong with them, each in the app's own terms. */
 export function settingsOfState(state: AppState): { settings: MigrationSettings } | { problems: Partial<Record<SettingKey, string>> } {
-  const parsed = parseSettings(settingsInputOfDraft(state.draft));
+  const parsed = parseSettings(settingsInputOfState(state));
   if (!Array.isArray(parsed)) return { settings: parsed };
   const problems: Partial<Record<SettingKey, string>> = {};
   for (const error of parsed) problems[error.setting] ??= error.describe('app');
@@ -32,7 +44,7 @@ export function settingsOrProblem(state: AppState): { settings: MigrationSetting
  * so work that needs only the others (checking the files the fields name) does not wait for it to be fixed.
  */
 export function settingsDespiteProblems(state: AppState): MigrationSettings {
-  const input: Record<string, unknown> = { ...settingsInputOfDraft(state.draft) };
+  const input: Record<string, unknown> = { ...settingsInputOfState(state) };
   const parsed = settingsOfState(state);
   if ('settings' in parsed) return parsed.settings;
   for (const setting of Object.keys(parsed.problems)) delete input[setting];

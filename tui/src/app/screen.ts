@@ -1,8 +1,65 @@
 import type { ReactNode } from 'react';
+import type { SettingKey } from 'core-client/settings';
+import type { Secret } from 'core-client/secret';
 import type { KeyHint } from '../components/key-hints.js';
-import type { FieldSpec } from './fields.js';
 import type { KeyPress } from './keys.js';
 import type { AppAction, AppState, ScreenId } from './state.js';
+
+/*
+ * The shapes the screens and their fields share, in one place: a field's action runs with the screen's context, and a
+ * screen is made of fields. How a key changes a field lives in fields.ts, which takes these shapes from here.
+ */
+
+interface FieldBase {
+  /** Unique on its screen. */
+  id: string;
+  label: string;
+  /** The setting it edits, so an error about that setting can lead here. */
+  setting?: SettingKey;
+  /** A problem with its value, shown beside it (and in full on the message line when focused). */
+  problem?: string | undefined;
+  /** A short word after the value (e.g. "detected: ndjson"). */
+  note?: string | undefined;
+}
+
+export interface TextFieldSpec extends FieldBase {
+  kind: 'text' | 'path';
+  value: string;
+  /** Shown in grey while the value is empty; it is never part of the value. */
+  placeholder?: string;
+  set: (value: string) => AppAction;
+}
+
+export interface MaskedFieldSpec extends FieldBase {
+  kind: 'masked';
+  value: Secret;
+  placeholder?: string;
+  /** Keeps line breaks (a pasted block). */
+  multiline?: boolean;
+  set: (value: string) => AppAction;
+}
+
+export interface ChoiceFieldSpec extends FieldBase {
+  kind: 'choice';
+  value: string;
+  choices: readonly string[];
+  /** How a choice reads, e.g. "yes: nothing is written". */
+  describe?: (choice: string) => string;
+  set: (value: string) => AppAction;
+}
+
+/** A row that does something on Enter (open the report, remove a rule). */
+export interface ActionFieldSpec extends FieldBase {
+  kind: 'action';
+  value: string;
+  activate: (context: ScreenContext) => void;
+}
+
+export type FieldSpec = TextFieldSpec | MaskedFieldSpec | ChoiceFieldSpec | ActionFieldSpec;
+
+export function isTextual(field: FieldSpec | undefined): field is TextFieldSpec | MaskedFieldSpec {
+  return field !== undefined && (field.kind === 'text' || field.kind === 'path' || field.kind === 'masked');
+}
 
 /** What the app can start on behalf of a screen; each is long work whose results arrive as actions. */
 export interface AppCommands {

@@ -9,6 +9,7 @@ import { type ExitCode, type CountedPlan, type MigrationCommand, type MigrationS
 import type { SourceFormat } from 'core-client/sources/source-format';
 import { initialPushView, type PushProgressView } from './push-progress.js';
 import { draftFromSettings, type Draft } from './draft.js';
+import { initialOrigins, originsAfter, type FieldOrigins } from './origins.js';
 
 /** The walk, in order; the report view and the help are reached from its screens. */
 export const walkScreens = ['connect', 'source', 'hashes', 'identity', 'review', 'push', 'summary'] as const;
@@ -80,6 +81,8 @@ export interface AppState {
   /** Asking y/n before something that cannot be taken back. */
   confirm: 'push' | 'rollback' | undefined;
   draft: Draft;
+  /** Where the values the app opened with came from (a flag, the environment), until the operator changes them. */
+  origins: FieldOrigins;
   apiKey: Secret;
   apiKeyFromEnvironment: boolean;
   hash: TypedHash;
@@ -156,6 +159,8 @@ export type AppAction =
 
 export interface InitialState {
   settings: MigrationSettings;
+  /** The environment the connection reads (CORE_URL): what it gives is shown in the fields. */
+  env?: NodeJS.ProcessEnv;
   invocation: string;
   apiKey?: Secret;
   apiKeyFromEnvironment?: boolean;
@@ -163,14 +168,16 @@ export interface InitialState {
 
 const noFocus: Record<ScreenId, number> = { connect: 0, source: 0, hashes: 0, identity: 0, review: 0, push: 0, summary: 0, report: 0 };
 
-export function initialAppState({ settings, invocation, apiKey, apiKeyFromEnvironment }: InitialState): AppState {
+export function initialAppState({ settings, env, invocation, apiKey, apiKeyFromEnvironment }: InitialState): AppState {
+  const given = initialOrigins(settings, env ?? {});
   return {
     invocation,
     screen: 'connect',
     help: false,
     helpScroll: 0,
     confirm: undefined,
-    draft: draftFromSettings(settings),
+    draft: { ...draftFromSettings(settings), ...given.patch },
+    origins: given.origins,
     apiKey: apiKey ?? new Secret(''),
     apiKeyFromEnvironment: apiKeyFromEnvironment ?? false,
     hash: { memCost: '', rounds: '', saltSeparator: '', signerKey: new Secret(''), pasted: new Secret(''), pasteNote: '', pasteFailed: false },
@@ -230,6 +237,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         ...state,
         draft,
         ...(state.syncPreview.state === 'idle' ? {} : { syncPreview: { state: 'idle' } as const }),
+        origins: originsAfter(state.origins, state.draft, draft),
         ...(touchesCore ? { preflight: { state: 'idle' } as const, advanceAfterPreflight: false } : {}),
         ...(touchesFile ? { detected: { state: 'idle' } as const, exportFields: [] } : {}),
         ...(touchesHash ? { check: { state: 'idle' } as const } : {}),

@@ -6,7 +6,7 @@ import { countPlan, migrationCommandOf, planOptionsOf, SettingError } from 'core
 import { detectFormat } from 'core-client/sources/detect-format';
 import { exportFields } from 'core-client/sources/generic/export-fields';
 import { checkedSettings, checkSettingFiles } from './field-checks.js';
-import type { FieldSpec } from './fields.js';
+import type { FieldSpec } from './screen.js';
 import { completePath } from './path-completion.js';
 import { currentPlanKey, typedHashForPlan } from './plan-status.js';
 import { settingsDespiteProblems, settingsOfState, settingsOrProblem } from './problems.js';

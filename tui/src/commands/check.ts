@@ -5,9 +5,8 @@ import { runPreflight, type PreflightReport, type PreflightStepName } from 'core
 import type { Connection } from 'core-client/connection/resolve-connection';
 import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
 import { featureLabels, identityFeatures } from 'core-client/push/identity-options';
-import { printableJson, printableLines } from 'core-client/printable';
 import { clientOf, connectionOf, connectionWarnings, describeConnectionSources, ExitCode, parseSettings, SettingError } from 'core-client/settings';
-import { commandCatalogue } from './catalogue.js';
+import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
 
@@ -45,20 +44,17 @@ export function formatPreflightReport(report: PreflightReport, connection: Conne
   return `${lines.join('\n')}\n`;
 }
 
-export const registerCheckCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program.command('check').description(commandCatalogue.check.description);
+export const registerCheckCommand: RegisterCommand = (command: Command, { io, setExitCode }) => {
   addSettingOptions(command, 'check').action(async (flags: Record<string, unknown>) => {
-    const fail = (message: string): void => {
-      io.stderr.write(printableLines(`core-migrate check: ${message}\n`));
-      setExitCode(ExitCode.usageOrConfiguration);
-    };
+    const output = new CommandOutput(io, 'check', { json: wantsJson(flags) });
+    const fail = (message: string): void => setExitCode(output.fail(message, ExitCode.usageOrConfiguration));
     const refusal = apiKeyFlagRefusal(flags);
     if (refusal !== undefined) return fail(refusal);
     const settings = parseSettings(settingsInputOf(flags));
     if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'));
     const connection = await connectionOf(settings, { cwd: io.cwd, env: io.env });
     if (connection instanceof SettingError) return fail(connection.message);
-    for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) io.stderr.write(`${printableLines(warning)}\n`);
+    for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) output.warn(warning);
     const client: CoreClient | SettingError = clientOf(connection);
     if (client instanceof SettingError) return fail(client.message);
     let report: PreflightReport;
@@ -74,24 +70,20 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
     } finally {
       await client.close();
     }
-    if (settings.json) {
-      const resolved = {
-        coreUrl: connection.coreUrl,
-        coreUrls: connection.coreUrls,
-        tenantId: connection.tenantId ?? 'public',
-        appId: connection.appId ?? 'public',
-        sources: connection.sources,
-        ...(connection.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: connection.signerKeyConfigured }),
-      };
-      io.stdout.write(`${printableJson({ ...report, ...(support === undefined ? {} : { identityFeatures: support }), connection: resolved })}\n`);
-    } else {
-      io.stdout.write(printableLines(formatPreflightReport(report, connection, settings.stack, support)));
-    }
-    if (!report.ok) {
-      if (!settings.json) io.stderr.write(printableLines(`core-migrate check: ${report.failure?.sentence ?? 'the pre-flight failed.'}\n`));
-      setExitCode(ExitCode.coreUnreachableOrKeyRefused);
-      return;
-    }
+    const resolved = {
+      coreUrl: connection.coreUrl,
+      coreUrls: connection.coreUrls,
+      tenantId: connection.tenantId ?? 'public',
+      appId: connection.appId ?? 'public',
+      sources: connection.sources,
+      ...(connection.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: connection.signerKeyConfigured }),
+    };
+    output.result(
+      { ...report, ...(support === undefined ? {} : { identityFeatures: support }), connection: resolved },
+      formatPreflightReport(report, connection, settings.stack, support),
+    );
+    // The failed step is in the report already; its sentence also goes to standard error, where scripts look.
+    if (!report.ok) return setExitCode(output.fail(report.failure?.sentence ?? 'the pre-flight failed.', ExitCode.coreUnreachableOrKeyRefused));
     setExitCode(ExitCode.ok);
   });
 };

@@ -10,12 +10,11 @@ import { hashFamilyLabel, type PrepareHashResult } from 'core-client/hashes/fami
 import { prepareHash } from 'core-client/hashes/prepare-hash';
 import { signerKeyReminder } from 'core-client/hashes/signer-key-reminder';
 import { verifyPassword } from 'core-client/hashes/verify-password';
-import { printableJson, printableLines } from 'core-client/printable';
 import { ExitCode } from 'core-client/settings/verdict';
 import type { CommandIO } from '../io.js';
-import { commandCatalogue } from './catalogue.js';
 import type { RegisterCommand } from './index.js';
 import { StdinLines } from './stdin-lines.js';
+import { CommandOutput } from './command-output.js';
 
 interface HashFlags {
   salt?: string;
@@ -31,49 +30,41 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 /** Exit codes of `hash verify`: a mismatch is the "some records failed" of a one-record check. */
 const VerifyExit = { match: ExitCode.ok, mismatch: ExitCode.someRecordsFailed, unusable: ExitCode.usageOrConfiguration } as const;
 
-export const registerHashCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const hash = program.command('hash').description(commandCatalogue.hash.description);
-
+export const registerHashCommand: RegisterCommand = (hash: Command, { io, setExitCode }) => {
   addHashOptions(hash.command('inspect [hash]'))
     .description('show the family, the normalised hash for the import body (or why it is refused) and warnings; exit 0 usable, 2 not')
     .option('--json', 'print one JSON object instead of lines')
     .action(async (rawHash: string | undefined, flags: HashFlags) => {
+      const output = new CommandOutput(io, 'hash inspect', { json: flags.json === true });
       const stdin = new StdinLines(io.stdin);
       const prepared = await prepareFromFlags(rawHash, flags, io, stdin);
-      if (prepared instanceof Error) return usageError(io, setExitCode, 'inspect', prepared.message);
-      io.stdout.write(flags.json === true ? `${printableJson(inspectionJson(prepared.result))}\n` : printableLines(formatInspection(prepared.result)));
+      if (prepared instanceof Error) return setExitCode(output.fail(prepared.message, ExitCode.usageOrConfiguration));
+      output.result(inspectionJson(prepared.result), formatInspection(prepared.result));
       setExitCode(prepared.result.ok ? ExitCode.ok : ExitCode.usageOrConfiguration);
     });
 
   addHashOptions(hash.command('verify [hash]'))
     .description('check a known password (standard input, or a prompt that shows nothing) against the hash; exit 0 match, 1 mismatch, 2 unusable')
+    .option('--json', 'print one JSON object instead of lines')
     .action(async (rawHash: string | undefined, flags: HashFlags) => {
+      const output = new CommandOutput(io, 'hash verify', { json: flags.json === true });
+      const fail = (message: string): void => setExitCode(output.fail(message, VerifyExit.unusable));
       const stdin = new StdinLines(io.stdin);
       const prepared = await prepareFromFlags(rawHash, flags, io, stdin);
-      if (prepared instanceof Error) return usageError(io, setExitCode, 'verify', prepared.message);
+      if (prepared instanceof Error) return fail(prepared.message);
       const { result, config } = prepared;
-      if (!result.ok) {
-        io.stderr.write(printableLines(`core-migrate hash verify: rejected (${result.code}): ${result.reason}\n`));
-        setExitCode(VerifyExit.unusable);
-        return;
-      }
+      if (!result.ok) return fail(`rejected (${result.code}): ${result.reason}`);
       const password = await readPassword(io, stdin);
-      if (password === undefined) return usageError(io, setExitCode, 'verify', 'no password given (send it on standard input, one line)');
+      if (password === undefined) return fail('no password given (send it on standard input, one line)');
       const checked = await untilInterrupted((signal) => verifyPassword(password, result.passwordHash, { signerKey: config?.signerKey, signal }));
-      if (checked === undefined) {
-        io.stderr.write('core-migrate hash verify: interrupted (Ctrl-C) before the check ended; nothing was decided.\n');
-        setExitCode(VerifyExit.unusable);
-        return;
-      }
-      if (!checked.ok) {
-        io.stderr.write(printableLines(`core-migrate hash verify: cannot check: ${checked.reason}\n`));
-        setExitCode(VerifyExit.unusable);
-        return;
-      }
+      if (checked === undefined) return fail('interrupted (Ctrl-C) before the check ended; nothing was decided.');
+      if (!checked.ok) return fail(`cannot check: ${checked.reason}`);
+      const warnings = [...result.warnings, ...checked.warnings];
+      const notes = checked.match && checked.family === 'vendor_scrypt' ? [signerKeyReminder()] : [];
       const lines = [`${checked.match ? 'match' : 'no match'}: ${hashFamilyLabel(checked.family)}`];
-      for (const warning of [...result.warnings, ...checked.warnings]) lines.push(`warning: ${warning}`);
-      if (checked.match && checked.family === 'vendor_scrypt') lines.push(`note: ${signerKeyReminder()}`);
-      io.stdout.write(printableLines(`${lines.join('\n')}\n`));
+      for (const warning of warnings) lines.push(`warning: ${warning}`);
+      for (const note of notes) lines.push(`note: ${note}`);
+      output.result({ match: checked.match, family: checked.family, warnings, notes }, `${lines.join('\n')}\n`);
       setExitCode(checked.match ? VerifyExit.match : VerifyExit.mismatch);
     });
 };
@@ -202,11 +193,6 @@ function formatInspection(result: PrepareHashResult): string {
   for (const warning of result.warnings) lines.push(`warning: ${warning}`);
   if (result.family === 'vendor_scrypt') lines.push(`note: ${signerKeyReminder()}`);
   return `${lines.join('\n')}\n`;
-}
-
-function usageError(io: CommandIO, setExitCode: (code: number) => void, subcommand: string, message: string): void {
-  io.stderr.write(printableLines(`core-migrate hash ${subcommand}: ${message}\n`));
-  setExitCode(ExitCode.usageOrConfiguration);
 }
 
 type PasswordInput = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };

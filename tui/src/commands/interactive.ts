@@ -50,7 +50,7 @@ export async function runInteractive(io: CommandIO, options: InteractiveOptions 
   const [{ render }, { createElement }, { App }, { Secret }] = await Promise.all([
     import('ink'),
     import('react'),
-    import('../app/app.js'),
+    import('../terminal-app.js'),
     import('core-client/secret'),
   ]);
   const apiKey = io.env['CORE_API_KEY'];

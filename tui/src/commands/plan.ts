@@ -5,27 +5,23 @@ import { readableByOthersWarning } from 'core-client/files/exposure-warnings';
 import { PlanTally } from 'core-client/plan/summary';
 import { planSource } from 'core-client/plan/plan-source';
 import { ReportWriter, reportLineOfRejection } from 'core-client/plan/rejection-report';
-import { printableJson, printableLines } from 'core-client/printable';
 import { SourceError } from 'core-client/sources/source-error';
 import { ExitCode, parseSettings, planOptionsOf, resolveRunPaths, SettingError } from 'core-client/settings';
-import { commandCatalogue } from './catalogue.js';
+import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { formatPlanSummary } from './plan-format.js';
 import { addSettingOptions, settingsInputOf } from './setting-options.js';
 
-export const registerPlanCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program.command('plan').description(commandCatalogue.plan.description);
+export const registerPlanCommand: RegisterCommand = (command: Command, { io, setExitCode }) => {
   addSettingOptions(command, 'plan').action(async (file: string, flags: Record<string, unknown>) => {
-    const fail = (message: string): void => {
-      io.stderr.write(printableLines(`core-migrate plan: ${message}\n`));
-      setExitCode(ExitCode.usageOrConfiguration);
-    };
+    const output = new CommandOutput(io, 'plan', { json: wantsJson(flags) });
+    const fail = (message: string): void => setExitCode(output.fail(message, ExitCode.usageOrConfiguration));
     const settings = parseSettings(settingsInputOf(flags, file));
     if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'));
     const paths = resolveRunPaths(settings, io.cwd);
     if (settings.hashConfig !== undefined) {
       const warning = await readableByOthersWarning(resolve(io.cwd, settings.hashConfig), 'the signer key');
-      if (warning !== undefined) io.stderr.write(`${printableLines(warning)}\n`);
+      if (warning !== undefined) output.warn(warning);
     }
     const options = await planOptionsOf(settings, { cwd: io.cwd });
     if (options instanceof SettingError) return fail(options.message);
@@ -55,7 +51,7 @@ export const registerPlanCommand: RegisterCommand = (program: Command, { io, set
       throw error;
     }
     const summary = tally.summary();
-    io.stdout.write(settings.json ? `${printableJson(summary)}\n` : printableLines(formatPlanSummary(file, summary, settings.report)));
+    output.result(summary, formatPlanSummary(file, summary, settings.report));
     setExitCode(summary.rejected > 0 ? ExitCode.someRecordsFailed : ExitCode.ok);
   });
 };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { PushEvent } from 'core-client/push/events';
 import type { PushSummary } from 'core-client/push/summary';
-import { printableJson, printableLines } from 'core-client/printable';
+import { printableLines } from 'core-client/printable';
 import {
   ExitCode,
   exitCodeOfPush,
@@ -17,7 +17,7 @@ import {
 } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { invocationFor } from '../invocation.js';
-import { commandCatalogue } from './catalogue.js';
+import { CommandOutput, wantsJson } from './command-output.js';
 import { GuardedOutput } from './guarded-output.js';
 import type { RegisterCommand } from './index.js';
 import { formatCredentialChecks, formatProgress, formatSummary } from './push-format.js';
@@ -28,14 +28,13 @@ const PLAIN_PROGRESS_EVERY_MS = 5_000;
 
 /** `push` and `sync` run alike: a sync is a push of what changed since the journal's last run. */
 export function registerMigrationCommand(name: MigrationCommand): RegisterCommand {
-  return (program: Command, { io, setExitCode }) => {
-    const command = program.command(name).description(commandCatalogue[name].description);
+  return (command: Command, { io, setExitCode }) => {
     addSettingOptions(command, name).action(async (file: string, flags: Record<string, unknown>) => {
-      const output = new GuardedOutput(io);
+      const guarded = new GuardedOutput(io);
       try {
-        setExitCode(await migrate(name, file, flags, io, output));
+        setExitCode(await migrate(name, file, flags, io, guarded, new CommandOutput(io, name, { json: wantsJson(flags), stdout: guarded })));
       } finally {
-        output.release();
+        guarded.release();
       }
     });
   };
@@ -47,32 +46,36 @@ export const registerPushCommand: RegisterCommand = registerMigrationCommand('pu
  * The push as both faces run it: the settings from the flags, core-client's checks before sending
  * (`prepareMigration`), the push itself (`runPrepared`), and the exit code of its summary.
  */
-async function migrate(name: MigrationCommand, file: string, flags: Record<string, unknown>, io: CommandIO, output: GuardedOutput): Promise<number> {
-  const say = (text: string): void => output.write(`${text}\n`);
-  const fail = (message: string, code: ExitCode): ExitCode => {
-    io.stderr.write(printableLines(`core-migrate ${name}: ${message}\n`));
-    return code;
-  };
+async function migrate(
+  name: MigrationCommand,
+  file: string,
+  flags: Record<string, unknown>,
+  io: CommandIO,
+  guarded: GuardedOutput,
+  output: CommandOutput,
+): Promise<number> {
+  const say = (text: string): void => output.say(`${text}\n`);
   const refusal = apiKeyFlagRefusal(flags);
-  if (refusal !== undefined) return fail(refusal, ExitCode.usageOrConfiguration);
+  if (refusal !== undefined) return output.fail(refusal, ExitCode.usageOrConfiguration);
   const settings = parseSettings(settingsInputOf(flags, file));
-  if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'), ExitCode.usageOrConfiguration);
+  if (Array.isArray(settings)) return output.fail(settings.map((error) => error.describe('flags')).join('\n'), ExitCode.usageOrConfiguration);
   const prepared = await prepareMigration(settings, {
     command: name,
     cwd: io.cwd,
     env: io.env,
-    onMessage: ({ level, text }) => (level === 'info' ? say(text) : void io.stderr.write(`${printableLines(text)}\n`)),
+    onMessage: ({ level, text }) => (level === 'info' ? say(text) : output.warn(text)),
   });
-  if (prepared instanceof RunSetupError) return fail(prepared.message, prepared.exitCode);
+  if (prepared instanceof RunSetupError) return output.fail(prepared.message, prepared.exitCode);
   try {
-    const final = await pushWithInterrupts(io, output, prepared);
-    if (final instanceof RunSetupError) return fail(final.message, final.exitCode);
-    output.write(formatSummary(final));
+    const final = await pushWithInterrupts(io, guarded, output, prepared);
+    if (final instanceof RunSetupError) return output.fail(final.message, final.exitCode);
     const resumable = final.stoppedEarly !== undefined && !notResumableStops.has(final.stoppedEarly.reason);
-    if (resumable && final.notAttempted > 0) {
-      say(`To resume, run: ${formatCommandLine(invocationFor(io.env), resumeCommandLine(prepared))}\n(the journal skips what is done; nothing is sent twice).`);
-    }
-    if (settings.json) output.write(`${printableJson(final)}\n`);
+    const resumeHint =
+      resumable && final.notAttempted > 0
+        ? `To resume, run: ${formatCommandLine(invocationFor(io.env), resumeCommandLine(prepared))}\n(the journal skips what is done; nothing is sent twice).\n`
+        : '';
+    output.result(final, formatSummary(final) + resumeHint);
+    if (output.json && resumeHint !== '') output.say(resumeHint);
     return exitCodeOfPush(final);
   } finally {
     await prepared.client.close();
@@ -84,7 +87,12 @@ async function migrate(name: MigrationCommand, file: string, flags: Record<strin
  * goes away, so a second Ctrl-C gets the default action and ends the process at once; every journal line written
  * until then was written synchronously, so the journal still holds.
  */
-async function pushWithInterrupts(io: CommandIO, output: GuardedOutput, prepared: PreparedMigration): Promise<PushSummary | RunSetupError> {
+async function pushWithInterrupts(
+  io: CommandIO,
+  guarded: GuardedOutput,
+  output: CommandOutput,
+  prepared: PreparedMigration,
+): Promise<PushSummary | RunSetupError> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     process.removeListener('SIGINT', onSigint);
@@ -92,53 +100,54 @@ async function pushWithInterrupts(io: CommandIO, output: GuardedOutput, prepared
     interrupt.abort();
   };
   process.on('SIGINT', onSigint);
-  output.onClosed(() => interrupt.abort());
-  if (output.closed) interrupt.abort();
-  const progress = progressPrinter(io, output);
+  guarded.onClosed(() => interrupt.abort());
+  if (guarded.closed) interrupt.abort();
+  const progress = progressPrinter(output);
   try {
     return await runPrepared(prepared, {
       signal: interrupt.signal,
       onEvent: progress.onEvent,
-      onCredentialChecks: (checks, stage) => output.write(formatCredentialChecks(checks, stage)),
+      onCredentialChecks: (checks, stage) => output.say(formatCredentialChecks(checks, stage)),
     });
   } finally {
     progress.end();
-    output.onClosed(undefined);
+    guarded.onClosed(undefined);
     process.removeListener('SIGINT', onSigint);
   }
 }
 
-function progressPrinter(io: CommandIO, output: GuardedOutput): { onEvent: (event: PushEvent) => void; end: () => void } {
-  const tty = io.stdout.isTTY === true;
+/** Progress, probes and stops for the person: a redrawn line on a terminal, a line every few seconds elsewhere. */
+function progressPrinter(output: CommandOutput): { onEvent: (event: PushEvent) => void; end: () => void } {
+  const tty = output.sayingToTerminal;
   let lastPlainAt = Number.NEGATIVE_INFINITY;
   let lineOpen = false;
   const endLine = (): void => {
-    if (lineOpen) output.write('\n');
+    if (lineOpen) output.say('\n');
     lineOpen = false;
   };
   const onEvent = (event: PushEvent): void => {
     switch (event.type) {
       case 'progress': {
         if (tty) {
-          output.writeRaw(`\r${printableLines(formatProgress(event)).slice(0, Math.max(20, (io.stdout.columns ?? 120) - 1))}\u001b[K`);
+          output.sayRaw(`\r${printableLines(formatProgress(event)).slice(0, Math.max(20, (output.sayingColumns ?? 120) - 1))}\u001b[K`);
           lineOpen = true;
         } else if (performance.now() - lastPlainAt >= PLAIN_PROGRESS_EVERY_MS) {
           lastPlainAt = performance.now();
-          output.write(`${formatProgress(event)}\n`);
+          output.say(`${formatProgress(event)}\n`);
         }
         return;
       }
       case 'probe':
         endLine();
-        output.write(`${event.message}\n`);
+        output.say(`${event.message}\n`);
         return;
       case 'note':
         endLine();
-        io.stderr.write(`${printableLines(event.message)}\n`);
+        output.warn(event.message);
         return;
       case 'stopping':
         endLine();
-        output.write(`Stopping (${event.reason}): ${event.message}\n`);
+        output.say(`Stopping (${event.reason}): ${event.message}\n`);
         return;
       case 'finished':
         endLine();

@@ -1,24 +1,20 @@
 import type { Command } from 'commander';
 import type { RollbackSummary } from 'core-client/identity/rollback';
-import { printableJson, printableLines } from 'core-client/printable';
 import { ExitCode, exitCodeOfRollback, parseSettings, rollbackWithSettings, RunSetupError } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
-import { commandCatalogue } from './catalogue.js';
+import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
 
-export const registerRollbackCommand: RegisterCommand = (program: Command, { io, setExitCode }) => {
-  const command = program.command('rollback').description(commandCatalogue.rollback.description);
+export const registerRollbackCommand: RegisterCommand = (command: Command, { io, setExitCode }) => {
   addSettingOptions(command, 'rollback').action(async (flags: Record<string, unknown>) => {
     setExitCode(await rollback(flags, io));
   });
 };
 
 async function rollback(flags: Record<string, unknown>, io: CommandIO): Promise<number> {
-  const fail = (message: string, code: ExitCode): ExitCode => {
-    io.stderr.write(printableLines(`core-migrate rollback: ${message}\n`));
-    return code;
-  };
+  const output = new CommandOutput(io, 'rollback', { json: wantsJson(flags) });
+  const fail = (message: string, code: ExitCode): ExitCode => output.fail(message, code);
   const refusal = apiKeyFlagRefusal(flags);
   if (refusal !== undefined) return fail(refusal, ExitCode.usageOrConfiguration);
   const settings = parseSettings(settingsInputOf(flags));
@@ -36,13 +32,12 @@ async function rollback(flags: Record<string, unknown>, io: CommandIO): Promise<
       { cwd: io.cwd, env: io.env },
       {
         signal: interrupt.signal,
-        onNote: (message) => io.stderr.write(printableLines(`${message}\n`)),
-        onWarning: (message) => io.stderr.write(printableLines(`${message}\n`)),
+        onNote: (message) => output.warn(message),
+        onWarning: (message) => output.warn(message),
       },
     );
     if (summary instanceof RunSetupError) return fail(summary.message, summary.exitCode);
-    io.stdout.write(printableLines(formatRollback(summary)));
-    if (settings.json) io.stdout.write(`${printableJson(summary)}\n`);
+    output.result(summary, formatRollback(summary));
     return exitCodeOfRollback(summary);
   } finally {
     process.removeListener('SIGINT', onSigint);

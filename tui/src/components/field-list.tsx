@@ -1,12 +1,31 @@
 import { Box, Text } from 'ink';
 import { printable } from 'core-client/printable';
-import type { FieldSpec } from '../app/fields.js';
+import type { Secret } from 'core-client/secret';
 import { Cursor, visiblePart } from './cursor.js';
 import { cursorIndex } from './text-edit.js';
 import { Tone } from './theme.js';
 
+interface ShownFieldBase {
+  id: string;
+  label: string;
+  problem?: string | undefined;
+  note?: string | undefined;
+}
+
+/**
+ * What the list draws of a field, and no more: the app's fields (FieldSpec, app/screen.ts) fit it as they are, so
+ * this component needs nothing from the app above it.
+ */
+export type ShownField = ShownFieldBase &
+  (
+    | { kind: 'text' | 'path'; value: string; placeholder?: string }
+    | { kind: 'masked'; value: Secret; placeholder?: string }
+    | { kind: 'choice'; value: string; describe?: (choice: string) => string }
+    | { kind: 'action'; value: string }
+  );
+
 export interface FieldListProps {
-  fields: readonly FieldSpec[];
+  fields: readonly ShownField[];
   focus: number;
   /** False while a question is asked: no field shows as focused. */
   editing: boolean;
@@ -19,7 +38,7 @@ export interface FieldListProps {
 }
 
 /** The label column: as wide as the longest label, but never more than a third of the screen. */
-export function labelWidth(fields: readonly FieldSpec[], columns: number): number {
+export function labelWidth(fields: readonly ShownField[], columns: number): number {
   const longest = Math.max(8, ...fields.map((field) => Array.from(field.label).length));
   return Math.min(longest + 2, Math.max(10, Math.floor(columns / 3)));
 }
@@ -48,7 +67,7 @@ function FieldValue({
   completion,
   room,
 }: {
-  field: FieldSpec;
+  field: ShownField;
   focused: boolean;
   cursorFromEnd: number;
   completion?: string | undefined;

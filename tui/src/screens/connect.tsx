@@ -3,8 +3,7 @@ import { featureLabels, identityFeatures } from 'core-client/push/identity-optio
 import { printable } from 'core-client/printable';
 import { FieldList } from '../components/field-list.js';
 import { Tone } from '../components/theme.js';
-import type { FieldSpec } from '../app/fields.js';
-import type { BodyProps, FieldsContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { Secret } from 'core-client/secret';
 
@@ -13,15 +12,19 @@ const stepLabels = { reachable: 'core reachable', keyAccepted: 'api-key accepted
 
 function fields({ state }: FieldsContext): FieldSpec[] {
   const { draft, stacks } = state;
-  const keyNote = state.apiKey.isEmpty
-    ? draft.apiKeyFile !== ''
-      ? 'read from the api-key file'
-      : draft.stack === ''
-        ? 'type it, or set CORE_API_KEY'
-        : 'taken from the stack'
-    : state.apiKeyFromEnvironment
-      ? 'from CORE_API_KEY'
-      : '';
+  // The key the connection uses, in its order: the api-key file, then the key here (CORE_API_KEY or typed), then the stack.
+  const keyNote =
+    draft.apiKeyFile.trim() !== ''
+      ? state.apiKey.isEmpty
+        ? 'read from the API key file'
+        : 'not used: the API key file comes first'
+      : !state.apiKey.isEmpty
+        ? state.apiKeyFromEnvironment
+          ? 'from CORE_API_KEY'
+          : ''
+        : draft.stack === ''
+          ? 'type it, or set CORE_API_KEY'
+          : 'taken from the stack';
   const stackField: FieldSpec =
     stacks.state === 'listed'
       ? {

@@ -6,10 +6,9 @@ import { Secret } from 'core-client/secret';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
-import type { FieldSpec } from '../app/fields.js';
 import { readHashConfigPaste } from '../app/hash-paste.js';
 import { planCurrent, typedHashConfig } from '../app/plan-status.js';
-import type { BodyProps, FieldsContext, ScreenContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldSpec, FieldsContext, ScreenContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 
 const familyFates = {

@@ -2,10 +2,9 @@ import { Box, Text } from 'ink';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
-import type { FieldSpec } from '../app/fields.js';
 import type { Draft } from '../app/draft.js';
 import { planCurrent } from '../app/plan-status.js';
-import type { BodyProps, FieldsContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 
 type Toggle = 'keepIds' | 'verifyEmails' | 'metadata';

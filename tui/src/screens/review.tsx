@@ -7,10 +7,9 @@ import { formatCount } from '../components/numbers.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
 import { wrapText } from '../components/wrap.js';
-import type { FieldSpec } from '../app/fields.js';
 import { planCurrent } from '../app/plan-status.js';
 import { settingProblems } from '../app/problems.js';
-import type { BodyProps, FieldsContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { shortLocation, withFileNames } from './locations.js';
 

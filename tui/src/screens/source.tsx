@@ -4,8 +4,7 @@ import { sourceFormats, type SourceFormat } from 'core-client/sources/source-for
 import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';
-import type { FieldSpec } from '../app/fields.js';
-import type { BodyProps, FieldsContext, ScreenSpec } from '../app/screen.js';
+import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { planCurrent } from '../app/plan-status.js';
 

@@ -1,4 +1,4 @@
-import { SeenKeys } from '../../plan/seen-keys.js';
+import { SeenKeys } from '../../seen-keys.js';
 import { type Auth0Password, passwordJoinId } from './auth0-records.js';
 
 const PAGE_ENTRIES = 1 << 16;

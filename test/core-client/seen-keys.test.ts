@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_KEY_POSITION, SeenKeys } from '../../../core-client/src/plan/seen-keys.js';
+import { MAX_KEY_POSITION, SeenKeys } from '../../core-client/src/seen-keys.js';
 
 describe('SeenKeys', () => {
   it('answers where a key was first seen, across growth of the table', () => {

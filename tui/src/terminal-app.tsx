@@ -1,11 +1,11 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { Box, Text, useApp, useInput, usePaste, useWindowSize } from 'ink';
 import { ExitCode, exitCodeOfPush } from 'core-client/settings';
-import { bodyRows, Frame } from '../components/frame.js';
-import type { KeyHint } from '../components/key-hints.js';
-import { ThemeProvider } from '../components/theme.js';
-import { wrapText } from '../components/wrap.js';
-import { screens } from '../screens/index.js';
+import { bodyRows, Frame } from './components/frame.js';
+import type { KeyHint } from './components/key-hints.js';
+import { ThemeProvider } from './components/theme.js';
+import { wrapText } from './components/wrap.js';
+import { screens } from './screens/index.js';
 import {
   checkConnection,
   checkPassword,
@@ -16,15 +16,15 @@ import {
   previewSync,
   type CommandEnvironment,
   type RunningPush,
-} from './commands.js';
-import { applyFieldKey, isTextual, movedFocus, pasteIntoField, type FieldSpec } from './fields.js';
-import { looksLikeHashConfig, readHashConfigPaste } from './hash-paste.js';
-import { keysOf, type KeyPress } from './keys.js';
-import { leavingCommand, leavingLine } from './leaving.js';
-import type { AppCommands, ScreenContext, ScreenSpec } from './screen.js';
-import { initialAppState, walkScreens, type AppState, type InitialState } from './state.js';
-import { useAppState } from './use-app-state.js';
-import { useBackgroundWork } from './use-background-work.js';
+} from './app/commands.js';
+import { applyFieldKey, movedFocus, pasteIntoField } from './app/fields.js';
+import { looksLikeHashConfig, readHashConfigPaste } from './app/hash-paste.js';
+import { keysOf, type KeyPress } from './app/keys.js';
+import { leavingCommand, leavingLine } from './app/leaving.js';
+import { isTextual, type AppCommands, type FieldSpec, type ScreenContext, type ScreenSpec } from './app/screen.js';
+import { initialAppState, walkScreens, type AppState, type InitialState } from './app/state.js';
+import { useAppState } from './app/use-app-state.js';
+import { useBackgroundWork } from './app/use-background-work.js';
 
 /** What the app hands back when the operator leaves. */
 export interface AppResult {
@@ -59,7 +59,7 @@ function questionMarkTypes(field: FieldSpec | undefined): boolean {
 export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppProps) {
   const { exit } = useApp();
   const { columns, rows } = useWindowSize();
-  const { state, current, dispatch } = useAppState(() => initialAppState(initial));
+  const { state, current, dispatch } = useAppState(() => initialAppState({ ...initial, env }));
   const push = useRef<RunningPush | undefined>(undefined);
   const done = useRef(false);
   /** Aborted when the app quits: a known-password check under way stops with it. */
