@@ -58,6 +58,16 @@ describe('--json: standard output is exactly one JSON document, everything for a
     expect(run.stderr).toContain(`core-migrate push: ${(failure['error'] as { message: string }).message}`);
   });
 
+  it('sync, and a sync that cannot start: one document each', async () => {
+    const journal = ['--journal', 'users.ndjson.push-journal.ndjson'];
+    const run = await runCli(['sync', 'users.ndjson', ...journal, '--core', core.url, '--json'], dir);
+    expect(wholeJson(run)).toMatchObject({ sync: { users: 25 }, dryRun: false });
+    expect(run.stderr).toMatch(/^sync \d+ /m);
+    const refused = await runCli(['sync', 'users.ndjson', '--core', core.url, '--json'], dir);
+    expect(refused.exitCode).toBe(2);
+    expect(wholeJson(refused)).toMatchObject({ error: { command: 'sync', exitCode: 2 } });
+  });
+
   it('rollback, dry run and real', async () => {
     const journal = ['--journal', 'users.ndjson.push-journal.ndjson'];
     const dry = await runCli(['rollback', ...journal, '--core', core.url, '--dry-run', '--json'], dir);

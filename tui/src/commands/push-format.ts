@@ -22,7 +22,7 @@ function duration(seconds: number): string {
 }
 
 /** One line: done/total, rate, ETA, concurrency and counts by outcome. Never a record's data. */
-export function formatProgress(event: ProgressEvent): string {
+export function formatProgress(event: ProgressEvent, command: 'push' | 'sync' = 'push'): string {
   const { counts } = event;
   const of = event.total === undefined ? `${event.done}` : `${event.done}/${event.total}`;
   const percent = event.total === undefined || event.total === 0 ? '' : ` ${((event.done / event.total) * 100).toFixed(1)}%`;
@@ -30,8 +30,9 @@ export function formatProgress(event: ProgressEvent): string {
   const done = counts.imported + counts.thirdPartyCreated;
   const existed = counts.alreadyExisted + counts.thirdPartyExisting;
   return (
-    `push ${of}${percent} ${Math.round(event.ratePerSecond)}/s${eta} concurrency ${event.concurrency}` +
-    ` | new ${done} existed ${existed} rejected ${counts.rejected} failed ${counts.failed} skipped ${counts.skipped}`
+    `${command} ${of}${percent} ${Math.round(event.ratePerSecond)}/s${eta} concurrency ${event.concurrency}` +
+    ` | new ${done} existed ${existed} rejected ${counts.rejected} failed ${counts.failed} skipped ${counts.skipped}` +
+    (command === 'sync' ? ` updated ${counts.updated} removed ${counts.removed}` : '')
   );
 }
 

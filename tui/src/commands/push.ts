@@ -102,7 +102,7 @@ async function pushWithInterrupts(
   process.on('SIGINT', onSigint);
   guarded.onClosed(() => interrupt.abort());
   if (guarded.closed) interrupt.abort();
-  const progress = progressPrinter(output);
+  const progress = progressPrinter(output, prepared.command);
   try {
     return await runPrepared(prepared, {
       signal: interrupt.signal,
@@ -117,7 +117,7 @@ async function pushWithInterrupts(
 }
 
 /** Progress, probes and stops for the person: a redrawn line on a terminal, a line every few seconds elsewhere. */
-function progressPrinter(output: CommandOutput): { onEvent: (event: PushEvent) => void; end: () => void } {
+function progressPrinter(output: CommandOutput, name: MigrationCommand): { onEvent: (event: PushEvent) => void; end: () => void } {
   const tty = output.sayingToTerminal;
   let lastPlainAt = Number.NEGATIVE_INFINITY;
   let lineOpen = false;
@@ -129,11 +129,11 @@ function progressPrinter(output: CommandOutput): { onEvent: (event: PushEvent) =
     switch (event.type) {
       case 'progress': {
         if (tty) {
-          output.sayRaw(`\r${printableLines(formatProgress(event)).slice(0, Math.max(20, (output.sayingColumns ?? 120) - 1))}\u001b[K`);
+          output.sayRaw(`\r${printableLines(formatProgress(event, name)).slice(0, Math.max(20, (output.sayingColumns ?? 120) - 1))}\u001b[K`);
           lineOpen = true;
         } else if (performance.now() - lastPlainAt >= PLAIN_PROGRESS_EVERY_MS) {
           lastPlainAt = performance.now();
-          output.say(`${formatProgress(event)}\n`);
+          output.say(`${formatProgress(event, name)}\n`);
         }
         return;
       }
