@@ -5,14 +5,15 @@ import { endAfterEarlierAttempt } from '../push/lost-answer.js';
 import { alreadyExistedNote, endOfSignInUp, thirdPartyExistingNote, type OperationEnd } from '../push/outcome.js';
 import { metadataOf, mappingInfo } from './metadata.js';
 import type { IdentityOptions } from './options.js';
+import { assignRoles, roleNotes } from './roles.js';
 
 /** What the steps need of a core client; `CoreClient` is one. */
 export type IdentityClient = Pick<
   CoreClient,
-  'importPasswordHash' | 'signInUp' | 'userByEmail' | 'mapUserId' | 'createEmailVerificationToken' | 'verifyEmail' | 'updateUserMetadata'
+  'importPasswordHash' | 'signInUp' | 'userByEmail' | 'mapUserId' | 'createEmailVerificationToken' | 'verifyEmail' | 'updateUserMetadata' | 'addUserRole'
 >;
 
-export const stepCounters = ['mapped', 'verified', 'metadataWritten', 'separateAccounts', 'disabledImported', 'completedAfterResume'] as const;
+export const stepCounters = ['mapped', 'verified', 'metadataWritten', 'separateAccounts', 'disabledImported', 'completedAfterResume', 'rolesAssigned'] as const;
 export type StepCounter = (typeof stepCounters)[number];
 
 /** Filled in by `send`: whether an attempt whose answer was lost may have been carried out by the core. */
@@ -115,6 +116,15 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
     await context.send((call) => context.client.updateUserMetadata({ userId, metadataUpdate: metadata }, call));
     journal?.recordStep(item, 'metadata');
     context.count('metadataWritten');
+  }
+
+  // Roles (issue 21): those the core created before the first user; a refused or unknown role is a report line.
+  if (options.roles && identity.roles !== undefined && !done.has('roles')) {
+    const wanted = identity.roles.filter((role) => options.refusedRoles[role] === undefined);
+    const assignment = await assignRoles(context.client, userId, wanted, (call) => context.send(call));
+    for (const note of roleNotes(item, options.refusedRoles, assignment.unknown)) await context.note(item, note.code, note.reason);
+    journal?.recordStep(item, 'roles');
+    for (let given = 0; given < assignment.given.length; given += 1) context.count('rolesAssigned');
   }
   if (identity.disabled) context.count('disabledImported');
   if (creation.resumed === true) {

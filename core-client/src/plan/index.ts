@@ -17,7 +17,7 @@ export async function summarisePlan(
   onProgress?: (tally: PlanTally) => void,
   progressEvery = 10_000,
 ): Promise<PlanSummary> {
-  const tally = new PlanTally();
+  const tally = new PlanTally(options.roles?.from);
   for await (const record of planSource(path, options)) {
     tally.addRecord(record);
     if (onProgress !== undefined && tally.records % progressEvery === 0) onProgress(tally);

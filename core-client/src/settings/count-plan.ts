@@ -52,7 +52,7 @@ export async function countPlan(sourcePath: string, options: PlanOptions, count:
       `{setting} ${failed.path ?? sourcePath}: ${failed.code === 'ENOENT' ? 'no such file' : `cannot be read (${failed.code ?? 'error'})`}.`,
     );
   }
-  const tally = new PlanTally();
+  const tally = new PlanTally(options.roles?.from);
   let operations = 0;
   let reportedAt = performance.now();
   try {
