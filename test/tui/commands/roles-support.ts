@@ -43,8 +43,8 @@ export async function writeFirebaseRolesExport(
 }
 
 /** A client of the double for the assertions: what the core holds, asked over HTTP as an application would. */
-export function coreClientOf(core: CoreDouble): CoreClient {
-  return new CoreClient({ baseUrl: core.url, apiKey: new Secret(API_KEY), retry: false });
+export function coreClientOf(core: CoreDouble, apiKey = API_KEY): CoreClient {
+  return new CoreClient({ baseUrl: core.url, apiKey: new Secret(apiKey), retry: false });
 }
 
 export async function reportLines(path: string): Promise<Record<string, unknown>[]> {

@@ -39,6 +39,12 @@ export interface Draft {
   verifyEmails: boolean;
   metadata: boolean;
   existing: MigrationSettings['existing'];
+  roles: boolean;
+  rolesFrom: string;
+  /** `old=new` renames, separated by commas, as typed in one field. */
+  roleMap: string;
+  rolesFile: string;
+  rolesUpdate: boolean;
 }
 
 function pairs(entries: readonly string[]): Record<string, string> {
@@ -80,6 +86,11 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     verifyEmails: settings.verifyEmails,
     metadata: settings.metadata,
     existing: settings.existing,
+    roles: settings.roles,
+    rolesFrom: settings.rolesFrom ?? '',
+    roleMap: settings.roleMap.join(', '),
+    rolesFile: settings.rolesFile ?? '',
+    rolesUpdate: settings.rolesUpdate,
   };
 }
 
@@ -115,6 +126,14 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
     verifyEmails: draft.verifyEmails,
     metadata: draft.metadata,
     existing: draft.existing,
+    roles: draft.roles,
+    rolesFrom: draft.rolesFrom,
+    roleMap: draft.roleMap
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+    rolesFile: draft.rolesFile,
+    rolesUpdate: draft.rolesUpdate,
   };
 }
 
@@ -131,6 +150,10 @@ export function planDraftKey(draft: Draft, typedHash: string): string {
     draft.disabled,
     draft.hashConfig.trim(),
     draft.stripPrefix,
+    draft.roles,
+    draft.rolesFrom.trim(),
+    draft.roleMap.trim(),
+    draft.rolesFile.trim(),
     typedHash,
   ]);
 }
