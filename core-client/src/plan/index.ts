@@ -9,6 +9,17 @@ export { normaliseEmail, MAX_EMAIL_LENGTH } from './email.js';
 export { buildProviderMap, defaultProviderMap, ProviderMapError, isThirdPartyProvider, shortProviderName } from './providers.js';
 export { recordKey } from './record-key.js';
 export { SeenKeys } from './seen-keys.js';
+export {
+  rolesOfRecord,
+  roleCandidates,
+  readRoleValue,
+  describePlanRoles,
+  parseRoleMap,
+  parseRolesFile,
+  PlanRolesSchema,
+  type RoleRules,
+  type PlanRoles,
+} from './roles.js';
 
 /** Reads the whole source once and counts its plan; `onProgress` is called with the tally every `progressEvery` records. */
 export async function summarisePlan(

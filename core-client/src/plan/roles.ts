@@ -122,6 +122,8 @@ export interface RoleCandidate {
  * generic export's `roles` field.
  */
 export function roleCandidates(user: SourceUser): RoleCandidate[] {
+  // Most records of most exports have neither: no object is built for them (the plan reads >100,000 records/s).
+  if (user.profile === undefined && user.roles === undefined) return [];
   const candidates: RoleCandidate[] = [];
   const root = roleRoot(user);
   for (const name of containers) {

@@ -121,6 +121,25 @@ export const RoleSetupSchema = z.object({
 });
 export type RoleSetup = z.infer<typeof RoleSetupSchema>;
 
+/**
+ * What the roles step did, for both faces: one line of counts, then a sentence per existing role left with other
+ * permissions and per role the core refused. Empty when the push gave no roles.
+ */
+export function describeRoles(summary: Pick<PushSummary, 'roles' | 'steps' | 'dryRun'>): string[] {
+  const { roles } = summary;
+  if (roles === undefined) return [];
+  const created = summary.dryRun ? `${roles.created.length} would be created` : `${summary.steps?.rolesCreated ?? roles.created.length} created`;
+  const updated = roles.updated.length > 0 ? ` (${roles.updated.length} given more permissions)` : '';
+  const given = summary.dryRun ? '' : `, ${summary.steps?.rolesAssigned ?? 0} given to users`;
+  return [
+    `Roles: ${created}, ${roles.existing.length} already on the core${updated}${given}`,
+    ...roles.differing,
+    ...Object.entries(roles.refused).map(
+      ([role, sentence]) => `The core refused the role "${role}" (${sentence}): no user got it; the report names each record.`,
+    ),
+  ];
+}
+
 export const PushSummarySchema = PushCountsSchema.extend({
   dryRun: z.boolean(),
   steps: StepCountsSchema.optional(),

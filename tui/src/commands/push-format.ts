@@ -1,4 +1,4 @@
-import { describeCredentialsProof, formatCountsSum, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
+import { describeCredentialsProof, describeRoles, formatCountsSum, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
 import type { CredentialCheck } from 'core-client/push/credentials';
 import type { PushEvent } from 'core-client/push/events';
 
@@ -44,17 +44,7 @@ export function formatSummary(summary: PushSummary): string {
         (steps.completedAfterResume > 0 ? `, ${steps.completedAfterResume} completed after a stop` : ''),
     );
   }
-  if (summary.roles !== undefined) {
-    const { roles } = summary;
-    const created = summary.dryRun ? `${roles.created.length} would be created` : `${summary.steps?.rolesCreated ?? roles.created.length} created`;
-    const given = summary.dryRun ? '' : `, ${summary.steps?.rolesAssigned ?? 0} given to users`;
-    lines.push(
-      `  Roles: ${created}, ${roles.existing.length} already on the core${roles.updated.length > 0 ? ` (${roles.updated.length} given more permissions)` : ''}${given}`,
-    );
-    for (const sentence of roles.differing) lines.push(`  Note: ${sentence}`);
-    for (const [role, sentence] of Object.entries(roles.refused))
-      lines.push(`  Note: the core refused the role "${role}" (${sentence}): no user got it; the report names each record.`);
-  }
+  describeRoles(summary).forEach((line, index) => lines.push(index === 0 ? `  ${line}` : `  Note: ${line}`));
   if (summary.existingUntouched > 0) {
     lines.push(
       `  Note: ${summary.existingUntouched} password user(s) were already in the core and left untouched (--existing replace would replace their hash).`,

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { describeCredentialsProof, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
+import { describeCredentialsProof, describeRoles, outcomeLabels, pushOutcomes, type PushSummary } from 'core-client/push/summary';
 import type { RollbackSummary } from 'core-client/identity/rollback';
 import { printable } from 'core-client/printable';
 import { formatCount } from '../components/numbers.js';
@@ -41,7 +41,10 @@ function rollbackLine(state: AppState): { text: string; tone: 'ok' | 'error' | '
   const value: RollbackSummary = rollback.value;
   const text =
     `Rollback: ${formatCount(value.removed)} removed now, ${formatCount(value.alreadyRemoved)} earlier, ` +
-    `${formatCount(value.leftAlone)} left alone, ${formatCount(value.failed)} failed, ${formatCount(value.notAttempted)} not attempted.`;
+    `${formatCount(value.leftAlone)} left alone, ${formatCount(value.failed)} failed, ${formatCount(value.notAttempted)} not attempted` +
+    (value.roles === undefined
+      ? '.'
+      : `; roles: ${formatCount(value.roles.removed.length)} of ${formatCount(value.roles.created)} created by the push removed.`);
   return { text, tone: value.failed + value.notAttempted + value.leftAlone > 0 ? 'warning' : 'ok' };
 }
 
@@ -57,7 +60,7 @@ function Body({ state, columns, rows }: BodyProps) {
   }));
   const sum = pushOutcomes.reduce((total, outcome) => total + summary[outcome], 0);
   const rollback = rollbackLine(state);
-  const notes = [steps(summary), summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials)]
+  const notes = [steps(summary), ...describeRoles(summary), summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials)]
     .filter((note): note is string => note !== undefined)
     .flatMap((note) => wrapText(note, columns));
   const rollbackLines = rollback === undefined ? [] : wrapText(printable(rollback.text), columns);
