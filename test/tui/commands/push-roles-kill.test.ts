@@ -65,10 +65,9 @@ describe('roles across a killed push, and a rollback', () => {
     child.kill('SIGKILL');
     const [, signal] = (await exited) as [number | null, NodeJS.Signals | null];
     expect(signal).toBe('SIGKILL');
-    // Held requests are never acted on by the double once their client is gone.
+    // The held assignments were fully sent: a core may still act on them after their client died, or not. Both resume.
     core.faults.releaseHeld();
     core.faults.clearFaults();
-    expect(await client.userRoles('fb-ann')).toEqual([]);
     const lines = await readFile(journal, 'utf8');
     expect(lines).toContain('"s":"metadata"');
     expect(lines).not.toContain('"s":"roles"');
