@@ -43,6 +43,13 @@ export function rolePermissions(context: HandlerContext): DoubleAnswer {
   return permissions === undefined ? jsonAnswer({ status: CoreStatus.unknownRole }) : jsonAnswer({ status: CoreStatus.ok, permissions });
 }
 
+/** GET /recipe/role/users?role= */
+export function roleUsers(context: HandlerContext): DoubleAnswer {
+  const role = normalised(queryValue(context, 'role'), 'role');
+  if (context.store.permissionsOf(context.scope.appId, role) === undefined) return jsonAnswer({ status: CoreStatus.unknownRole });
+  return jsonAnswer({ status: CoreStatus.ok, users: context.store.usersWithRole(context.scope, role) });
+}
+
 /** GET /recipe/roles */
 export function listRoles(context: HandlerContext): DoubleAnswer {
   return jsonAnswer({ status: CoreStatus.ok, roles: context.store.rolesOf(context.scope.appId) });

@@ -83,6 +83,9 @@ describe('core double: user roles', () => {
     expect((await call('PUT', '/recipe/user/role', { userId: 'old-1', role: 'admin' })).json).toEqual({ status: 'OK', didUserAlreadyHaveRole: true });
     expect((await call('PUT', '/recipe/user/role', { userId: coreId, role: 'editor' })).json).toEqual({ status: 'OK', didUserAlreadyHaveRole: false });
     expect((await call('GET', '/recipe/user/roles?userId=old-1')).json).toEqual({ status: 'OK', roles: ['admin', 'editor'] });
+    expect((await call('GET', '/recipe/role/users?role=admin')).json).toEqual({ status: 'OK', users: ['old-1'] });
+    expect((await call('GET', '/acme/recipe/role/users?role=admin')).json).toEqual({ status: 'OK', users: [] });
+    expect((await call('GET', '/recipe/role/users?role=ghost')).json).toEqual({ status: 'UNKNOWN_ROLE_ERROR' });
     expect((await call('GET', '/acme/recipe/user/roles?userId=old-1')).json).toEqual({ status: 'OK', roles: [] });
     expect((await call('POST', '/recipe/user/role/remove', { userId: 'old-1', role: 'editor' })).json).toEqual({ status: 'OK', didUserHaveRole: true });
     expect((await call('POST', '/recipe/user/role/remove', { userId: 'old-1', role: 'editor' })).json).toEqual({ status: 'OK', didUserHaveRole: false });
@@ -113,6 +116,7 @@ describe('core double: user roles', () => {
       ['PUT', '/recipe/role', { role: 'a', permissions: [] }],
       ['GET', '/recipe/role/permissions?role=a'],
       ['GET', '/recipe/roles'],
+      ['GET', '/recipe/role/users?role=a'],
       ['PUT', '/recipe/user/role', { userId: 'u', role: 'a' }],
       ['GET', '/recipe/user/roles?userId=u'],
       ['POST', '/recipe/user/role/remove', { userId: 'u', role: 'a' }],

@@ -71,6 +71,7 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
   [CorePaths.userCount]: [{ method: 'GET', handler: identity.countUsers, needsKey: true, scoped: true, feature: 'lookup' }],
   [CorePaths.role]: [{ method: 'PUT', handler: roles.putRole, needsKey: true, scoped: true, feature: 'roles' }],
   [CorePaths.rolePermissions]: [{ method: 'GET', handler: roles.rolePermissions, needsKey: true, scoped: true, feature: 'roles' }],
+  [CorePaths.roleUsers]: [{ method: 'GET', handler: roles.roleUsers, needsKey: true, scoped: true, feature: 'roles' }],
   [CorePaths.roles]: [{ method: 'GET', handler: roles.listRoles, needsKey: true, scoped: true, feature: 'roles' }],
   [CorePaths.userRole]: [{ method: 'PUT', handler: roles.addUserRole, needsKey: true, scoped: true, feature: 'roles' }],
   [CorePaths.userRoles]: [{ method: 'GET', handler: roles.userRoles, needsKey: true, scoped: true, feature: 'roles' }],

@@ -244,6 +244,17 @@ export class UserStore {
     return [...(this.#userRoles.get(keyOf(scope, this.resolve(userId) ?? userId)) ?? [])];
   }
 
+  /** The ids (as every answer names the user: the external id once mapped) of the tenant's users that have the role. */
+  usersWithRole(scope: Scope, role: string): string[] {
+    const users: string[] = [];
+    for (const [key, own] of this.#userRoles) {
+      const [appId, tenantId, id] = JSON.parse(key) as [string, string, string];
+      if (appId !== scope.appId || tenantId !== scope.tenantId || !own.has(role)) continue;
+      users.push(this.byCoreId(id)?.externalId ?? id);
+    }
+    return users;
+  }
+
   /** True when the user had the role (in that tenant). */
   removeUserRole(scope: Scope, userId: string, role: string): boolean {
     return this.#userRoles.get(keyOf(scope, this.resolve(userId) ?? userId))?.delete(role) ?? false;

@@ -28,6 +28,8 @@ export const CorePaths = {
   role: '/recipe/role',
   rolePermissions: '/recipe/role/permissions',
   roles: '/recipe/roles',
+  /** `GET ?role=`: the users of the tenant that have the role (a rollback removes a role it created only when none has). */
+  roleUsers: '/recipe/role/users',
   /** `PUT {userId, role}`: gives a user a role. */
   userRole: '/recipe/user/role',
   userRoles: '/recipe/user/roles',

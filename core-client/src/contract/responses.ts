@@ -137,6 +137,11 @@ export const RolePermissionsAnswerSchema = z.discriminatedUnion('status', [
 /** `GET /recipe/roles` and `GET /recipe/user/roles`. */
 export const RolesAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok), roles: z.array(z.string()) });
 
+export const RoleUsersAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok), users: z.array(z.string()) }),
+  z.looseObject({ status: z.literal(CoreStatus.unknownRole) }),
+]);
+
 export const AddUserRoleAnswerSchema = z.discriminatedUnion('status', [
   z.looseObject({ status: z.literal(CoreStatus.ok), didUserAlreadyHaveRole: z.boolean() }),
   z.looseObject({ status: z.literal(CoreStatus.unknownRole) }),

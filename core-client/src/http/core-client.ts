@@ -43,6 +43,7 @@ import {
   PutRoleAnswerSchema,
   RolePermissionsAnswerSchema,
   RolesAnswerSchema,
+  RoleUsersAnswerSchema,
   AddUserRoleAnswerSchema,
   RemoveUserRoleAnswerSchema,
   RemoveRoleAnswerSchema,
@@ -451,6 +452,15 @@ export class CoreClient {
   async listRoles(options: CallOptions = {}): Promise<string[]> {
     const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.roles) };
     return this.#call(exchange, options, (answer) => [...this.#json(answer, RolesAnswerSchema).roles]);
+  }
+
+  /** `GET /recipe/role/users`: the ids of the tenant's users that have the role, or undefined when there is no such role. */
+  async roleUsers(role: string, options: CallOptions = {}): Promise<string[] | undefined> {
+    const exchange: Exchange = { method: 'GET', path: this.#recipePath(CorePaths.roleUsers, { role }) };
+    return this.#call(exchange, options, (answer) => {
+      const parsed = this.#json(answer, RoleUsersAnswerSchema);
+      return parsed.status === CoreStatus.ok ? [...parsed.users] : undefined;
+    });
   }
 
   /** `PUT /recipe/user/role`: `unknownRole` when the role does not exist (create it first with `putRole`). */

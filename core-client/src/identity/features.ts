@@ -6,7 +6,7 @@ import { type IdentityFeature, type IdentityOptions, featureLabels, identityFeat
 
 export type FeatureSupport = Record<IdentityFeature, boolean>;
 
-type ProbeClient = Pick<CoreClient, 'userIdMapping' | 'isEmailVerified' | 'userMetadata' | 'userByEmail' | 'removeUser'>;
+type ProbeClient = Pick<CoreClient, 'userIdMapping' | 'isEmailVerified' | 'userMetadata' | 'userByEmail' | 'removeUser' | 'listRoles'>;
 
 /** An id and email no user can have, so a probe reads (or removes) nothing. */
 function probeIds(): { userId: string; email: string } {
@@ -43,6 +43,7 @@ export async function probeIdentityFeatures(client: ProbeClient, options: Pick<C
     metadata: () => client.userMetadata(userId, call),
     lookup: () => client.userByEmail(email, call),
     removal: () => client.removeUser(userId, call),
+    roles: () => client.listRoles(call),
   };
   const support = {} as FeatureSupport;
   for (const feature of identityFeatures) {
@@ -60,7 +61,7 @@ export async function probeIdentityFeatures(client: ProbeClient, options: Pick<C
   return support;
 }
 
-export type PlanIdentity = Pick<PlanSummary, 'identity' | 'passwordImports'>;
+export type PlanIdentity = Pick<PlanSummary, 'identity' | 'passwordImports' | 'roles'>;
 
 /** The flag that turns each step off, for the sentence that asks for it. */
 const turnOffFlags: Record<StepFeature, string> = {
@@ -68,6 +69,7 @@ const turnOffFlags: Record<StepFeature, string> = {
   verification: '--no-verify-emails',
   metadata: '--no-metadata',
   lookup: '--existing replace',
+  roles: '--no-roles',
 };
 
 /** The identity features a push's steps use (removal is the rollback's). */
@@ -106,6 +108,7 @@ export function identityOptionsFor(
       (identity === undefined || identity.keepsSourceId + identity.separateAccounts + identity.withProfile + identity.disabledImported > 0),
     // Replace can do without the lookup; skip cannot tell an existing user from a new one without it.
     lookup: requested.lookup && requested.existing === 'skip' && (plan === undefined || plan.passwordImports > 0),
+    roles: requested.roles && (plan === undefined || plan.roles.operationsWithRoles > 0),
   };
   const missing = (Object.keys(needs) as StepFeature[]).filter((feature) => needs[feature] && !support[feature]);
   if (missing.length > 0) return { problem: missingFeaturesSentence(missing, target), missing };
@@ -116,6 +119,7 @@ export function identityOptionsFor(
       verifyEmails: requested.verifyEmails && support.verification,
       metadata: requested.metadata && support.metadata,
       lookup: requested.lookup && support.lookup,
+      roles: requested.roles && support.roles,
     },
   };
 }

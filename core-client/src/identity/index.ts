@@ -4,3 +4,14 @@ export { probeIdentityFeatures, identityOptionsFor, type FeatureSupport, type Pl
 export { runUserSteps, stepCounters, type StepCounter, type IdentityClient, type UserStepContext } from '../push/user-steps.js';
 export { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
 export { runRollback, type RollbackOptions, type RollbackSummary, type RollbackClient } from './rollback.js';
+export {
+  assignRoles,
+  setUpRoles,
+  removeCreatedRoles,
+  createdRoles,
+  rolesRecordPath,
+  roleNotes,
+  type RoleAssignment,
+  type RoleSetupOptions,
+  type RoleRemoval,
+} from './roles.js';

@@ -7,8 +7,9 @@ import { rollbackRecordPath } from '../push/journal.js';
 import { JournalLock } from '../push/journal-lock.js';
 import { journalFitsTarget } from '../push/journal-target.js';
 import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
+import { removeCreatedRoles, rolesRecordPath, type RoleRemoval } from './roles.js';
 
-export type RollbackClient = Pick<CoreClient, 'removeUser' | 'userIdMapping' | 'describe'>;
+export type RollbackClient = Pick<CoreClient, 'removeUser' | 'userIdMapping' | 'describe' | 'roleUsers' | 'removeRole'>;
 
 export interface RollbackOptions {
   journalPath: string;
@@ -26,6 +27,8 @@ export interface RollbackOptions {
   signal?: AbortSignal;
   /** Whether the core has id mapping (the pre-flight's probe); without it no user can be mapped. Default true. */
   mappingSupported?: boolean;
+  /** Whether the core has user roles (the probe); without them the push created none. Default true. */
+  rolesSupported?: boolean;
 }
 
 export interface RollbackSummary {
@@ -49,6 +52,8 @@ export interface RollbackSummary {
   stoppedEarly?: { reason: 'authRejected' | 'tenantNotFound' | 'interrupted' | 'outputFailed'; message: string };
   /** One sentence each for what failed or was left alone (ids only). */
   problems: string[];
+  /** The roles the push created, removed once no user has them (after the users); absent when it created none. */
+  roles?: RoleRemoval;
 }
 
 const MAX_LISTED_PROBLEMS = 100;
@@ -179,6 +184,18 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
   }
   await Promise.all(inFlight);
   summary.uncertain = stats.uncertain;
+  if (options.rolesSupported !== false && summary.stoppedEarly === undefined && options.signal?.aborted !== true) {
+    try {
+      const roles = await removeCreatedRoles(client, rolesRecordPath(journalPath), {
+        dryRun: summary.dryRun,
+        ...(options.signal === undefined ? {} : { call: { signal: options.signal } }),
+      });
+      if (roles.created > 0) summary.roles = roles;
+      for (const kept of roles.kept) problem(`the role "${kept.role}" this migration created is still held by ${kept.users} user(s): kept`);
+    } catch (error) {
+      problem(`the roles this migration created could not be removed: ${isCoreError(error) ? error.message : String(error)}; run the rollback again`);
+    }
+  }
   if (summary.stoppedEarly === undefined && options.signal?.aborted === true) {
     summary.stoppedEarly = {
       reason: 'interrupted',

@@ -8,6 +8,17 @@ export { PlanTally, PlanSummarySchema, LISTED_REJECTIONS_LIMIT, type PlanSummary
 export { normaliseEmail, MAX_EMAIL_LENGTH } from './email.js';
 export { buildProviderMap, defaultProviderMap, ProviderMapError, isThirdPartyProvider, shortProviderName } from './providers.js';
 export { recordKey } from './record-key.js';
+export {
+  rolesOfRecord,
+  roleCandidates,
+  readRoleValue,
+  describePlanRoles,
+  parseRoleMap,
+  parseRolesFile,
+  PlanRolesSchema,
+  type RoleRules,
+  type PlanRoles,
+} from './roles.js';
 
 /** Reads the whole source once and counts its plan; `onProgress` is called with the tally every `progressEvery` records. */
 export async function summarisePlan(
@@ -16,7 +27,7 @@ export async function summarisePlan(
   onProgress?: (tally: PlanTally) => void,
   progressEvery = 10_000,
 ): Promise<PlanSummary> {
-  const tally = new PlanTally();
+  const tally = new PlanTally(options.roles?.from);
   for await (const record of planSource(path, options)) {
     tally.addRecord(record);
     if (onProgress !== undefined && tally.records % progressEvery === 0) onProgress(tally);

@@ -20,6 +20,12 @@ export const OperationIdentitySchema = z.object({
   /** The old system's admins disabled the account, and the operator chose to import it anyway. */
   disabled: z.boolean(),
   profile: SourceProfileSchema.optional(),
+  /** The roles the user gets (`--roles-from`, after `--role-map`); absent when roles are not read. */
+  roles: z.array(z.string()).optional(),
+  /** Roles of the record the roles file does not name: not given, reported. */
+  unknownRoles: z.array(z.string()).optional(),
+  /** Why the record's value at the roles path is no roles, for the report. */
+  unreadableRoles: z.string().optional(),
 });
 export type OperationIdentity = z.infer<typeof OperationIdentitySchema>;
 

@@ -4,6 +4,7 @@ import { normaliseEmail } from './email.js';
 import type { ImportOperation, PlanItem, PlanRejection, RejectionCode } from './operation.js';
 import { MAX_THIRD_PARTY_USER_ID_LENGTH, isThirdPartyProvider, shortProviderName } from './providers.js';
 import { recordKey } from './record-key.js';
+import { rolesOfRecord, type RoleRules } from './roles.js';
 
 /** What happens to an account the old system's admins disabled: left out (default), or imported and marked. */
 export type DisabledPolicy = 'skip' | 'import';
@@ -15,6 +16,8 @@ export interface RecordPlanningRules {
   /** The export's path as the reader names it in locations; records of any other file (Auth0's hash file) are keyed apart. */
   sourceFile?: string;
   disabled?: DisabledPolicy;
+  /** Where the record's roles are and what they become; without it no roles are read. */
+  roles?: RoleRules;
 }
 
 /**
@@ -42,7 +45,7 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
       ),
     ];
   }
-  withIdentity(record, items);
+  withIdentity(record, items, rules.roles);
   if (items.length === 0) {
     items.push(
       rejection(
@@ -56,11 +59,15 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
   return items;
 }
 
-/** Attaches who the user was; the record's first account carries its old id. */
-function withIdentity(user: SourceUser, items: PlanItem[]): void {
+/**
+ * Attaches who the user was; the record's first account carries its old id. Every account of the record gets its
+ * roles: a linked account that becomes its own core user is the same person, with the same rights.
+ */
+function withIdentity(user: SourceUser, items: PlanItem[], roleRules: RoleRules | undefined): void {
   let carrier = true;
   // An empty old id names nobody: it is no id (the core refuses to map one, and it cannot tell users apart).
   const sourceId = user.sourceId?.trim() === '' ? undefined : user.sourceId;
+  const roles = roleRules === undefined ? undefined : rolesOfRecord(user, roleRules);
   for (const item of items) {
     if (item.kind === 'rejection') continue;
     item.identity = {
@@ -70,6 +77,9 @@ function withIdentity(user: SourceUser, items: PlanItem[]): void {
       emailVerified: user.emailVerified === true,
       disabled: user.disabled === true,
       ...(user.profile === undefined ? {} : { profile: user.profile }),
+      ...(roles === undefined ? {} : { roles: roles.roles }),
+      ...(roles === undefined || roles.unknown.length === 0 ? {} : { unknownRoles: roles.unknown }),
+      ...(roles?.unreadable === undefined ? {} : { unreadableRoles: roles.unreadable }),
     };
     carrier = false;
   }

@@ -4,6 +4,7 @@ import type { ImportOperation, PlanItem, PlanRejection } from './operation.js';
 import { planRecord, type RecordPlanningRules } from './plan-record.js';
 import { defaultProviderMap } from './providers.js';
 import { recordPosition } from './record-key.js';
+import { roleCandidates, type RoleCandidate } from './roles.js';
 import { SeenKeys, type KeyPosition } from '../seen-keys.js';
 
 export type DuplicatePolicy = 'first-wins' | 'last-wins';
@@ -17,6 +18,8 @@ export interface PlanOptions extends OpenSourceOptions, Omit<RecordPlanningRules
 export interface PlannedRecord {
   location: RecordLocation;
   items: PlanItem[];
+  /** Places in the record that hold role-like values, offered by the plan (see `roleCandidates`). */
+  rolesFound?: RoleCandidate[];
 }
 
 /**
@@ -69,7 +72,8 @@ export async function* planSource(path: string, planOptions: PlanOptions = {}): 
       const isLast = last !== undefined && last.position === here.position && last.source === here.source;
       return isLast || last === undefined ? item : duplicateRejection(item, `duplicate of ${files.describe(last)}, which is imported instead (last wins)`);
     });
-    yield { location: record.location, items };
+    const rolesFound = record.kind === 'user' ? roleCandidates(record) : [];
+    yield rolesFound.length === 0 ? { location: record.location, items } : { location: record.location, items, rolesFound };
   }
 }
 

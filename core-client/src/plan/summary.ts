@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatLocation } from '../location.js';
 import { rejectionCodes, type PlanItem } from './operation.js';
 import type { PlannedRecord } from './plan-source.js';
+import { emptyPlanRoles, PlanRolesSchema, tallyCandidates, tallyOperationRoles } from './roles.js';
 
 const EXAMPLES_PER_REASON = 3;
 /** The summary lists rejections for the screen and --json; the report file holds every one of them. */
@@ -43,6 +44,8 @@ export const PlanSummarySchema = z.object({
     disabledSkipped: z.number(),
     disabledImported: z.number(),
   }),
+  /** Roles found in the records, and with `--roles-from` those the push gives (issue 21). */
+  roles: PlanRolesSchema,
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 
@@ -65,11 +68,23 @@ export class PlanTally {
     withoutCredentials: 0,
     unmappedProviders: {},
     identity: { keepsSourceId: 0, verifiedEmails: 0, withProfile: 0, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
+    roles: emptyPlanRoles(),
   };
+
+  /** With `--roles-from`: where the roles are read from, shown beside what was found. */
+  constructor(rolesFrom?: string) {
+    if (rolesFrom !== undefined) this.#summary.roles.from = rolesFrom;
+  }
 
   addRecord(record: PlannedRecord): void {
     this.#summary.records += 1;
-    for (const item of record.items) this.#addItem(item);
+    if (record.rolesFound !== undefined) tallyCandidates(this.#summary.roles, record.rolesFound);
+    let unreadableRoles = false;
+    for (const item of record.items) {
+      this.#addItem(item);
+      if (item.kind !== 'rejection' && item.identity?.unreadableRoles !== undefined) unreadableRoles = true;
+    }
+    if (unreadableRoles) this.#summary.roles.unreadable += 1;
   }
 
   get records(): number {
@@ -90,6 +105,7 @@ export class PlanTally {
       if (identity.emailVerified && item.kind === 'passwordImport') summary.identity.verifiedEmails += 1;
       if (identity.profile !== undefined) summary.identity.withProfile += 1;
       if (identity.disabled) summary.identity.disabledImported += 1;
+      if (identity.roles !== undefined) tallyOperationRoles(summary.roles, identity.roles, identity.unknownRoles ?? []);
     }
     switch (item.kind) {
       case 'passwordImport':

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The identity calls beyond the contract, as the pre-flight finds them (core-behaviour.md). */
-export const identityFeatures = ['mapping', 'verification', 'metadata', 'lookup', 'removal'] as const;
+export const identityFeatures = ['mapping', 'verification', 'metadata', 'lookup', 'removal', 'roles'] as const;
 export type IdentityFeature = (typeof identityFeatures)[number];
 
 export const featureLabels: Record<IdentityFeature, string> = {
@@ -10,6 +10,7 @@ export const featureLabels: Record<IdentityFeature, string> = {
   metadata: 'user metadata (/recipe/user/metadata)',
   lookup: 'user lookup by email (/recipe/user?email=)',
   removal: 'user removal (/user/remove)',
+  roles: 'user roles (/recipe/role)',
 };
 
 export const ExistingPolicySchema = z.enum(['skip', 'replace']);
@@ -30,10 +31,22 @@ export const IdentityOptionsSchema = z.object({
   existing: ExistingPolicySchema.default('skip'),
   /** Look each password user's email up before importing it (needs the lookup feature; `skip` depends on it). */
   lookup: z.boolean().default(true),
+  /** Give each user the roles the plan read for it (`--no-roles` turns it off; nothing to do without `--roles-from`). */
+  roles: z.boolean().default(true),
+  /** Roles the core refused to create (role → its sentence): no user gets them, each record's report says so. */
+  refusedRoles: z.record(z.string(), z.string()).default({}),
 });
 export type IdentityOptions = z.infer<typeof IdentityOptionsSchema>;
 
 export const defaultIdentityOptions: IdentityOptions = IdentityOptionsSchema.parse({});
 
 /** No identity step at all: the contract's two operations only (today's behaviour before issue 13). */
-export const contractOnlyIdentityOptions: IdentityOptions = { keepIds: false, verifyEmails: false, metadata: false, existing: 'replace', lookup: false };
+export const contractOnlyIdentityOptions: IdentityOptions = {
+  keepIds: false,
+  verifyEmails: false,
+  metadata: false,
+  existing: 'replace',
+  lookup: false,
+  roles: false,
+  refusedRoles: {},
+};

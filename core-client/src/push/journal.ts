@@ -74,7 +74,7 @@ export type JournalEntry = z.infer<typeof JournalEntrySchema>;
  * removes), `found` the id of one that existed; `mapped` keeps the old id it now carries (`x`). An operation's final
  * line (`o`) comes after its last step.
  */
-export const journalSteps = ['intent', 'created', 'found', 'mapped', 'verified', 'metadata'] as const;
+export const journalSteps = ['intent', 'created', 'found', 'mapped', 'verified', 'metadata', 'roles'] as const;
 export type JournalStep = (typeof journalSteps)[number];
 
 export const JournalStepEntrySchema = z.object({

@@ -108,11 +108,48 @@ export const StepCountsSchema = z.object({
   disabledImported: count,
   /** Users an earlier run stopped between steps, finished by this one. */
   completedAfterResume: count,
+  /** Roles given to users (one per user and role; a role the user held already counts too). */
+  rolesAssigned: count,
+  /** Roles this run created on the core before its first user. */
+  rolesCreated: count,
 });
 export type StepCounts = z.infer<typeof StepCountsSchema>;
 
 export function emptyStepCounts(): StepCounts {
-  return { mapped: 0, verified: 0, metadataWritten: 0, separateAccounts: 0, disabledImported: 0, completedAfterResume: 0 };
+  return { mapped: 0, verified: 0, metadataWritten: 0, separateAccounts: 0, disabledImported: 0, completedAfterResume: 0, rolesAssigned: 0, rolesCreated: 0 };
+}
+
+/** What the roles step did before the first user (issue 21); see `setUpRoles`. */
+export const RoleSetupSchema = z.object({
+  /** Created by this run (in a dry run: that would be). */
+  created: z.array(z.string()),
+  existing: z.array(z.string()),
+  /** Existing roles given the roles file's missing permissions (`--roles-update`). */
+  updated: z.array(z.string()),
+  /** A sentence per existing role whose permissions differ from the roles file's, left as they were. */
+  differing: z.array(z.string()),
+  /** Role → the core's sentence, for a name the core refused: no user got it, each record's report line says so. */
+  refused: z.record(z.string(), z.string()),
+});
+export type RoleSetup = z.infer<typeof RoleSetupSchema>;
+
+/**
+ * What the roles step did, for both faces: one line of counts, then a sentence per existing role left with other
+ * permissions and per role the core refused. Empty when the push gave no roles.
+ */
+export function describeRoles(summary: Pick<PushSummary, 'roles' | 'steps' | 'dryRun'>): string[] {
+  const { roles } = summary;
+  if (roles === undefined) return [];
+  const created = summary.dryRun ? `${roles.created.length} would be created` : `${summary.steps?.rolesCreated ?? roles.created.length} created`;
+  const updated = roles.updated.length > 0 ? ` (${roles.updated.length} given more permissions)` : '';
+  const given = summary.dryRun ? '' : `, ${summary.steps?.rolesAssigned ?? 0} given to users`;
+  return [
+    `Roles: ${created}, ${roles.existing.length} already on the core${updated}${given}`,
+    ...roles.differing,
+    ...Object.entries(roles.refused).map(
+      ([role, sentence]) => `The core refused the role "${role}" (${sentence}): no user got it; the report names each record.`,
+    ),
+  ];
 }
 
 /**
@@ -178,6 +215,7 @@ export const PushSummarySchema = PushCountsSchema.extend({
   dryRun: z.boolean(),
   sync: SyncCountsSchema.optional(),
   steps: StepCountsSchema.optional(),
+  roles: RoleSetupSchema.optional(),
   stoppedEarly: z.object({ reason: z.enum(stopReasons), message: z.string() }).optional(),
   credentials: CredentialsProofSchema.optional(),
   journalPath: z.string().optional(),

@@ -6,6 +6,7 @@ import { endAfterEarlierAttempt } from './lost-answer.js';
 import { alreadyExistedNote, endOfSignInUp, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
 import { metadataOf, mappingInfo } from '../plan/metadata.js';
 import type { IdentityOptions } from './identity-options.js';
+import { assignRoles, roleNotes } from '../identity/roles.js';
 
 /** What the steps need of a core client; `CoreClient` is one. */
 export type IdentityClient = Pick<
@@ -20,6 +21,7 @@ export type IdentityClient = Pick<
   | 'changeEmail'
   | 'unverifyEmail'
   | 'removeUser'
+  | 'addUserRole'
 >;
 
 /** Who an account is at the core once created or found, for its journalled state (see `Journal.recordState`). */
@@ -32,7 +34,7 @@ export interface AccountIds {
   removed?: boolean;
 }
 
-export const stepCounters = ['mapped', 'verified', 'metadataWritten', 'separateAccounts', 'disabledImported', 'completedAfterResume'] as const;
+export const stepCounters = ['mapped', 'verified', 'metadataWritten', 'separateAccounts', 'disabledImported', 'completedAfterResume', 'rolesAssigned'] as const;
 export type StepCounter = (typeof stepCounters)[number];
 
 /** Filled in by `send`: whether an attempt whose answer was lost may have been carried out by the core. */
@@ -147,6 +149,15 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
     await context.send((call) => context.client.updateUserMetadata({ userId, metadataUpdate: metadata }, call));
     journal?.recordStep(item, 'metadata');
     context.count('metadataWritten');
+  }
+
+  // Roles (issue 21): those the core created before the first user; a refused or unknown role is a report line.
+  if (options.roles && identity.roles !== undefined && !done.has('roles')) {
+    const wanted = identity.roles.filter((role) => options.refusedRoles[role] === undefined);
+    const assignment = await assignRoles(context.client, userId, wanted, (call) => context.send(call));
+    for (const note of roleNotes(item, options.refusedRoles, assignment.unknown)) await context.note(item, note.code, note.reason);
+    journal?.recordStep(item, 'roles');
+    for (let given = 0; given < assignment.given.length; given += 1) context.count('rolesAssigned');
   }
   if (identity.disabled) context.count('disabledImported');
   context.recordAccount(item, ids(userId), fieldGroups);

@@ -43,7 +43,7 @@ export async function countPlan(sourcePath: string, options: PlanOptions, count:
   const interval = count.progressIntervalMs ?? 100;
   const snapshot = await snapshotOfSource(sourcePath, options);
   if (snapshot instanceof SettingError) return snapshot;
-  const tally = new PlanTally();
+  const tally = new PlanTally(options.roles?.from);
   let operations = 0;
   let reportedAt = performance.now();
   try {

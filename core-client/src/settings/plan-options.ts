@@ -4,6 +4,7 @@ import { parseHashConfig, type HashConfig } from '../hashes/hash-config.js';
 import { prefixRuleFromOption, type PrefixRule } from '../hashes/prefix-rules.js';
 import type { PlanOptions } from '../plan/plan-source.js';
 import { buildProviderMap, ProviderMapError } from '../plan/providers.js';
+import { parseRoleMap, parseRolesFile, type RoleRules } from '../plan/roles.js';
 import { parseFieldMapping, type FieldMapping } from '../sources/generic/field-mapping.js';
 import { SettingError } from './setting-error.js';
 import type { MigrationSettings } from './settings.js';
@@ -39,7 +40,30 @@ export async function planOptionsOf(settings: MigrationSettings, context: PlanOp
   const providerMap = buildProviderMap(settings.providerMap);
   if (providerMap instanceof ProviderMapError) return new SettingError('providerMap', providerMap.message);
   options.providerMap = providerMap;
+
+  const roles = await roleRulesOf(settings, cwd);
+  if (roles instanceof SettingError) return roles;
+  if (roles !== undefined) options.roles = roles;
   return options;
+}
+
+/** Where roles are read and what they become; undefined when no roles are read (no path, or `--no-roles`). */
+export async function roleRulesOf(settings: MigrationSettings, cwd: string): Promise<RoleRules | SettingError | undefined> {
+  if (settings.rolesFrom === undefined) {
+    if (settings.roleMap.length > 0) return new SettingError('roleMap', '{setting} renames roles read from a path: name the path with --roles-from too');
+    if (settings.rolesFile !== undefined)
+      return new SettingError('rolesFile', '{setting} gives permissions to roles read from a path: name the path with --roles-from too');
+    return undefined;
+  }
+  if (!settings.roles) return undefined;
+  const rename = parseRoleMap(settings.roleMap);
+  if (rename instanceof Error) return new SettingError('roleMap', `{setting} ${rename.message}`);
+  if (settings.rolesFile === undefined) return { from: settings.rolesFrom, rename };
+  const text = await readSettingFile(settings, 'rolesFile', cwd);
+  if (text instanceof SettingError) return text;
+  const permissions = parseRolesFile(text);
+  if (permissions instanceof Error) return new SettingError('rolesFile', `{setting} ${resolve(cwd, settings.rolesFile)} ${permissions.message}`);
+  return { from: settings.rolesFrom, rename, permissions };
 }
 
 /** The `hashConfig` file's parameters; undefined when no file is set. */
@@ -83,7 +107,7 @@ async function fieldMappingOf(settings: MigrationSettings, cwd: string): Promise
 
 const settingsMapOrigin = 'the field mapping';
 
-async function readSettingFile(settings: MigrationSettings, key: 'hashConfig' | 'mapping', cwd: string): Promise<string | SettingError> {
+async function readSettingFile(settings: MigrationSettings, key: 'hashConfig' | 'mapping' | 'rolesFile', cwd: string): Promise<string | SettingError> {
   const path = resolve(cwd, settings[key] ?? '');
   try {
     return await readFile(path, 'utf8');

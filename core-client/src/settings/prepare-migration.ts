@@ -6,6 +6,8 @@ import type { HashConfig } from '../hashes/hash-config.js';
 import type { CoreClient } from '../http/core-client.js';
 import { IdentityProbeError, identityOptionsFor, missingFeaturesSentence, probeIdentityFeatures, type StepFeature } from '../identity/features.js';
 import { IdentityOptionsSchema, type IdentityOptions } from '../push/identity-options.js';
+import { rolesRecordPath } from '../identity/roles.js';
+import { MAX_WANTED_ROLES } from '../plan/roles.js';
 import type { PlanOptions } from '../plan/plan-source.js';
 import type { PlanSummary } from '../plan/summary.js';
 import { concurrencyLimitsFor, defaultConcurrencyLimits, type ConcurrencyLimits } from '../push/concurrency.js';
@@ -78,10 +80,17 @@ export function requestedIdentity(settings: MigrationSettings): IdentityOptions 
     verifyEmails: settings.verifyEmails,
     metadata: settings.metadata,
     existing: settings.existing,
+    roles: settings.roles,
   });
 }
 
-const settingOfFeature: Record<StepFeature, SettingKey> = { mapping: 'keepIds', verification: 'verifyEmails', metadata: 'metadata', lookup: 'existing' };
+const settingOfFeature: Record<StepFeature, SettingKey> = {
+  mapping: 'keepIds',
+  verification: 'verifyEmails',
+  metadata: 'metadata',
+  lookup: 'existing',
+  roles: 'roles',
+};
 
 function turnOffText(missing: readonly StepFeature[], face: SettingFace): string | undefined {
   if (face === 'flags') return undefined;
@@ -129,7 +138,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   // Before anything is opened, read or sent: an output that names an input would destroy it.
   const inputFiles = paths.inputs.filter((input) => input.role !== 'the Auth0 password-hash file');
   const outputs: NamedFile[] = [{ role: 'the report', path: paths.reportPath }];
-  if (!settings.dryRun) outputs.push({ role: 'the journal', path: paths.journalPath });
+  if (!settings.dryRun) outputs.push({ role: 'the journal', path: paths.journalPath }, { role: 'the roles record', path: rolesRecordPath(paths.journalPath) });
   const refused = await checkOutputPaths(migrationInputs({ sourcePath: paths.sourcePath, planOptions, inputFiles }), outputs);
   if (refused !== undefined) return RunSetupError.sentence(ExitCode.usageOrConfiguration, refused.message, settingOfRole(refused.role ?? ''));
   for (const warning of await exposedFileWarnings(paths)) say('warning', warning);
@@ -171,7 +180,8 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   const planned =
     context.counted?.key === key
       ? context.counted
-      : command === 'sync'
+      : // A sync reads its export once, unless it gives roles: they are created before the first user, so counted first.
+        command === 'sync' && planOptions.roles === undefined
         ? undefined
         : await countPlan(paths.sourcePath, planOptions, {
             ...(context.signal === undefined ? {} : { signal: context.signal }),
@@ -192,6 +202,15 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
     return failed(
       new RunSetupError(ExitCode.usageOrConfiguration, settingOfFeature[missing[0] ?? 'mapping'], (face) =>
         missingFeaturesSentence(missing, preflight.target, turnOffText(missing, face)),
+      ),
+    );
+  }
+  if (identity.options.roles && summary !== undefined && summary.roles.wantedNotListed > 0) {
+    return failed(
+      RunSetupError.sentence(
+        ExitCode.usageOrConfiguration,
+        `the records hold more than ${MAX_WANTED_ROLES} distinct roles at ${summary.roles.from ?? 'the roles path'}, which look like per-user data, not roles; nothing was sent. Check the roles path, or turn roles off.`,
+        'rolesFrom',
       ),
     );
   }

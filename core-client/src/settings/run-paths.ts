@@ -26,6 +26,7 @@ export const fileRoles = {
   'the Auth0 password-hash file': 'auth0PasswordFile',
   'the hash-config file': 'hashConfig',
   'the mapping file': 'mapping',
+  'the roles file': 'rolesFile',
   'the credentials file': 'verifyCredentials',
   'the api-key file': 'apiKeyFile',
   'the report': 'report',
@@ -49,6 +50,7 @@ export function resolveRunPaths(settings: MigrationSettings, cwd: string): RunPa
   add('the Auth0 password-hash file', settings.auth0PasswordFile);
   add('the hash-config file', settings.hashConfig);
   add('the mapping file', settings.mapping);
+  add('the roles file', settings.rolesFile);
   add('the credentials file', settings.verifyCredentials);
   add('the api-key file', settings.apiKeyFile);
   return { sourcePath, reportPath, journalPath, inputs };

@@ -1,10 +1,12 @@
 import { OutputPathError } from '../files/output-paths.js';
+import { isCoreError } from '../http/errors.js';
+import { rolesRecordPath, setUpRoles } from '../identity/roles.js';
 import type { PushControl } from '../push/control.js';
 import type { CredentialCheck } from '../push/credentials.js';
 import type { PushEventListener } from '../push/events.js';
 import { JournalError } from '../push/journal.js';
 import { runMigration } from '../push/migration.js';
-import type { PushSummary } from '../push/summary.js';
+import type { PushSummary, RoleSetup } from '../push/summary.js';
 import { isSourceError } from '../sources/source-error.js';
 import { sourceSettingError } from './count-plan.js';
 import { commandLineOf } from './command-line.js';
@@ -29,8 +31,17 @@ export interface RunControls {
  * A journal or output that fails, or an export that cannot be read as a whole, ends it with a `RunSetupError`.
  */
 export async function runPrepared(prepared: PreparedMigration, controls: RunControls = {}): Promise<PushSummary | RunSetupError> {
+  let roles: RoleSetup | undefined;
   try {
-    return await runMigration({
+    roles = await rolesBeforeFirstUser(prepared, controls.signal);
+  } catch (error) {
+    if (error instanceof OutputPathError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
+    if (!isCoreError(error)) throw error;
+    return RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, `creating the roles failed, so no user was sent: ${error.message}`, 'core');
+  }
+  const identity = roles === undefined ? prepared.identity : { ...prepared.identity, refusedRoles: roles.refused };
+  try {
+    const summary = await runMigration({
       sourcePath: prepared.paths.sourcePath,
       planOptions: prepared.planOptions,
       // A sync's count is the delta's, known only once the export is read.
@@ -44,16 +55,37 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       dryRun: prepared.settings.dryRun,
       inputFiles: prepared.inputFiles,
       sourceSnapshot: prepared.snapshot,
-      identity: prepared.identity,
+      identity,
       ...(prepared.credentials === undefined ? {} : { credentials: prepared.credentials }),
       ...controls,
     });
+    if (roles === undefined) return summary;
+    const steps = summary.steps === undefined || summary.dryRun ? summary.steps : { ...summary.steps, rolesCreated: roles.created.length };
+    return { ...summary, roles, ...(steps === undefined ? {} : { steps }) };
   } catch (error) {
     if (error instanceof JournalError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
     if (error instanceof OutputPathError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, settingOfRole(error.role ?? ''));
     if (isSourceError(error)) return RunSetupError.of(sourceSettingError(error, prepared.planOptions));
     throw error;
   }
+}
+
+/**
+ * Every role the plan gives, created once before the first user (issue 21), with the roles file's permissions; the
+ * created ones are recorded beside the journal for the rollback. Undefined when the push gives no roles.
+ */
+async function rolesBeforeFirstUser(prepared: PreparedMigration, signal: AbortSignal | undefined): Promise<RoleSetup | undefined> {
+  const rules = prepared.planOptions.roles;
+  const wanted = Object.keys(prepared.planned?.summary.roles.wanted ?? {});
+  if (!prepared.identity.roles || rules === undefined || wanted.length === 0) return undefined;
+  const permissions = Object.fromEntries(wanted.map((role) => [role, rules.permissions?.[role] ?? []]));
+  return setUpRoles(prepared.client, permissions, {
+    update: prepared.settings.rolesUpdate,
+    dryRun: prepared.settings.dryRun,
+    recordPath: rolesRecordPath(prepared.paths.journalPath),
+    fromFile: rules.permissions !== undefined,
+    ...(signal === undefined ? {} : { call: { signal } }),
+  });
 }
 
 /**

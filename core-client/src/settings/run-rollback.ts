@@ -59,6 +59,7 @@ export async function rollbackWithSettings(
       client,
       dryRun: settings.dryRun,
       mappingSupported: support.mapping,
+      rolesSupported: support.roles,
       ...(run.signal === undefined ? {} : { signal: run.signal }),
       ...(run.onNote === undefined ? {} : { onNote: run.onNote }),
     });

@@ -77,6 +77,17 @@ export const MigrationSettingsSchema = z.object({
   existing: z.enum(['skip', 'replace']).default('skip'),
   /** A sync: what happens to users gone from the newer export. */
   deleted: z.enum(['keep', 'remove']).default('keep'),
+
+  /** Give users their roles of the old system (`--no-roles` turns it off). */
+  roles: z.boolean().default(true),
+  /** Where a record's roles are: a dotted path into the record as read; unset: no roles are read. */
+  rolesFrom: optionalText,
+  /** `old=new` renames of roles (`old=` leaves one out). */
+  roleMap: textList,
+  /** JSON: role → permissions. */
+  rolesFile: optionalText,
+  /** A role already on the core with other permissions gets the file's added (default: reported, not changed). */
+  rolesUpdate: z.boolean().default(false),
 });
 
 export type MigrationSettings = z.output<typeof MigrationSettingsSchema>;

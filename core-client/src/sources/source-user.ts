@@ -51,6 +51,11 @@ export const SourceUserSchema = z.object({
   /** An algorithm named by the record itself (generic formats), e.g. `vendor_scrypt`. */
   hashingAlgorithm: z.string().optional(),
   providers: z.array(LinkedProviderSchema),
+  /**
+   * A generic export's mapped `roles` field, as read (a string, a list or an object; CSV: text). Firebase and Auth0
+   * keep roles in the profile (`customClaims`, `appMetadata`); `--roles-from` names where (see plan/roles.ts).
+   */
+  roles: z.unknown().optional(),
 });
 export type SourceUser = z.infer<typeof SourceUserSchema>;
 

@@ -64,6 +64,8 @@ describe('CoreClient: changing a user, and user roles, against the core double',
     expect(await client.addUserRole({ userId, role: 'ghost' })).toEqual({ outcome: 'unknownRole' });
     expect(await client.addUserRole({ userId, role: 'admin' })).toEqual({ outcome: 'added' });
     expect(await client.userRoles(userId)).toEqual(['editor', 'admin']);
+    expect(await client.roleUsers('admin')).toEqual([userId]);
+    expect(await client.roleUsers('ghost')).toBeUndefined();
     expect(await client.removeUserRole({ userId, role: 'admin' })).toEqual({ hadRole: true });
     expect(await client.removeUserRole({ userId, role: 'admin' })).toEqual({ hadRole: false });
     expect(await client.removeUserRole({ userId, role: 'ghost' })).toEqual({ hadRole: false });

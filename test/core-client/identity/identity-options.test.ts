@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { identityOptionsFor, type PlanIdentity } from '../../../core-client/src/identity/features.js';
 import { metadataOf } from '../../../core-client/src/plan/metadata.js';
 import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
+import { emptyPlanRoles } from '../../../core-client/src/plan/roles.js';
 
-const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true };
+const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true, roles: true };
 const plan: PlanIdentity = {
   passwordImports: 3,
   identity: { keepsSourceId: 3, verifiedEmails: 2, withProfile: 1, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
+  roles: { ...emptyPlanRoles(), wanted: { admin: 1 }, operationsWithRoles: 1 },
 };
 
 describe('identity options for a core', () => {
@@ -33,6 +35,14 @@ describe('identity options for a core', () => {
     // Replace can do without the lookup.
     const replace = identityOptionsFor({ ...defaultIdentityOptions, existing: 'replace' }, { ...everything, lookup: false }, plan, 'core');
     expect(replace).toEqual({ options: { ...defaultIdentityOptions, existing: 'replace', lookup: false } });
+  });
+
+  it('a core without the roles recipe stops a plan with roles, naming --no-roles; without roles in the plan it runs', () => {
+    const result = identityOptionsFor(defaultIdentityOptions, { ...everything, roles: false }, plan, 'core');
+    expect(result).toEqual({ problem: expect.stringContaining('user roles (/recipe/role)'), missing: ['roles'] });
+    expect('problem' in result && result.problem).toContain('pass --no-roles');
+    const noRoles = identityOptionsFor(defaultIdentityOptions, { ...everything, roles: false }, { ...plan, roles: emptyPlanRoles() }, 'core');
+    expect(noRoles).toEqual({ options: { ...defaultIdentityOptions, roles: false } });
   });
 });
 

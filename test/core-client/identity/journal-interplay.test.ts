@@ -52,7 +52,13 @@ describe('the identity steps and the journal of issue 11 together', () => {
     const { summary } = await bench.push([passwordUser(1)], { identity: { ...defaultIdentityOptions, verifyEmails: false }, retryPolicy: fastRetry });
     expect(summary).toMatchObject({ imported: 1, alreadyExisted: 0, failed: 0, total: 1, steps: { mapped: 1 } });
     const lines = await journalLines(bench.journalPath);
-    expect(lines.filter((line) => line['w'] === undefined).map((line) => line['s'] ?? line['o'])).toEqual(['intent', 'created', 'mapped', 'metadata', 'imported']);
+    expect(lines.filter((line) => line['w'] === undefined).map((line) => line['s'] ?? line['o'])).toEqual([
+      'intent',
+      'created',
+      'mapped',
+      'metadata',
+      'imported',
+    ]);
     const report = await bench.reportLines();
     expect(report.map((line) => line['code'])).toEqual(['imported']);
     expect(String(report[0]?.['reason'])).toMatch(/earlier request of this migration for it was sent and its answer lost/);

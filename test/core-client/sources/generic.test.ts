@@ -154,6 +154,7 @@ describe('parseFieldMapping', () => {
       thirdPartyId: 'thirdPartyId',
       thirdPartyUserId: 'thirdPartyUserId',
       sourceId: 'id',
+      roles: 'roles',
     });
   });
 
@@ -167,7 +168,7 @@ describe('parseFieldMapping', () => {
     const unknown = parseFieldMapping({ mail: 'x' }, 'mapping.txt') as SourceError;
     expect(unknown).toBeInstanceOf(SourceError);
     expect(unknown.message).toBe(
-      'mapping.txt: unknown field "mail"; the fields are email, passwordHash, salt, hashingAlgorithm, isVerified, thirdPartyId, thirdPartyUserId, sourceId',
+      'mapping.txt: unknown field "mail"; the fields are email, passwordHash, salt, hashingAlgorithm, isVerified, thirdPartyId, thirdPartyUserId, sourceId, roles',
     );
     expect(parseFieldMapping({ email: '  ' })).toBeInstanceOf(SourceError);
     expect((parseFieldMapping('email mail') as SourceError).location.line).toBe(1);

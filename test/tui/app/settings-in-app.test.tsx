@@ -1,11 +1,12 @@
 import { appTestBed } from '../support/app-bed.js';
-import { copyFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { MigrationSettingsInput } from '../../../core-client/src/settings/settings.js';
 import { type AppResult } from '../../../tui/src/terminal-app.js';
 import { keys } from '../keys.js';
+import { coreClientOf, ROLES_FILE, writeFirebaseRolesExport } from '../commands/roles-support.js';
 import { flat, focusOn, focusedLine, press, waitFor, type Terminal } from '../support/terminal.js';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/exports/', import.meta.url));
@@ -164,5 +165,40 @@ describe('every push setting in the app', () => {
         .filter((request) => request.path.endsWith('/recipe/userid/map')),
     ).toEqual([]);
     expect(bed.core().emailPasswordUsers().length).toBeGreaterThan(0);
+  }, 30_000);
+});
+
+describe('roles in the app (issue 21)', () => {
+  it('the Identity screen shows where the records keep roles; the path and the permissions file typed there reach the core', async () => {
+    const folder = join(bed.folder(), 'roles');
+    await mkdir(folder);
+    await writeFirebaseRolesExport(folder, { 'fb-ann': { roles: ['admin', 'editors'] }, 'fb-bob': { roles: 'viewer' } });
+    let result: AppResult | undefined;
+    const app = open({ file: 'roles/users.json', hashConfig: 'roles/hash_config.txt' }, (done) => (result = done));
+    await toSource(app);
+    await press(app, keys.enter);
+    await waitFor(app, 'Hash families in the file');
+    await press(app, keys.enter);
+    await waitFor(app, 'Identity]');
+    await waitFor(app, 'found at customClaims.roles in 2 record(s)');
+    expect(flat(app.lastFrame())).toContain('no roles are given until a roles path names one of these');
+    await focusOn(app, 'roles path');
+    await press(app, 'customClaims.roles');
+    await focusOn(app, 'role renames');
+    await press(app, 'editors=editor');
+    await focusOn(app, 'permissions file');
+    await press(app, 'roles/roles.json');
+    await waitFor(app, 'from customClaims.roles: admin 1');
+    await press(app, keys.enter);
+    await pushFromReview(app);
+    const client = coreClientOf(bed.core(), bed.apiKey);
+    try {
+      expect(await client.userRoles('fb-ann')).toEqual(['admin', 'editor']);
+      expect(await client.rolePermissions('editor')).toEqual(ROLES_FILE.editor);
+    } finally {
+      await client.close();
+    }
+    await press(app, 'q');
+    expect(result?.command?.line).toContain('--roles-from customClaims.roles --role-map editors=editor --roles-file roles/roles.json');
   }, 30_000);
 });

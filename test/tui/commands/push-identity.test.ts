@@ -39,7 +39,16 @@ describe('core-migrate push keeps who each user was', () => {
     expect(run.exitCode).toBe(0);
     const summary = jsonOf(run);
     expect(summary).toMatchObject({ imported: 2, thirdPartyCreated: 2, disabledSkipped: 1, rejected: 0, failed: 0, total: 5 });
-    expect(summary['steps']).toEqual({ mapped: 3, verified: 1, metadataWritten: 4, separateAccounts: 1, disabledImported: 0, completedAfterResume: 0 });
+    expect(summary['steps']).toEqual({
+      mapped: 3,
+      verified: 1,
+      metadataWritten: 4,
+      separateAccounts: 1,
+      disabledImported: 0,
+      completedAfterResume: 0,
+      rolesAssigned: 0,
+      rolesCreated: 0,
+    });
     expect(summaryText(run)).toContain('Identity: 3 mapped to their old id, 1 emails verified, 4 metadata written, 1 separate accounts');
     expect(summaryText(run)).toContain('= 5 operations');
 

@@ -40,6 +40,12 @@ export interface Draft {
   metadata: boolean;
   existing: MigrationSettings['existing'];
   deleted: MigrationSettings['deleted'];
+  roles: boolean;
+  rolesFrom: string;
+  /** `old=new` renames, separated by commas, as typed in one field. */
+  roleMap: string;
+  rolesFile: string;
+  rolesUpdate: boolean;
 }
 
 function pairs(entries: readonly string[]): Record<string, string> {
@@ -82,6 +88,11 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     metadata: settings.metadata,
     existing: settings.existing,
     deleted: settings.deleted,
+    roles: settings.roles,
+    rolesFrom: settings.rolesFrom ?? '',
+    roleMap: settings.roleMap.join(', '),
+    rolesFile: settings.rolesFile ?? '',
+    rolesUpdate: settings.rolesUpdate,
   };
 }
 
@@ -118,6 +129,14 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
     metadata: draft.metadata,
     existing: draft.existing,
     deleted: draft.deleted,
+    roles: draft.roles,
+    rolesFrom: draft.rolesFrom,
+    roleMap: draft.roleMap
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+    rolesFile: draft.rolesFile,
+    rolesUpdate: draft.rolesUpdate,
   };
 }
 
@@ -134,6 +153,10 @@ export function planDraftKey(draft: Draft, typedHash: string): string {
     draft.disabled,
     draft.hashConfig.trim(),
     draft.stripPrefix,
+    draft.roles,
+    draft.rolesFrom.trim(),
+    draft.roleMap.trim(),
+    draft.rolesFile.trim(),
     typedHash,
   ]);
 }

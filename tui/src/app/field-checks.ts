@@ -1,7 +1,8 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { plainHttpWarning } from 'core-client/files/exposure-warnings';
 import { checkOutputPaths, type NamedFile } from 'core-client/files/output-paths';
 import { readCredentials } from 'core-client/push/credentials';
+import { parseRolesFile } from 'core-client/plan/roles';
 import {
   exposedFileWarnings,
   hashConfigOf,
@@ -14,7 +15,15 @@ import {
 } from 'core-client/settings';
 
 /** Settings naming a file the run reads; the export's own problems come from reading it. */
-const inputSettings = ['file', 'auth0PasswordFile', 'mapping', 'hashConfig', 'verifyCredentials', 'apiKeyFile'] as const satisfies readonly SettingKey[];
+const inputSettings = [
+  'file',
+  'auth0PasswordFile',
+  'mapping',
+  'hashConfig',
+  'verifyCredentials',
+  'apiKeyFile',
+  'rolesFile',
+] as const satisfies readonly SettingKey[];
 export const checkedSettings: readonly SettingKey[] = [...inputSettings, 'journal', 'report'];
 
 async function inputProblem(path: string): Promise<string | undefined> {
@@ -53,6 +62,11 @@ export async function checkSettingFiles(
   if (problems.verifyCredentials === undefined && credentials !== undefined) {
     const read = await readCredentials(credentials.path);
     if (read instanceof Error) problems.verifyCredentials = read.message;
+  }
+  const rolesFile = paths.inputs.find((input) => input.role === 'the roles file');
+  if (problems.rolesFile === undefined && rolesFile !== undefined) {
+    const parsed = parseRolesFile(await readFile(rolesFile.path, 'utf8').catch(() => ''));
+    if (parsed instanceof Error) problems.rolesFile = `${rolesFile.path} ${parsed.message}`;
   }
   if (settings.file !== undefined) {
     const outputs: NamedFile[] = [

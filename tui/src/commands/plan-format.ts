@@ -1,3 +1,4 @@
+import { describePlanRoles } from 'core-client/plan/roles';
 import type { PlanSummary } from 'core-client/plan/summary';
 
 const number = new Intl.NumberFormat('en-US');
@@ -23,6 +24,7 @@ export function formatPlanSummary(file: string, summary: PlanSummary, reportPath
       `${count(identity.withProfile)} with a profile · ${count(identity.separateAccounts)} separate accounts · ` +
       `disabled: ${count(identity.disabledSkipped)} left out, ${count(identity.disabledImported)} imported`,
   );
+  describePlanRoles(summary.roles).forEach((line, index) => lines.push(`  ${index === 0 ? 'roles                ' : '                     '} ${line}`));
   if (Object.keys(summary.strippedByRule).length > 0) lines.push(`  wrappers stripped     ${counts(summary.strippedByRule)}`);
   for (const [warning, times] of Object.entries(summary.warnings)) lines.push(`  warning (${count(times)}×)  ${warning}`);
   lines.push(

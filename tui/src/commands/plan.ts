@@ -37,7 +37,7 @@ export const registerPlanCommand: RegisterCommand = (command: Command, { io, set
         throw error;
       }
     }
-    const tally = new PlanTally();
+    const tally = new PlanTally(options.roles?.from);
     try {
       for await (const record of planSource(paths.sourcePath, options)) {
         tally.addRecord(record);

@@ -1,5 +1,6 @@
 import {
   describeCredentialsProof,
+  describeRoles,
   describeSyncCounts,
   formatCountsSum,
   outcomeLabels,
@@ -55,6 +56,7 @@ export function formatSummary(summary: PushSummary): string {
         (steps.completedAfterResume > 0 ? `, ${steps.completedAfterResume} completed after a stop` : ''),
     );
   }
+  describeRoles(summary).forEach((line, index) => lines.push(index === 0 ? `  ${line}` : `  Note: ${line}`));
   if (summary.existingUntouched > 0) {
     lines.push(
       `  Note: ${summary.existingUntouched} password user(s) were already in the core and left untouched (--existing replace would replace their hash).`,

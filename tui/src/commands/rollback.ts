@@ -52,6 +52,14 @@ export function formatRollback(summary: RollbackSummary): string {
   if (summary.leftAlone > 0) lines.push(`  left alone (old id reused)  ${summary.leftAlone}`);
   if (summary.failed > 0) lines.push(`  failed                      ${summary.failed}`);
   if (!summary.dryRun && summary.notAttempted > 0) lines.push(`  not attempted               ${summary.notAttempted}`);
+  if (summary.roles !== undefined) {
+    const { roles } = summary;
+    lines.push(
+      summary.dryRun
+        ? `  roles created by the push   ${roles.created} (removed once no user has them)`
+        : `  roles removed               ${roles.removed.length} of ${roles.created} created by the push${roles.kept.length > 0 ? ` (${roles.kept.length} still held: kept)` : ''}`,
+    );
+  }
   for (const problem of summary.problems) lines.push(`  - ${problem}`);
   if (summary.uncertain > 0) {
     lines.push(

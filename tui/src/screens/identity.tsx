@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { describePlanRoles } from 'core-client/plan/roles';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
@@ -7,7 +8,7 @@ import { planCurrent } from '../app/plan-status.js';
 import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 
-type Toggle = 'keepIds' | 'verifyEmails' | 'metadata';
+type Toggle = 'keepIds' | 'verifyEmails' | 'metadata' | 'roles' | 'rolesUpdate';
 
 function toggle(state: AppState, key: Toggle, label: string, yes: string, no: string): FieldSpec {
   return {
@@ -47,7 +48,73 @@ function fields({ state }: FieldsContext): FieldSpec[] {
       describe: (choice) => (choice === 'skip' ? 'skip: left untouched, reported' : 'replace: their hash is REPLACED'),
       set: (value) => ({ type: 'draft', patch: { existing: value as Draft['existing'] } }),
     },
+    ...roleFields(state),
   ];
+}
+
+/** The roles fields (issue 21): the path is offered from what the plan found, never filled in by itself. */
+function roleFields(state: AppState): FieldSpec[] {
+  const { draft } = state;
+  const found = state.plan?.counted?.summary.roles.found ?? [];
+  const list: FieldSpec[] = [toggle(state, 'roles', 'give roles', 'users get their roles of the old system', 'no role is created or given')];
+  if (!draft.roles) return list;
+  list.push({
+    id: 'rolesFrom',
+    kind: 'text',
+    label: 'roles path',
+    setting: 'rolesFrom',
+    value: draft.rolesFrom,
+    placeholder: found.length > 0 ? `e.g. ${found.map((place) => place.path).join(' or ')}` : 'e.g. customClaims.roles, appMetadata.roles, roles',
+    problem: state.fieldProblems['rolesFrom'],
+    set: (value) => ({ type: 'draft', patch: { rolesFrom: value } }),
+  });
+  if (draft.rolesFrom.trim() === '' && draft.roleMap === '' && draft.rolesFile === '') return list;
+  list.push(
+    {
+      id: 'roleMap',
+      kind: 'text',
+      label: 'role renames',
+      setting: 'roleMap',
+      value: draft.roleMap,
+      placeholder: 'old=new, separated by commas (old= leaves a role out)',
+      problem: state.fieldProblems['roleMap'],
+      set: (value) => ({ type: 'draft', patch: { roleMap: value } }),
+    },
+    {
+      id: 'rolesFile',
+      kind: 'path',
+      label: 'permissions file',
+      setting: 'rolesFile',
+      value: draft.rolesFile,
+      placeholder: 'optional: JSON of role -> permissions',
+      problem: state.fieldProblems['rolesFile'],
+      set: (value) => ({ type: 'draft', patch: { rolesFile: value } }),
+    },
+    toggle(
+      state,
+      'rolesUpdate',
+      'update role permissions',
+      "a role on the core gets the file's missing permissions",
+      'a role on the core is left as it is, reported',
+    ),
+  );
+  return list;
+}
+
+/** What the plan found of roles, and what the push gives, as core-client words it. */
+function RolesFound({ state }: { state: AppState }) {
+  const summary = state.plan?.counted?.summary;
+  if (summary === undefined || !planCurrent(state)) return null;
+  const lines = describePlanRoles(summary.roles);
+  if (lines.length === 0) return <Tone tone="muted">No roles found in the records.</Tone>;
+  return (
+    <Box flexDirection="column">
+      <Text>Roles</Text>
+      {lines.map((line) => (
+        <Text key={line} wrap="truncate-end">{`  ${line}`}</Text>
+      ))}
+    </Box>
+  );
 }
 
 function identityRows(state: AppState): TableRow[] {
@@ -75,6 +142,7 @@ function Missing({ state }: { state: AppState }) {
     ...(state.draft.verifyEmails && !support.verification ? ['email verification'] : []),
     ...(state.draft.metadata && !support.metadata ? ['user metadata'] : []),
     ...(state.draft.existing === 'skip' && !support.lookup ? ['user lookup'] : []),
+    ...(state.draft.roles && state.draft.rolesFrom.trim() !== '' && !support.roles ? ['user roles'] : []),
   ];
   if (lacks.length === 0) return null;
   return (
@@ -98,6 +166,7 @@ function Body({ state, fields: list, columns, rows }: BodyProps) {
         ) : (
           <Table title="In this file" rows={table} columns={columns} maxRows={Math.max(2, rows - list.length - 5)} />
         )}
+        <RolesFound state={state} />
         <Missing state={state} />
       </Box>
     </Box>
@@ -123,6 +192,11 @@ export const identityScreen: ScreenSpec = {
     'sign-up and last sign-in times, phone, custom claims, Auth0 metadata) goes to the user metadata.',
     'Disabled accounts are left out by default; imported, they carry disabled: true in their metadata.',
     'A password user already in the core is left untouched by default (skip); replace overwrites its hash.',
+    'Roles: the plan lists where the records keep role-like values (custom claims, app metadata, a roles field) with',
+    'counts; name one as the roles path to give them. Renames take old=new (old= leaves a role out). A permissions',
+    'file (JSON: role -> permissions) gives each role its permissions; roles outside it are reported, not given.',
+    'Roles are created once before the first user; one already on the core is reported, not changed, unless you',
+    'update role permissions. A rollback removes the roles the migration created once no user has them.',
   ],
   Body,
 };

@@ -1,5 +1,13 @@
 import { Box, Text } from 'ink';
-import { describeCredentialsProof, describeSyncCounts, outcomeLabels, pushOutcomes, syncOnlyOutcomes, type PushSummary } from 'core-client/push/summary';
+import {
+  describeCredentialsProof,
+  describeRoles,
+  describeSyncCounts,
+  outcomeLabels,
+  pushOutcomes,
+  syncOnlyOutcomes,
+  type PushSummary,
+} from 'core-client/push/summary';
 import type { RollbackSummary } from 'core-client/identity/rollback';
 import { printable } from 'core-client/printable';
 import { formatCount } from '../components/numbers.js';
@@ -41,7 +49,10 @@ function rollbackLine(state: AppState): { text: string; tone: 'ok' | 'error' | '
   const value: RollbackSummary = rollback.value;
   const text =
     `Rollback: ${formatCount(value.removed)} removed now, ${formatCount(value.alreadyRemoved)} earlier, ` +
-    `${formatCount(value.leftAlone)} left alone, ${formatCount(value.failed)} failed, ${formatCount(value.notAttempted)} not attempted.`;
+    `${formatCount(value.leftAlone)} left alone, ${formatCount(value.failed)} failed, ${formatCount(value.notAttempted)} not attempted` +
+    (value.roles === undefined
+      ? '.'
+      : `; roles: ${formatCount(value.roles.removed.length)} of ${formatCount(value.roles.created)} created by the push removed.`);
   return { text, tone: value.failed + value.notAttempted + value.leftAlone > 0 ? 'warning' : 'ok' };
 }
 
@@ -61,6 +72,7 @@ function Body({ state, columns, rows }: BodyProps) {
   const notes = [
     ...(summary.sync === undefined ? [] : describeSyncCounts(summary.sync)),
     steps(summary),
+    ...describeRoles(summary),
     summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials),
   ]
     .filter((note): note is string => note !== undefined)

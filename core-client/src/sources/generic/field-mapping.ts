@@ -17,6 +17,8 @@ export const FieldMappingSchema = z.strictObject({
   thirdPartyUserId: columnName.default('thirdPartyUserId'),
   /** The old system's id: kept as the user's id (--no-keep-ids turns it off), and named in the report. */
   sourceId: columnName.default('id'),
+  /** The user's roles (a string, a list or an object of booleans; in a CSV, names separated by commas). */
+  roles: columnName.default('roles'),
 });
 export type FieldMapping = z.infer<typeof FieldMappingSchema>;
 export type FieldMappingInput = z.input<typeof FieldMappingSchema>;

@@ -82,6 +82,8 @@ export function mapGenericRecord(lookup: FieldLookup, mapping: FieldMapping, loc
       passwordHash: readText(lookup(mapping.passwordHash), 'passwordHash', mapping.passwordHash, false),
       salt: readText(lookup(mapping.salt), 'salt', mapping.salt, false),
       hashingAlgorithm: readText(lookup(mapping.hashingAlgorithm), 'hashingAlgorithm', mapping.hashingAlgorithm, false),
+      // Read as it is: what makes it roles (and which are unreadable) is the plan's, and only with --roles-from.
+      roles: isAbsent(lookup(mapping.roles)) ? undefined : lookup(mapping.roles),
     };
     const system = optional.sourceId === undefined ? {} : { system: 'generic export' };
     return { kind: 'user', location, ...dropUndefined(optional), ...system, providers };
