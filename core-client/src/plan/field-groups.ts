@@ -5,7 +5,7 @@ import type { ImportOperation } from './operation.js';
  * What a sync compares of each migrated account, group by group, so it knows what changed and not just that
  * something did. The journal keeps a keyed digest of each group's text, never the text.
  */
-export const fieldGroups = ['credentials', 'email', 'verification', 'profile', 'disabled'] as const;
+export const fieldGroups = ['credentials', 'email', 'verification', 'profile', 'disabled', 'roles'] as const;
 export type FieldGroup = (typeof fieldGroups)[number];
 export type FieldGroupTexts = Record<FieldGroup, string>;
 
@@ -24,6 +24,7 @@ export function fieldGroupTexts(operation: ImportOperation): FieldGroupTexts {
   const common = {
     profile: metadata === undefined ? '' : JSON.stringify(metadata),
     disabled: identity?.disabled === true ? 'disabled' : '',
+    roles: [...(identity?.roles ?? [])].sort().join('\n'),
   };
   if (operation.kind === 'passwordImport') {
     return {

@@ -5,6 +5,7 @@ import { SourceProfileSchema } from '../sources/source-user.js';
 import type { AccountChange, AccountRemoval } from './delta.js';
 import type { AccountState, Journal } from './journal.js';
 import type { OperationEnd } from './outcome.js';
+import { assignRoles, roleNotes } from './user-roles.js';
 import type { UserStepContext } from './user-steps.js';
 
 export type ChangeContext = UserStepContext & { journal: Journal };
@@ -100,6 +101,22 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
         return { kind: 'refused', code: result.status, reason: `the core answered ${result.status}${result.reason === undefined ? '' : `: ${result.reason}`}` };
       broughtOver('email');
       broughtOver('verification');
+    }
+    if (pending.has('roles') && options.roles && operation.identity !== undefined) {
+      const wanted = (operation.identity.roles ?? []).filter((role) => options.refusedRoles[role] === undefined);
+      const held = await context.send((call) => client.userRoles(userId, call));
+      const assignment = await assignRoles(
+        client,
+        userId,
+        wanted.filter((role) => !held.includes(role)),
+        (call) => context.send(call),
+      );
+      for (const note of roleNotes(operation, options.refusedRoles, assignment.unknown)) await context.note(operation, note.code, note.reason);
+      const managed = new Set(options.managedRoles);
+      for (const role of held.filter((role) => !wanted.includes(role) && managed.has(role))) {
+        await context.send((call) => client.removeUserRole({ userId, role }, call));
+      }
+      broughtOver('roles');
     }
     if ((pending.has('profile') || pending.has('disabled')) && options.metadata && operation.identity !== undefined) {
       const identity = operation.identity;

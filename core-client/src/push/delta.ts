@@ -125,6 +125,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     } else if (created > 0 || changedGroups.size > 0) {
       counts.changed += 1;
       if (changedGroups.has('passwordImport:credentials')) counts.passwordChanged += 1;
+      if ([...changedGroups].some((group) => group.endsWith(':roles'))) counts.rolesChanged += 1;
       if (changedGroups.has('passwordImport:email') || changedGroups.has('thirdPartySignInUp:email')) counts.emailChanged += 1;
       if (
         changedGroups.has('passwordImport:profile') ||

@@ -35,6 +35,12 @@ export const IdentityOptionsSchema = z.object({
   roles: z.boolean().default(true),
   /** Roles the core refused to create (role → its sentence): no user gets them, each record's report says so. */
   refusedRoles: z.record(z.string(), z.string()).default({}),
+  /**
+   * A sync: the roles the migration gives (every role of the newer export's plan, and those it created). A role the
+   * old system took from a user is taken from the core user only when it is one of these, never a role the
+   * application gave there.
+   */
+  managedRoles: z.array(z.string()).default([]),
 });
 export type IdentityOptions = z.infer<typeof IdentityOptionsSchema>;
 
@@ -49,4 +55,5 @@ export const contractOnlyIdentityOptions: IdentityOptions = {
   lookup: false,
   roles: false,
   refusedRoles: {},
+  managedRoles: [],
 };

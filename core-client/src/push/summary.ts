@@ -172,6 +172,7 @@ export const SyncCountsSchema = z.object({
   verified: count,
   unverified: count,
   profileChanged: count,
+  rolesChanged: count,
   accountsAdded: count,
   reEnabled: count,
   /** Of the deleted in source, removed from the core (--deleted remove, created by the migration). */
@@ -193,6 +194,7 @@ export function emptySyncCounts(): SyncCounts {
     verified: 0,
     unverified: 0,
     profileChanged: 0,
+    rolesChanged: 0,
     accountsAdded: 0,
     reEnabled: 0,
     removed: 0,
@@ -206,7 +208,7 @@ export function describeSyncCounts(sync: SyncCounts): string[] {
     `Users: ${sync.new} new, ${sync.changed} changed, ${sync.disabled} disabled, ${sync.unchanged} unchanged, ${sync.refused} refused by the plan, ` +
       `${sync.deletedInSource} deleted in source = ${sum} of ${sync.users} users (the newer export's and the vanished ones)`,
     `Changes: ${sync.passwordChanged} password, ${sync.emailChanged} email, ${sync.verified} verified, ${sync.unverified} unverified, ` +
-      `${sync.profileChanged} profile, ${sync.accountsAdded} third-party accounts added, ${sync.reEnabled} re-enabled; ` +
+      `${sync.profileChanged} profile, ${sync.rolesChanged} roles, ${sync.accountsAdded} third-party accounts added, ${sync.reEnabled} re-enabled; ` +
       `${sync.removed} removed from the core`,
   ];
 }

@@ -22,6 +22,8 @@ export type IdentityClient = Pick<
   | 'unverifyEmail'
   | 'removeUser'
   | 'addUserRole'
+  | 'userRoles'
+  | 'removeUserRole'
 >;
 
 /** Who an account is at the core once created or found, for its journalled state (see `Journal.recordState`). */

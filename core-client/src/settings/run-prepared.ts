@@ -1,6 +1,6 @@
 import { OutputPathError } from '../files/output-paths.js';
 import { isCoreError } from '../http/errors.js';
-import { rolesRecordPath, setUpRoles } from '../identity/roles.js';
+import { createdRoles, rolesRecordPath, setUpRoles } from '../identity/roles.js';
 import type { PushControl } from '../push/control.js';
 import type { CredentialCheck } from '../push/credentials.js';
 import type { PushEventListener } from '../push/events.js';
@@ -39,7 +39,8 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     if (!isCoreError(error)) throw error;
     return RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, `creating the roles failed, so no user was sent: ${error.message}`, 'core');
   }
-  const identity = roles === undefined ? prepared.identity : { ...prepared.identity, refusedRoles: roles.refused };
+  const withRoles = roles === undefined ? prepared.identity : { ...prepared.identity, refusedRoles: roles.refused };
+  const identity = prepared.command === 'sync' && withRoles.roles ? { ...withRoles, managedRoles: await managedRoles(prepared) } : withRoles;
   try {
     const summary = await runMigration({
       sourcePath: prepared.paths.sourcePath,
@@ -86,6 +87,13 @@ async function rolesBeforeFirstUser(prepared: PreparedMigration, signal: AbortSi
     fromFile: rules.permissions !== undefined,
     ...(signal === undefined ? {} : { call: { signal } }),
   });
+}
+
+/** The roles a sync may take from a user: every role of the newer export's plan, and those the migration created. */
+async function managedRoles(prepared: PreparedMigration): Promise<string[]> {
+  const planned = Object.keys(prepared.planned?.summary.roles.wanted ?? {});
+  const created = await createdRoles(rolesRecordPath(prepared.paths.journalPath));
+  return [...new Set([...planned, ...created])];
 }
 
 /**

@@ -176,6 +176,32 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     expect((await first).exitCode).toBe(0);
   });
 
+  it('brings role changes over: roles added and taken away, never a role the application gave in the core', async () => {
+    const withRoles = (roles: Record<string, string[]>) =>
+      monday().map((user) => {
+        const wanted = roles[String(user['localId'])];
+        return wanted === undefined ? user : { ...user, customAttributes: JSON.stringify({ roles: wanted }) };
+      });
+    const roleFlags = ['--roles-from', 'customClaims.roles'];
+    const pushed = await run('push', await write('monday.json', withRoles({ 'fb-ada': ['admin', 'editor'], 'fb-linus': ['viewer'] })), ...roleFlags);
+    expect(pushed.exitCode).toBe(0);
+    const call = async (method: string, path: string, body: unknown) =>
+      fetch(`${core.url}${path}`, { method, headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) });
+    // The application gives Ada a role of its own in the core.
+    await call('PUT', '/recipe/role', { role: 'support', permissions: [] });
+    await call('PUT', '/recipe/user/role', { userId: 'fb-ada', role: 'support' });
+    const rolesOf = async (userId: string) =>
+      ((await (await fetch(`${core.url}/recipe/user/roles?userId=${userId}`, { headers: { 'api-key': API_KEY } })).json()) as { roles: string[] }).roles.sort();
+
+    const sync = await run('sync', await write('tuesday.json', withRoles({ 'fb-ada': ['editor'], 'fb-linus': ['viewer', 'admin'] })), ...roleFlags);
+    expect(sync.exitCode).toBe(0);
+    expect(jsonOf(sync)['sync']).toMatchObject({ changed: 2, rolesChanged: 2, unchanged: 3 });
+    expect(await rolesOf('fb-ada')).toEqual(['editor', 'support']);
+    expect(await rolesOf('fb-linus')).toEqual(['admin', 'viewer']);
+    const again = await run('sync', join(dir, 'tuesday.json'), ...roleFlags);
+    expect(jsonOf(again)['sync']).toMatchObject({ changed: 0, unchanged: 5 });
+  });
+
   it('brings over each kind of change, keyed by the old id, and a second sync of the same export sends nothing', async () => {
     expect((await run('push', await write('monday.json', monday()))).exitCode).toBe(0);
     // Someone signs up directly in the new core with an address a newer old-system user also has.

@@ -52,6 +52,7 @@ export function syncRows(sync: SyncCounts): TableRow[] {
     verified: sync.verified,
     unverified: sync.unverified,
     profile: sync.profileChanged,
+    roles: sync.rolesChanged,
     'accounts added': sync.accountsAdded,
   };
   return [
