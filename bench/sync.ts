@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { CoreClient } from '../core-client/src/http/core-client.js';
+import type { ImportOperation } from '../core-client/src/plan/operation.js';
+import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
+import { defaultConcurrencyLimits } from '../core-client/src/push/concurrency.js';
+import { runPush } from '../core-client/src/push/engine.js';
+import { defaultIdentityOptions } from '../core-client/src/push/identity-options.js';
+import { Secret } from '../core-client/src/secret.js';
 import { writeFirebaseJsonExport } from '../test/fixtures/exports/generate.js';
+import { startDoubleProcess } from './push.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -55,5 +63,79 @@ export async function benchSync(sizes: readonly number[]): Promise<void> {
     await rm(folder, { recursive: true, force: true });
   }
   console.log('\nsync: the delta of a newer export with 1 % renamed, against the journal of a push of the older one (compiled core-client)');
+  console.table(rows);
+}
+
+const API_KEY = 'bench-api-key-0123456789-abcdefghij';
+
+function benchOperations(count: number, renamedEvery: number): ImportOperation[] {
+  const operations: ImportOperation[] = [];
+  for (let line = 1; line <= count; line += 1) {
+    const email = `user${line}@example.com`;
+    const renamed = renamedEvery > 0 && line % renamedEvery === 0;
+    operations.push({
+      kind: 'passwordImport',
+      operationKey: `L${line}#pw`,
+      location: { file: 'bench', line },
+      email,
+      family: 'bcrypt',
+      body: { email, passwordHash: `$2a$10$${String(line).padStart(53, 'N')}` },
+      warnings: [],
+      identity: {
+        sourceId: `old-${line}`,
+        system: 'bench',
+        carriesSourceId: true,
+        emailVerified: true,
+        disabled: false,
+        profile: { displayName: renamed ? `User ${line} (renamed)` : `User ${line}` },
+      },
+    });
+  }
+  return operations;
+}
+
+async function* recordsOf(operations: ImportOperation[]): AsyncGenerator<PlannedRecord> {
+  for (const operation of operations) yield { location: operation.location, items: [operation] };
+}
+
+/**
+ * The whole of a sync against a full push of the same users, against the core double in its own process at 10 ms
+ * latency with every identity step on: the push of the export, then the sync of a newer one with 1 % renamed.
+ */
+export async function benchSyncAgainstPush(users: number): Promise<void> {
+  const double = await startDoubleProcess();
+  const folder = await mkdtemp(join(tmpdir(), 'core-migrate-bench-sync-time-'));
+  const rows: Record<string, string | number>[] = [];
+  try {
+    await double.setLatency(10);
+    const client = new CoreClient({ baseUrl: double.url, apiKey: new Secret(API_KEY), connections: defaultConcurrencyLimits.max });
+    const journalPath = join(folder, 'journal.ndjson');
+    try {
+      const runs: { name: string; sync: boolean; operations: ImportOperation[] }[] = [
+        { name: 'push of the export', sync: false, operations: benchOperations(users, 0) },
+        { name: 'sync of a newer export, 1 % renamed', sync: true, operations: benchOperations(users, 100) },
+      ];
+      for (const run of runs) {
+        const started = performance.now();
+        const summary = await runPush({
+          records: recordsOf(run.operations),
+          ...(run.sync ? { sync: { deleted: 'keep' as const } } : { total: users }),
+          client,
+          identity: defaultIdentityOptions,
+          sourceFingerprint: `sha256:bench-sync-${run.sync ? 'tuesday' : 'monday'}`,
+          journalPath,
+          reportPath: join(folder, `report-${run.sync ? 'sync' : 'push'}`),
+        });
+        const seconds = (performance.now() - started) / 1000;
+        rows.push({ run: run.name, users, seconds: seconds.toFixed(1), 'users/s': Math.round(users / seconds), changed: summary.sync?.changed ?? users });
+      }
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await double.stop();
+    await rm(folder, { recursive: true, force: true });
+  }
+  console.log('\nsync against a full push of the same users (core double in its own process, 10 ms latency, identity steps on)');
   console.table(rows);
 }
