@@ -45,8 +45,6 @@ export interface SyncDeltaOptions {
   counts: SyncCounts;
 }
 
-const groupIndex = new Map(fieldGroups.map((group, index) => [group, index]));
-
 /**
  * Turns the newer export's plan into what a sync sends: an account the journal does not know is created as a push
  * creates it; a known one is compared group by group with its journalled digests and only what changed is sent;
@@ -92,7 +90,8 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     }
     const items: EngineItem[] = [...rejections];
     let created = 0;
-    let changedGroups = new Set<string>();
+    const changedGroups = new Set<string>();
+    let verification: 'verified' | 'unverified' | undefined;
     for (const operation of operations) {
       const account = states.find(sourceId, accountRoleOf(operation));
       if (account === undefined || states.has(account, StateFlag.removed)) {
@@ -102,12 +101,12 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
         continue;
       }
       const digests = journal.groupDigests(operation);
-      const changed = fieldGroups.filter((group) => states.digest(account, groupIndex.get(group) ?? 0) !== (digests[groupIndex.get(group) ?? 0] ?? 0) >>> 0);
+      const changed = fieldGroups.filter((_, group) => states.digest(account, group) !== (digests[group] ?? 0) >>> 0);
       if (changed.length === 0) continue;
-      changedGroups = new Set([...changedGroups, ...changed.map((group) => `${operation.kind}:${group}`)]);
+      for (const group of changed) changedGroups.add(`${operation.kind}:${group}`);
       if (changed.includes('verification')) {
-        if (operation.identity?.emailVerified === true || (operation.kind === 'thirdPartySignInUp' && operation.body.email.isVerified)) counts.verified += 1;
-        else counts.unverified += 1;
+        const isVerified = operation.kind === 'passwordImport' ? operation.identity?.emailVerified === true : operation.body.email.isVerified;
+        verification ??= isVerified ? 'verified' : 'unverified';
       }
       items.push({
         kind: 'accountChange',
@@ -124,6 +123,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
       if (known.length > 0) counts.reEnabled += 1;
     } else if (created > 0 || changedGroups.size > 0) {
       counts.changed += 1;
+      if (verification !== undefined) counts[verification] += 1;
       if (changedGroups.has('passwordImport:credentials')) counts.passwordChanged += 1;
       if ([...changedGroups].some((group) => group.endsWith(':roles'))) counts.rolesChanged += 1;
       if (changedGroups.has('passwordImport:email') || changedGroups.has('thirdPartySignInUp:email')) counts.emailChanged += 1;
