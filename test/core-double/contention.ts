@@ -25,12 +25,16 @@ export function contentionRate(settings: ContentionSettings, inFlight: number): 
   return 1 - (1 - settings.atTwo) ** ((inFlight - 1) ** exponent);
 }
 
+/** A call that changes the store when carried out: a POST or PUT, other than a sign-in (which only reads). */
+export function isWriteCall(method: string, path: string): boolean {
+  if (method !== 'POST' && method !== 'PUT') return false;
+  return path.split('?')[0]?.endsWith(CorePaths.signIn) !== true;
+}
+
 /**
  * Whether a call would write to the store: a POST or PUT with a JSON object to act on (an empty body, as the
  * pre-flight's tenant probe sends, is refused before the store is touched), other than a sign-in (which only reads).
  */
 export function writesToStore(method: string, path: string, body: unknown): boolean {
-  if (method !== 'POST' && method !== 'PUT') return false;
-  if (path.split('?')[0]?.endsWith(CorePaths.signIn) === true) return false;
-  return isJsonObject(body) && Object.keys(body).length > 0;
+  return isWriteCall(method, path) && isJsonObject(body) && Object.keys(body).length > 0;
 }

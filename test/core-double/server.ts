@@ -2,7 +2,7 @@ import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, cr
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from '../../core-client/src/contract/names.js';
 import { type DoubleAnswer, textAnswer } from './answers.js';
-import { type ContentionSettings, LOCKED_TABLE_TEXT, writesToStore } from './contention.js';
+import { type ContentionSettings, LOCKED_TABLE_TEXT, isWriteCall, writesToStore } from './contention.js';
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import { answerCall } from './routes.js';
@@ -65,6 +65,11 @@ export interface CoreDouble {
   requestCount(): number;
   /** Requests received and not answered yet (waiting for capacity included). */
   inFlight(): number;
+  /**
+   * Writes carried out since start or the last reset: POSTs and PUTs answered 200 (a sign-in aside, which only reads),
+   * also those that changed nothing, such as the removal of an unknown id. A refused body is no write.
+   */
+  writeCount(): number;
   /** Forgets users, recorded requests and faults; restarts request numbering. */
   reset(): void;
   /** The identity state beyond the contract, for assertions; and the switch that makes features answer 404. */
@@ -169,6 +174,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
   const recorded = new RequestRing(options.keepRequests ?? DEFAULT_KEEP_REQUESTS);
   let requestCount = 0;
   let inFlight = 0;
+  let writes = 0;
   const pendingTimers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
 
@@ -204,6 +210,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       }
       const locked = fault === undefined && writesToStore(call.method, call.path, body) && plan.losesLock(inFlight);
       const answer = fault !== undefined ? faultAnswer(fault) : locked ? textAnswer(500, LOCKED_TABLE_TEXT) : await answerCall(call, settings);
+      if (fault === undefined && answer.status === 200 && isWriteCall(call.method, call.path)) writes += 1;
       await respond(response, answer, call.method);
     } finally {
       inFlight -= 1;
@@ -263,11 +270,13 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     requests: () => recorded.toArray().map((entry) => ({ ...entry, headers: { ...entry.headers } })),
     requestCount: () => requestCount,
     inFlight: () => inFlight,
+    writeCount: () => writes,
     reset() {
       store.clear();
       plan.clearFaults();
       recorded.clear();
       requestCount = 0;
+      writes = 0;
     },
     identity: {
       setMissing: (features) => {

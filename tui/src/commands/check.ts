@@ -59,7 +59,7 @@ export const registerCheckCommand: RegisterCommand = (program: Command, { io, se
     const connection = await connectionOf(settings, { cwd: io.cwd, env: io.env });
     if (connection instanceof SettingError) return fail(connection.message);
     for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) io.stderr.write(`${printableLines(warning)}\n`);
-    const client: CoreClient | SettingError = clientOf(connection);
+    const client: CoreClient | SettingError = clientOf(connection, { giveUpAfter: settings.giveUpAfter });
     if (client instanceof SettingError) return fail(client.message);
     let report: PreflightReport;
     let support: FeatureSupport | undefined;
