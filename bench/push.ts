@@ -45,15 +45,16 @@ export interface PushBenchFigures {
  * the same number of operations in interleaved rounds, best kept); at 10 ms the default against a raw undici load
  * generator; and two capacity-limited cores against one. Every push imports fresh emails, so every request is a write.
  */
-export async function benchPush(options: { quick?: boolean } = {}): Promise<PushBenchFigures> {
+export async function benchPush(options: { quick?: boolean; only?: readonly string[] } = {}): Promise<PushBenchFigures> {
   const quick = options.quick === true;
   const rounds = quick ? 1 : 3;
   const scale = quick ? 0.25 : 1;
   const scenarios: Scenario[] = [
     { name: '10 ms latency', settings: { latencyMs: 10 }, operations: Math.round(20_000 * scale), sweepMs: quick ? 1_000 : 2_000, raw: true },
-    { name: 'contention (10 ms)', settings: { latencyMs: 10, contention: true }, operations: Math.round(5_000 * scale), sweepMs: quick ? 1_500 : 3_000 },
+    { name: 'locking store (10 ms)', settings: { latencyMs: 10, contention: true }, operations: Math.round(5_000 * scale), sweepMs: quick ? 1_500 : 3_000 },
     { name: 'capacity 8 (10 ms)', settings: { latencyMs: 10, capacity: 8 }, operations: Math.round(8_000 * scale), sweepMs: quick ? 1_000 : 2_000 },
-  ];
+  ].filter((scenario) => options.only === undefined || options.only.some((part) => scenario.name.includes(part)));
+  const withPair = options.only === undefined || options.only.some((part) => 'two cores'.includes(part));
   const cores = [await startDoubleProcess(), await startDoubleProcess()];
   const [one, two] = cores as [DoubleProcess, DoubleProcess];
   const folder = await mkdtemp(join(tmpdir(), 'core-migrate-bench-push-'));
@@ -100,6 +101,16 @@ export async function benchPush(options: { quick?: boolean } = {}): Promise<Push
     }
 
     // Two capacity-limited cores (one database each here: the emails are fresh) against one.
+    if (withPair) await benchPair();
+  } finally {
+    await Promise.all(cores.map((core) => core.stop()));
+    await rm(folder, { recursive: true, force: true });
+  }
+  console.log(`\npush: bcrypt imports against the core double (own process), users per second, best of ${rounds} interleaved round(s)`);
+  console.table(rows);
+  return { rows };
+
+  async function benchPair(): Promise<void> {
     const capacity: DoubleSettings = { latencyMs: 10, capacity: 8 };
     await one.configure(capacity);
     await two.configure(capacity);
@@ -125,13 +136,7 @@ export async function benchPush(options: { quick?: boolean } = {}): Promise<Push
         sweep: '',
       });
     }
-  } finally {
-    await Promise.all(cores.map((core) => core.stop()));
-    await rm(folder, { recursive: true, force: true });
   }
-  console.log(`\npush: bcrypt imports against the core double (own process), users per second, best of ${rounds} interleaved round(s)`);
-  console.table(rows);
-  return { rows };
 }
 
 /** Interleaved rounds (a neighbour's burst should not decide a figure); the best of each contender is kept. */

@@ -1,4 +1,4 @@
-import { type ContentionSettings, contentionRate } from './contention.js';
+import { type ContentionSettings, SerialStore, contentionRate } from './contention.js';
 
 /** A canned answer instead of the real one. Errors default to the core's plain-text type, 200s to JSON. */
 export interface FaultAnswer {
@@ -50,6 +50,7 @@ export class CapacityGate {
 export class FaultPlan {
   #latencyMs = 0;
   #contention: ContentionSettings | undefined;
+  readonly #store = new SerialStore();
   #capacity: CapacityGate | undefined;
   #storm: { until: number; answer: FaultAnswer } | undefined;
   #poison: { text: string; answer: FaultAnswer } | undefined;
@@ -60,7 +61,7 @@ export class FaultPlan {
     this.#random = random;
   }
 
-  /** A store that locks: writes fail with the locked-table 500 more often the more requests are in flight. */
+  /** A store that locks (contention.ts): some writes fail at once with the locked-table 500, the others take turns. */
   setContention(settings: ContentionSettings | undefined): void {
     this.#contention = settings;
   }
@@ -72,6 +73,11 @@ export class FaultPlan {
   /** Whether this write, arriving with `inFlight` requests in flight (itself included), loses a lock conflict. */
   losesLock(inFlight: number): boolean {
     return this.#contention !== undefined && this.#random() < contentionRate(this.#contention, inFlight);
+  }
+
+  /** A write that got the lock waits its turn in the store, which does one write at a time (under contention). */
+  async storeTurn(): Promise<void> {
+    if (this.#contention !== undefined) await this.#store.write(this.#contention.writeMs);
   }
 
   /** At most `size` requests served at once (undefined: no limit). Requests already waiting are still served. */
@@ -176,6 +182,7 @@ export class FaultPlan {
     this.releaseHeld();
     this.#latencyMs = 0;
     this.#contention = undefined;
+    this.#store.clear();
     this.#capacity = undefined;
     this.#storm = undefined;
     this.#poison = undefined;

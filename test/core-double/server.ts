@@ -90,7 +90,7 @@ export interface CoreDouble {
     heldCount(): number;
     releaseHeld(): void;
     slowBodyNext(count: number, ms: number, method?: string): void;
-    /** A store that locks (`defaultContention`: 16% of writes fail at 2 in flight, 33% at 4); undefined turns it off. */
+    /** A store that locks (`defaultContention`: 16% of writes fail at once at 2 in flight, 33% from 4; one write at a time). */
     setContention(settings: ContentionSettings | undefined): void;
     /** Serve at most `size` requests at once, the others wait (undefined: no limit). */
     setCapacity(size: number | undefined): void;
@@ -208,8 +208,14 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
         request.socket.destroy();
         return;
       }
-      const locked = fault === undefined && writesToStore(call.method, call.path, body) && plan.losesLock(inFlight);
-      const answer = fault !== undefined ? faultAnswer(fault) : locked ? textAnswer(500, LOCKED_TABLE_TEXT) : await answerCall(call, settings);
+      const write = fault === undefined && writesToStore(call.method, call.path, body);
+      if (write && plan.losesLock(inFlight)) {
+        // A locked write fails fast: answered at once, before any latency (core-behaviour.md, "Under concurrency").
+        await respond(response, textAnswer(500, LOCKED_TABLE_TEXT), call.method, { immediate: true });
+        return;
+      }
+      if (write) await plan.storeTurn();
+      const answer = fault !== undefined ? faultAnswer(fault) : await answerCall(call, settings);
       if (fault === undefined && answer.status === 200 && isWriteCall(call.method, call.path)) writes += 1;
       await respond(response, answer, call.method);
     } finally {
@@ -218,8 +224,8 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     }
   }
 
-  async function respond(response: ServerResponse, answer: DoubleAnswer, method: string): Promise<void> {
-    if (plan.latencyMs > 0) await later(plan.latencyMs);
+  async function respond(response: ServerResponse, answer: DoubleAnswer, method: string, options: { immediate?: boolean } = {}): Promise<void> {
+    if (plan.latencyMs > 0 && options.immediate !== true) await later(plan.latencyMs);
     const slowBodyMs = plan.takeSlowBody(method);
     response.writeHead(answer.status, {
       'content-type': answer.contentType,
