@@ -36,6 +36,16 @@ describe('probing the identity calls', () => {
     expect(support).toMatchObject({ mapping: true, verification: false, metadata: false, lookup: false, removal: false });
   });
 
+  it('takes a 200 to an empty write for an address that is not a core of this kind, not for a call it has', async () => {
+    const core = await coreAnswering(() => ({ status: 200, body: '{"status":"OK"}' }));
+    const failure = await probeIdentityFeatures(core).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(IdentityProbeError);
+    expect((failure as IdentityProbeError).message).toMatch(/carried out POST \/recipe\/userid\/map with an empty body.*check the core address/);
+  });
+
   it('turns any other answer into one typed error with a sentence, never a raw stack', async () => {
     const core = await coreAnswering(() => ({ status: 500, body: 'java.lang.NullPointerException' }));
     const failure = await probeIdentityFeatures(core).then(
