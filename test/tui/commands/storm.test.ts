@@ -62,6 +62,17 @@ describe.concurrent('12 s of 429 at the start, then service', () => {
     TIMEOUT_MS,
   );
 
+  it("check --give-up-after: a storm longer than the give-up time ends the check with exit 3 and the core's sentence", async () => {
+    await withStorm({}, async (core, storm, dir) => {
+      const run = await runCli(['check', '--core', storm.url, '--give-up-after', '2'], dir);
+      expect(run.exitCode).toBe(ExitCode.coreUnreachableOrKeyRefused);
+      expect(run.stderr).toMatch(/The core asked to slow down \(429 "Too Many Requests"\) on GET \/hello; it asked to retry after 1s\./);
+      expect(storm.pushBacks()).toBeGreaterThanOrEqual(2);
+      expect(storm.forwarded()).toBe(0);
+      expect(core.requestCount()).toBe(0);
+    });
+  });
+
   it(
     'rollback: the pre-flight and the probes wait it out, then every user the push created is removed, exit 0',
     async () => {
