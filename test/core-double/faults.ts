@@ -117,15 +117,18 @@ export class FaultPlan {
   /** Requests whose path starts with this are held, unanswered and not acted on, until released. */
   #holdPrefix: string | undefined;
   #holdMethod: string | undefined;
+  #holdBody: string | undefined;
   readonly #held: (() => void)[] = [];
 
   /**
-   * Holds every request (of `method`, when given) whose path contains `path`: it is
-   * neither acted on nor answered until `releaseHeld`, so a test can kill a client between two steps of a user.
+   * Holds every request (of `method`, when given; whose body contains `bodyContains`, when given) whose path contains
+   * `path`: it is neither acted on nor answered until `releaseHeld`, so a test can kill a client between two steps of
+   * a user (`bodyContains` lets the pre-flight's probes, which send an empty body, through).
    */
-  holdPath(path: string, method?: string): void {
+  holdPath(path: string, method?: string, bodyContains?: string): void {
     this.#holdPrefix = path;
     this.#holdMethod = method;
+    this.#holdBody = bodyContains;
   }
 
   /** How many requests are held now. */
@@ -140,9 +143,10 @@ export class FaultPlan {
   }
 
   /** Resolves at once, or when released if this path is held. */
-  async passHold(method: string, path: string): Promise<void> {
+  async passHold(method: string, path: string, rawBody = ''): Promise<void> {
     if (this.#holdPrefix === undefined || !path.includes(this.#holdPrefix)) return;
     if (this.#holdMethod !== undefined && this.#holdMethod !== method) return;
+    if (this.#holdBody !== undefined && !rawBody.includes(this.#holdBody)) return;
     await new Promise<void>((resolve) => this.#held.push(resolve));
   }
 

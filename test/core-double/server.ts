@@ -85,8 +85,8 @@ export interface CoreDouble {
     failNext(count: number, answer: FaultAnswer): void;
     failRequestNumber(requestNumber: number, fault: Fault): void;
     dropNext(count: number): void;
-    /** Holds requests to a path (neither acted on nor answered) until `releaseHeld`. */
-    holdPath(path: string, method?: string): void;
+    /** Holds requests to a path (of a method, with a body containing a text) until `releaseHeld`: neither acted on nor answered. */
+    holdPath(path: string, method?: string, bodyContains?: string): void;
     heldCount(): number;
     releaseHeld(): void;
     slowBodyNext(count: number, ms: number, method?: string): void;
@@ -199,7 +199,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       const body = recorded.capacity > 0 || plan.contention !== undefined ? parseJson(rawBody) : undefined;
       if (recorded.capacity > 0) recorded.push({ number, ...call, headers: { ...call.headers }, body });
 
-      await plan.passHold(call.method, call.path);
+      await plan.passHold(call.method, call.path, rawBody);
       leave = await plan.capacity?.enter();
       // A held request whose client went away is not acted on, as a core never sees a request that was not sent.
       if (request.socket.destroyed) return;
@@ -297,7 +297,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       failNext: (count, answer) => plan.failNext(count, answer),
       failRequestNumber: (requestNumber, fault) => plan.failRequestNumber(requestNumber, fault),
       dropNext: (count) => plan.dropNext(count),
-      holdPath: (path, method) => plan.holdPath(path, method),
+      holdPath: (path, method, bodyContains) => plan.holdPath(path, method, bodyContains),
       heldCount: () => plan.heldCount,
       releaseHeld: () => plan.releaseHeld(),
       slowBodyNext: (count, ms, method) => plan.slowBodyNext(count, ms, method),
