@@ -1,4 +1,4 @@
-import { type ContentionSettings, contentionRate } from './contention.js';
+import { type ContentionSettings, SerialStore, contentionRate } from './contention.js';
 
 /** A canned answer instead of the real one. Errors default to the core's plain-text type, 200s to JSON. */
 export interface FaultAnswer {
@@ -50,6 +50,7 @@ export class CapacityGate {
 export class FaultPlan {
   #latencyMs = 0;
   #contention: ContentionSettings | undefined;
+  readonly #store = new SerialStore();
   #capacity: CapacityGate | undefined;
   #storm: { until: number; answer: FaultAnswer } | undefined;
   #poison: { text: string; answer: FaultAnswer } | undefined;
@@ -60,7 +61,7 @@ export class FaultPlan {
     this.#random = random;
   }
 
-  /** A store that locks: writes fail with the locked-table 500 more often the more requests are in flight. */
+  /** A store that locks (contention.ts): some writes fail at once with the locked-table 500, the others take turns. */
   setContention(settings: ContentionSettings | undefined): void {
     this.#contention = settings;
   }
@@ -72,6 +73,11 @@ export class FaultPlan {
   /** Whether this write, arriving with `inFlight` requests in flight (itself included), loses a lock conflict. */
   losesLock(inFlight: number): boolean {
     return this.#contention !== undefined && this.#random() < contentionRate(this.#contention, inFlight);
+  }
+
+  /** A write that got the lock waits its turn in the store, which does one write at a time (under contention). */
+  async storeTurn(): Promise<void> {
+    if (this.#contention !== undefined) await this.#store.write(this.#contention.writeMs);
   }
 
   /** At most `size` requests served at once (undefined: no limit). Requests already waiting are still served. */
@@ -111,15 +117,18 @@ export class FaultPlan {
   /** Requests whose path starts with this are held, unanswered and not acted on, until released. */
   #holdPrefix: string | undefined;
   #holdMethod: string | undefined;
+  #holdBody: string | undefined;
   readonly #held: (() => void)[] = [];
 
   /**
-   * Holds every request (of `method`, when given) whose path contains `path`: it is
-   * neither acted on nor answered until `releaseHeld`, so a test can kill a client between two steps of a user.
+   * Holds every request (of `method`, when given; whose body contains `bodyContains`, when given) whose path contains
+   * `path`: it is neither acted on nor answered until `releaseHeld`, so a test can kill a client between two steps of
+   * a user (`bodyContains` lets the pre-flight's probes, which send an empty body, through).
    */
-  holdPath(path: string, method?: string): void {
+  holdPath(path: string, method?: string, bodyContains?: string): void {
     this.#holdPrefix = path;
     this.#holdMethod = method;
+    this.#holdBody = bodyContains;
   }
 
   /** How many requests are held now. */
@@ -134,9 +143,10 @@ export class FaultPlan {
   }
 
   /** Resolves at once, or when released if this path is held. */
-  async passHold(method: string, path: string): Promise<void> {
+  async passHold(method: string, path: string, rawBody = ''): Promise<void> {
     if (this.#holdPrefix === undefined || !path.includes(this.#holdPrefix)) return;
     if (this.#holdMethod !== undefined && this.#holdMethod !== method) return;
+    if (this.#holdBody !== undefined && !rawBody.includes(this.#holdBody)) return;
     await new Promise<void>((resolve) => this.#held.push(resolve));
   }
 
@@ -176,6 +186,7 @@ export class FaultPlan {
     this.releaseHeld();
     this.#latencyMs = 0;
     this.#contention = undefined;
+    this.#store.clear();
     this.#capacity = undefined;
     this.#storm = undefined;
     this.#poison = undefined;

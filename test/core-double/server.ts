@@ -2,7 +2,7 @@ import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, cr
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from '../../core-client/src/contract/names.js';
 import { type DoubleAnswer, textAnswer } from './answers.js';
-import { type ContentionSettings, LOCKED_TABLE_TEXT, writesToStore } from './contention.js';
+import { type ContentionSettings, LOCKED_TABLE_TEXT, isWriteCall, writesToStore } from './contention.js';
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import { answerCall } from './routes.js';
@@ -65,6 +65,11 @@ export interface CoreDouble {
   requestCount(): number;
   /** Requests received and not answered yet (waiting for capacity included). */
   inFlight(): number;
+  /**
+   * Writes carried out since start or the last reset: POSTs and PUTs answered 200 (a sign-in aside, which only reads),
+   * also those that changed nothing, such as the removal of an unknown id. A refused body is no write.
+   */
+  writeCount(): number;
   /** Forgets users, recorded requests and faults; restarts request numbering. */
   reset(): void;
   /** The identity state beyond the contract, for assertions; and the switch that makes features answer 404. */
@@ -80,12 +85,12 @@ export interface CoreDouble {
     failNext(count: number, answer: FaultAnswer): void;
     failRequestNumber(requestNumber: number, fault: Fault): void;
     dropNext(count: number): void;
-    /** Holds requests to a path (neither acted on nor answered) until `releaseHeld`. */
-    holdPath(path: string, method?: string): void;
+    /** Holds requests to a path (of a method, with a body containing a text) until `releaseHeld`: neither acted on nor answered. */
+    holdPath(path: string, method?: string, bodyContains?: string): void;
     heldCount(): number;
     releaseHeld(): void;
     slowBodyNext(count: number, ms: number, method?: string): void;
-    /** A store that locks (`defaultContention`: 16% of writes fail at 2 in flight, 33% at 4); undefined turns it off. */
+    /** A store that locks (`defaultContention`: 16% of writes fail at once at 2 in flight, 33% from 4; one write at a time). */
     setContention(settings: ContentionSettings | undefined): void;
     /** Serve at most `size` requests at once, the others wait (undefined: no limit). */
     setCapacity(size: number | undefined): void;
@@ -169,6 +174,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
   const recorded = new RequestRing(options.keepRequests ?? DEFAULT_KEEP_REQUESTS);
   let requestCount = 0;
   let inFlight = 0;
+  let writes = 0;
   const pendingTimers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
 
@@ -193,7 +199,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       const body = recorded.capacity > 0 || plan.contention !== undefined ? parseJson(rawBody) : undefined;
       if (recorded.capacity > 0) recorded.push({ number, ...call, headers: { ...call.headers }, body });
 
-      await plan.passHold(call.method, call.path);
+      await plan.passHold(call.method, call.path, rawBody);
       leave = await plan.capacity?.enter();
       // A held request whose client went away is not acted on, as a core never sees a request that was not sent.
       if (request.socket.destroyed) return;
@@ -202,8 +208,15 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
         request.socket.destroy();
         return;
       }
-      const locked = fault === undefined && writesToStore(call.method, call.path, body) && plan.losesLock(inFlight);
-      const answer = fault !== undefined ? faultAnswer(fault) : locked ? textAnswer(500, LOCKED_TABLE_TEXT) : await answerCall(call, settings);
+      const write = fault === undefined && writesToStore(call.method, call.path, body);
+      if (write && plan.losesLock(inFlight)) {
+        // A locked write fails fast: answered at once, before any latency (core-behaviour.md, "Under concurrency").
+        await respond(response, textAnswer(500, LOCKED_TABLE_TEXT), call.method, { immediate: true });
+        return;
+      }
+      if (write) await plan.storeTurn();
+      const answer = fault !== undefined ? faultAnswer(fault) : await answerCall(call, settings);
+      if (fault === undefined && answer.status === 200 && isWriteCall(call.method, call.path)) writes += 1;
       await respond(response, answer, call.method);
     } finally {
       inFlight -= 1;
@@ -211,8 +224,8 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     }
   }
 
-  async function respond(response: ServerResponse, answer: DoubleAnswer, method: string): Promise<void> {
-    if (plan.latencyMs > 0) await later(plan.latencyMs);
+  async function respond(response: ServerResponse, answer: DoubleAnswer, method: string, options: { immediate?: boolean } = {}): Promise<void> {
+    if (plan.latencyMs > 0 && options.immediate !== true) await later(plan.latencyMs);
     const slowBodyMs = plan.takeSlowBody(method);
     response.writeHead(answer.status, {
       'content-type': answer.contentType,
@@ -263,11 +276,13 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     requests: () => recorded.toArray().map((entry) => ({ ...entry, headers: { ...entry.headers } })),
     requestCount: () => requestCount,
     inFlight: () => inFlight,
+    writeCount: () => writes,
     reset() {
       store.clear();
       plan.clearFaults();
       recorded.clear();
       requestCount = 0;
+      writes = 0;
     },
     identity: {
       setMissing: (features) => {
@@ -282,7 +297,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       failNext: (count, answer) => plan.failNext(count, answer),
       failRequestNumber: (requestNumber, fault) => plan.failRequestNumber(requestNumber, fault),
       dropNext: (count) => plan.dropNext(count),
-      holdPath: (path, method) => plan.holdPath(path, method),
+      holdPath: (path, method, bodyContains) => plan.holdPath(path, method, bodyContains),
       heldCount: () => plan.heldCount,
       releaseHeld: () => plan.releaseHeld(),
       slowBodyNext: (count, ms, method) => plan.slowBodyNext(count, ms, method),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_APP_ID } from '../contract/names.js';
 import type { CoreClient } from '../http/core-client.js';
 import { type CoreError, type CoreErrorKind, isCoreError } from '../http/errors.js';
+import { pushBacksOnly } from '../http/retry.js';
 
 export const PreflightStepNameSchema = z.enum(['reachable', 'keyAccepted', 'tenantExists']);
 export type PreflightStepName = z.infer<typeof PreflightStepNameSchema>;
@@ -71,7 +72,9 @@ interface CoreCheck {
 
 /**
  * The pre-flight alone: the core answers `/hello` (reachable), `/apiversion` (the key is accepted), and the tenant
- * path exists. Each step runs once, without retries, and a step after a failure is skipped. With several cores each
+ * path exists. A step's own failure is reported at once (it is not sent again), but a core that pushes back (429, 503)
+ * is waited out as its Retry-After asks, within the client's give-up time; a step after a failure is skipped. Nothing
+ * is written: the tenant's probe is a body the core refuses. With several cores each
  * is checked in turn, its steps labelled with it, and the pre-flight passes only when every core passes.
  */
 export async function runPreflight(client: CoreClient, options: PreflightOptions = {}): Promise<PreflightReport> {
@@ -103,7 +106,7 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
 
 async function checkCore(client: CoreClient, target: string, core: number | undefined, signal: AbortSignal | undefined): Promise<CoreCheck> {
   const pinned = { ...(signal === undefined ? {} : { signal }), ...(core === undefined ? {} : { core }) };
-  const call = { retry: false as const, ...pinned };
+  const call = { retry: pushBacksOnly(client.retryPolicy), ...pinned };
   const steps: PreflightStep[] = [];
   const afterFailure = 'Not checked, because the step before it failed.';
 
@@ -129,7 +132,7 @@ async function checkCore(client: CoreClient, target: string, core: number | unde
   });
 
   const { tenantId, appId } = client.scope;
-  const tenant = await attempt(() => client.probeTenant(pinned));
+  const tenant = await attempt(() => client.probeTenant(call));
   if (isCoreError(tenant)) {
     steps.push(failed('tenantExists', tenant));
   } else if (tenant.exists) {

@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import type { z } from 'zod';
-import { CoreErrorTexts, CoreHeaders, CorePaths, CoreStatus, HELLO_BODY, REQUEST_CONTENT_TYPE } from '../contract/names.js';
+import { CoreErrorTexts, CoreHeaders, type CorePath, CorePaths, CoreStatus, HELLO_BODY, REQUEST_CONTENT_TYPE } from '../contract/names.js';
 import {
   EmailVerifyTokenBodySchema,
   type PasswordHashImportBody,
@@ -60,7 +60,7 @@ import {
   quoteCoreText,
   type ExchangeContext,
 } from './error-mapping.js';
-import { type CoreError, NotFound, Transient, Unexpected, isCoreError } from './errors.js';
+import { type CoreError, NotFound, RecordRejected, Transient, Unexpected, isCoreError } from './errors.js';
 import { type RetryOptions, type RetryPolicy, RetryPolicySchema, defaultRetryPolicy, withRetry } from './retry.js';
 import { CoreClientConfigError, type CoreTarget, describeTargets, resolveCoreTargets } from './target.js';
 import { type Upstream, type UpstreamState, Upstreams } from './upstreams.js';
@@ -99,6 +99,9 @@ export interface CallOptions {
   /** Overrides the client's retry setting for this call; `false` lets a caller drive retries and see every 429. */
   retry?: RetryPolicy | false;
 }
+
+/** A probe's call: where it goes, and how often it is sent again (a pre-flight waits out push-backs only). */
+export type ProbeOptions = Pick<CallOptions, 'signal' | 'core' | 'retry'>;
 
 export type ImportPasswordHashResult = { outcome: 'imported' | 'alreadyExisted'; userId: string };
 export type SignInUpResult = { outcome: 'created' | 'existing'; userId: string } | { outcome: 'nonOkStatus'; status: string; reason?: string };
@@ -221,6 +224,11 @@ export class CoreClient {
   /** The cores requests go to, as normalised base URLs, in the order given. */
   get coreUrls(): readonly string[] {
     return this.#targets.map((target) => target.baseUrl);
+  }
+
+  /** What this client does with a failed request unless a call says otherwise (a probe derives its own from it). */
+  get retryPolicy(): RetryPolicy | false {
+    return this.#retry;
   }
 
   /** Requests in flight and sent, and health, of each core. */
@@ -509,9 +517,9 @@ export class CoreClient {
    * exists (core-behaviour.md); a body without the required fields can never create a user. A 403 (the recipe is
    * off for the tenant) also proves the path exists. Network failures are thrown as for every call.
    */
-  async probeTenant(options: Pick<CallOptions, 'signal' | 'core'> = {}): Promise<TenantProbeResult> {
+  async probeTenant(options: ProbeOptions = {}): Promise<TenantProbeResult> {
     const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.signInUp), body: {} };
-    const answer = await this.#exchange(exchange, options);
+    const answer = await this.#refusal(exchange, options);
     const text = answer.bodyText.trim();
     if (answer.status === 400 && (text.startsWith(FIELD_ERROR_PREFIX) || text === CoreErrorTexts.invalidJson)) return { exists: true };
     if (answer.status === 200) {
@@ -524,6 +532,30 @@ export class CoreClient {
     }
     const error = errorFromResponse(this.#errorResponse(answer), answer.context);
     return answer.status === 403 ? { exists: true, note: error.message } : { exists: false, error };
+  }
+
+  /**
+   * Whether the core has a call, learnt without the core doing anything: the call goes out with nothing to act on (an
+   * empty JSON object; a read without its query), which a core that has the call refuses with 400 and its sentence,
+   * and a core without it answers 404 `Not found` (core-behaviour.md). Push-backs are waited out as the retry policy
+   * says; any other answer is thrown as its core error, a 200 to an empty write as `Unexpected` (no core does that).
+   */
+  async probeCall(method: 'GET' | 'POST' | 'PUT', path: CorePath, options: ProbeOptions = {}): Promise<boolean> {
+    const exchange: Exchange = { method, path: this.#recipePath(path), ...(method === 'GET' ? {} : { body: {} }) };
+    const answer = await this.#refusal(exchange, options);
+    if (answer.status === 200) {
+      if (method === 'GET') return true;
+      throw new Unexpected(
+        `The core carried out ${answer.context.request} with an empty body, which no authentication core does: check the core address.`,
+        answer.bodyText.trim(),
+        { status: answer.status, request: answer.context.request },
+      );
+    }
+    const error = errorFromResponse(this.#errorResponse(answer), answer.context);
+    if (error instanceof RecordRejected) return true;
+    // 405: the path is there for another method (a lookup's GET), not for this one: the call is not.
+    if (error instanceof NotFound || answer.status === 405) return false;
+    throw error;
   }
 
   async close(): Promise<void> {
@@ -541,13 +573,27 @@ export class CoreClient {
   }
 
   async #call<T>(exchange: Exchange, options: CallOptions, interpret: (answer: Answer, startedAt: number) => T): Promise<T> {
-    const policy = options.retry === undefined ? this.#retry : checkRetry(options.retry);
-    const once = async (): Promise<T> => {
+    return this.#retrying(options, async () => {
       const startedAt = performance.now();
       const answer = await this.#exchange(exchange, options);
       if (answer.status !== 200) throw errorFromResponse(this.#errorResponse(answer), answer.context);
       return interpret(answer, startedAt);
-    };
+    });
+  }
+
+  /** An exchange whose refusal is what the caller reads (a probe): only transient failures are thrown, and retried. */
+  async #refusal(exchange: Exchange, options: ProbeOptions): Promise<Answer & { retryAfter: string | undefined }> {
+    return this.#retrying(options, async () => {
+      const answer = await this.#exchange(exchange, options);
+      const error = answer.status === 200 ? undefined : errorFromResponse(this.#errorResponse(answer), answer.context);
+      if (error instanceof Transient) throw error;
+      return answer;
+    });
+  }
+
+  /** The one place a request is sent again: the call's retry setting, else the client's. */
+  async #retrying<T>(options: Pick<CallOptions, 'signal' | 'retry'>, once: () => Promise<T>): Promise<T> {
+    const policy = options.retry === undefined ? this.#retry : checkRetry(options.retry);
     if (policy === false) return once();
     return withRetry(once, policy, { ...this.#retryHooks, ...(options.signal ? { signal: options.signal } : {}) });
   }

@@ -1,20 +1,30 @@
-import { randomUUID } from 'node:crypto';
+import { CorePaths, type CorePath } from '../contract/names.js';
 import type { CallOptions, CoreClient } from '../http/core-client.js';
-import { NotFound, RecordRejected, isCoreError } from '../http/errors.js';
+import { isCoreError } from '../http/errors.js';
+import { pushBacksOnly } from '../http/retry.js';
 import type { PlanSummary } from '../plan/summary.js';
 import { type IdentityFeature, type IdentityOptions, featureLabels, identityFeatures } from '../push/identity-options.js';
 
 export type FeatureSupport = Record<IdentityFeature, boolean>;
 
-type ProbeClient = Pick<CoreClient, 'userIdMapping' | 'isEmailVerified' | 'userMetadata' | 'userByEmail' | 'removeUser' | 'listRoles'>;
+type ProbeClient = Pick<CoreClient, 'probeCall' | 'retryPolicy'>;
 
-/** An id and email no user can have, so a probe reads (or removes) nothing. */
-function probeIds(): { userId: string; email: string } {
-  const nonce = randomUUID();
-  return { userId: `core-migrate-probe-${nonce}`, email: `core-migrate-probe-${nonce}@probe.invalid` };
-}
+/**
+ * The call each feature is known by: the one a push (or a rollback) uses to write, or for the lookup the read it
+ * makes. Each is sent with nothing to act on, so the core refuses it (400) when it has the call and answers 404 when
+ * it does not; no probe creates, changes or removes anything, not even a user that does not exist.
+ */
+const probedCalls: Record<IdentityFeature, { method: 'GET' | 'POST' | 'PUT'; path: CorePath }> = {
+  mapping: { method: 'POST', path: CorePaths.userIdMap },
+  verification: { method: 'POST', path: CorePaths.emailVerifyToken },
+  metadata: { method: 'PUT', path: CorePaths.userMetadata },
+  lookup: { method: 'GET', path: CorePaths.userByEmail },
+  removal: { method: 'POST', path: CorePaths.removeUser },
+  roles: { method: 'PUT', path: CorePaths.role },
+  emailChange: { method: 'PUT', path: CorePaths.userEmailChange },
+};
 
-/** The core answered a probe with neither the call's answer nor 404: nothing can be decided, nothing is sent. */
+/** The core answered a probe with neither a refusal nor 404: nothing can be decided, nothing is sent. */
 export class IdentityProbeError extends Error {
   override readonly name = 'IdentityProbeError';
   constructor(
@@ -30,32 +40,20 @@ export class IdentityProbeError extends Error {
 }
 
 /**
- * Which identity calls the core has: each is asked once about a user that cannot exist, and a 404 `Not found` means
- * the core has no such call (core-behaviour.md). The removal probe removes that non-existent id, which the core
- * answers OK without touching anything. Any other error becomes an `IdentityProbeError`.
+ * Which identity calls the core has, learnt from how it refuses a request with nothing to act on (400 with its
+ * sentence: it has the call; 404 `Not found`: it has not; core-behaviour.md). A push-back is waited out within the
+ * client's give-up time, like every request; any other answer becomes an `IdentityProbeError`.
  */
 export async function probeIdentityFeatures(client: ProbeClient, options: Pick<CallOptions, 'signal'> = {}): Promise<FeatureSupport> {
-  const call: CallOptions = { retry: false, ...options };
-  const { userId, email } = probeIds();
-  const probes: Record<IdentityFeature, () => Promise<unknown>> = {
-    mapping: () => client.userIdMapping(userId, call),
-    verification: () => client.isEmailVerified({ userId, email }, call),
-    metadata: () => client.userMetadata(userId, call),
-    lookup: () => client.userByEmail(email, call),
-    removal: () => client.removeUser(userId, call),
-    roles: () => client.listRoles(call),
-  };
+  const call = { retry: pushBacksOnly(client.retryPolicy), ...options };
   const support = {} as FeatureSupport;
   for (const feature of identityFeatures) {
+    const { method, path } = probedCalls[feature];
     try {
-      await probes[feature]();
-      support[feature] = true;
+      support[feature] = await client.probeCall(method, path, call);
     } catch (error) {
-      if (error instanceof NotFound) support[feature] = false;
-      // A 400 is the call refusing the probe's invented values: the core has the call.
-      else if (error instanceof RecordRejected) support[feature] = true;
-      else if (isCoreError(error)) throw new IdentityProbeError(feature, error.message, { cause: error });
-      else throw error;
+      if (isCoreError(error)) throw new IdentityProbeError(feature, error.message, { cause: error });
+      throw error;
     }
   }
   return support;
@@ -72,8 +70,11 @@ const turnOffFlags: Record<StepFeature, string> = {
   roles: '--no-roles',
 };
 
-/** The identity features a push's steps use (removal is the rollback's). */
-export type StepFeature = Exclude<IdentityFeature, 'removal'>;
+/**
+ * The identity features a push's steps use (removal is the rollback's; a sync without an email change or a removal
+ * reports each user it could not change, so nothing needs turning off).
+ */
+export type StepFeature = Exclude<IdentityFeature, 'removal' | 'emailChange'>;
 
 /**
  * The sentence that stops a push needing features the core lacks; `turnOff` says how to do without them, in the

@@ -78,7 +78,7 @@ export const defaultControllerTuning: ControllerTuning = Object.freeze({
 const PROBE_BELOW_MAX_AFTER = 4;
 const PROBE_BELOW_MAX_AFTER_AT_MOST = 64;
 
-/** One measurement at one level: useful answers per millisecond, by Little's law (in flight / round trip). */
+/** One measurement at one level: the useful answers that came per millisecond, and how many were really in flight. */
 interface Reading {
   level: number;
   inFlight: number;
@@ -91,6 +91,10 @@ interface Measurement {
   useful: number;
   rttSum: number;
   inFlightSum: number;
+  /** When the first answer of this level came; the useful answers counted after it, until `lastAt`. */
+  firstAt?: number;
+  lastAt: number;
+  usefulAfterFirst: number;
 }
 
 type Mode = { kind: 'fixed' } | { kind: 'startup'; cap: number; previous?: Reading } | { kind: 'steady'; base?: Reading };
@@ -99,10 +103,10 @@ type Mode = { kind: 'fixed' } | { kind: 'startup'; cap: number; previous?: Readi
  * How many requests may be in flight: a hill climb on useful answers per second, which is what a push is judged by.
  * Pure: the caller says when each request left and how it ended, and what time it is (a fake clock in tests).
  *
- * - It measures each level it tries over a number of answers, as useful answers per unit of time (Little's law: the
- *   requests in flight times the share of useful answers, over the mean round trip). Errors that grow with the number
- *   in flight (a store that locks) and round trips that grow with it (a core at its capacity) both lower this figure,
- *   so neither needs a rule of its own.
+ * - It measures each level it tries over a number of answers, as the useful answers that came per unit of time
+ *   (counted, see `readingOf`), never as a share of failures: a store that locks answers a lost write at once, so more
+ *   in flight can mean more failures and still more users a second. Round trips that grow with the number in flight
+ *   (a core at its capacity, a store that writes one at a time) lower this figure, so they need no rule of their own.
  * - Starting up, it doubles the level while doubling pays (about 40% more useful answers or better).
  * - Then it keeps probing a quarter above its level and moves by how much the probe gained: up while more in flight
  *   still brings a fair share more (an elasticity above `targetElasticity`: 10% more in flight, 1% more useful
@@ -168,6 +172,11 @@ export class ConcurrencyController {
     const measurement = this.#measurement;
     measurement.answers += 1;
     if (kind === 'useful') measurement.useful += 1;
+    // The first answers of a level come from the requests that left together when it began: the count starts once
+    // they are in, after as many answers as the level (at most a third of the measurement).
+    if (measurement.answers === Math.min(measurement.level, Math.floor(this.#answersFor(measurement.level) / 3))) measurement.firstAt = now;
+    else if (measurement.firstAt !== undefined && kind === 'useful') measurement.usefulAfterFirst += 1;
+    measurement.lastAt = now;
     measurement.rttSum += Math.max(0, now - ticket.sentAt);
     measurement.inFlightSum += ticket.inFlight;
     if (measurement.answers >= this.#answersFor(measurement.level)) this.#decide(readingOf(measurement));
@@ -265,12 +274,21 @@ export class ConcurrencyController {
   }
 
   #fresh(level: number): Measurement {
-    return { level, answers: 0, useful: 0, rttSum: 0, inFlightSum: 0 };
+    return { level, answers: 0, useful: 0, rttSum: 0, inFlightSum: 0, lastAt: 0, usefulAfterFirst: 0 };
   }
 }
 
+/**
+ * What the level achieved: the useful answers that came per millisecond, counted between the level's first and last
+ * answer. Counted, not derived from the share of failures: against a store that locks, a lost write comes back at
+ * once and is sent again, so more in flight can mean more failures and still more users a second (core-behaviour.md,
+ * "Under concurrency"). Only when no time passed between the answers (a fake clock) is the figure derived, by Little's
+ * law, from what was in flight and the round trips.
+ */
 function readingOf(measurement: Measurement): Reading {
   const inFlight = measurement.inFlightSum / measurement.answers;
+  const span = measurement.lastAt - (measurement.firstAt ?? measurement.lastAt);
+  if (span > 0) return { level: measurement.level, inFlight, goodput: measurement.usefulAfterFirst / span };
   // A fake clock can answer in no time; a floor keeps the figure finite and comparable.
   const rtt = Math.max(measurement.rttSum / measurement.answers, 1e-3);
   return { level: measurement.level, inFlight, goodput: ((measurement.useful / measurement.answers) * inFlight) / rtt };

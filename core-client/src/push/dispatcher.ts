@@ -1,25 +1,11 @@
 import type { CallOptions } from '../http/core-client.js';
 import { isCoreError, RecordRejected, Transient } from '../http/errors.js';
-import { backoffDelayMs, type RetryPolicy } from '../http/retry.js';
+import { failureKind, retryDelayMs, usesAnAttempt, type RetryPolicy } from '../http/retry.js';
 import type { AnswerKind, ConcurrencyController, RequestTicket } from './concurrency.js';
 import type { SendTrace } from './user-steps.js';
 import { mayHaveReachedCore } from './lost-answer.js';
 
-/**
- * Why an attempt failed, as far as the operation's attempts are concerned:
- * - `pushBack`: the core asked to slow down (429, 503);
- * - `contention`: its store was busy with another write (a lock; the record is fine);
- * - `unreachable`: no answer from the core itself (a lost connection, a timeout, a gateway's 502 or 504);
- * - `serverError`: any other 5xx, which may be this record's doing.
- */
-export type FailureKind = 'pushBack' | 'contention' | 'unreachable' | 'serverError';
-
-export function failureKind(error: Transient): FailureKind {
-  if (error.status === 429 || error.status === 503) return 'pushBack';
-  if (error.reason === 'contention') return 'contention';
-  if (error.reason === 'network' || error.reason === 'timeout' || error.status === 502 || error.status === 504) return 'unreachable';
-  return 'serverError';
-}
+export { failureKind, type FailureKind } from '../http/retry.js';
 
 /** Thrown to an operation waiting for its turn when the run stops: it was not sent (again). */
 export class StoppedWaiting extends Error {
@@ -43,14 +29,6 @@ export interface DispatcherOptions {
   /** Something an operation may be waiting for changed (a request ended, the limit moved, an operation went to sleep). */
   onChange?: () => void;
 }
-
-/**
- * A lock conflict clears as soon as the other write commits: the first retry comes within a few milliseconds, and
- * later ones wait at most a quarter of a second. How many writes are in flight is the controller's business; a long
- * wait here would only hide from it what the core can take.
- */
-const CONTENTION_BASE_DELAY_MS = 10;
-const CONTENTION_MAX_DELAY_MS = 250;
 
 /**
  * Every request of a push goes through here: it waits for its turn under the controller's limit (and any Retry-After),
@@ -152,17 +130,13 @@ export class Dispatcher {
       this.#lastFailure = error.message;
       this.#ended(ticket, kind === 'pushBack' ? 'pushBack' : 'wasted', false, error.retryAfterMs);
       if (kind === 'pushBack') this.#options.onPushBack?.(error, this.#controller.limit);
-      if (kind === 'serverError' || (kind === 'unreachable' && !silentSinceSent)) counted += 1;
+      // A lost answer while nobody got one is the core's silence, which the give-up time bounds, not the request's fault.
+      if (usesAnAttempt(kind) && !(kind === 'unreachable' && silentSinceSent)) counted += 1;
       if (counted >= policy.maxAttempts || this.#options.stopping.aborted) throw tagAttempts(error, attempts);
       failuresInARow += 1;
       lastError = error;
       // A Retry-After holds every request (the controller's hold); other failures wait their own backoff.
-      const delayMs =
-        error.retryAfterMs !== undefined
-          ? 0
-          : kind === 'contention'
-            ? Math.floor(random() * Math.min(CONTENTION_MAX_DELAY_MS, CONTENTION_BASE_DELAY_MS * 2 ** (failuresInARow - 1)))
-            : backoffDelayMs(policy, failuresInARow, undefined, random);
+      const delayMs = error.retryAfterMs !== undefined ? 0 : retryDelayMs(policy, kind, failuresInARow, undefined, random);
       await this.#sleep(delayMs, error);
     }
   }

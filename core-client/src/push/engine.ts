@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CoreClient } from '../http/core-client.js';
 import { isCoreError, Transient } from '../http/errors.js';
-import { type RetryPolicy, defaultRetryPolicy } from '../http/retry.js';
+import { DEFAULT_GIVE_UP_AFTER_MS, type RetryPolicy, defaultRetryPolicy } from '../http/retry.js';
 import { formatLocation } from '../location.js';
 import { accountRoleOf, fieldGroups } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
@@ -105,9 +105,10 @@ export const DEFAULT_STOP_GRACE_MS = 5_000;
 
 /**
  * A rate-limit storm, a core restarting, a database fail-over: all of these pass within minutes, and a push that
- * waits them out finishes on its own. A core silent for longer needs a person.
+ * waits them out finishes on its own. A core silent for longer needs a person. (One give-up time for every request of
+ * a command: http/retry.ts.)
  */
-export const DEFAULT_GIVE_UP_AFTER_MS = 5 * 60_000;
+export { DEFAULT_GIVE_UP_AFTER_MS };
 /** Beyond a day of silence nobody is waiting for the push any more. */
 export const MAX_GIVE_UP_AFTER_MS = 24 * 3_600_000;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The identity calls beyond the contract, as the pre-flight finds them (core-behaviour.md). */
-export const identityFeatures = ['mapping', 'verification', 'metadata', 'lookup', 'removal', 'roles'] as const;
+export const identityFeatures = ['mapping', 'verification', 'metadata', 'lookup', 'removal', 'roles', 'emailChange'] as const;
 export type IdentityFeature = (typeof identityFeatures)[number];
 
 export const featureLabels: Record<IdentityFeature, string> = {
@@ -11,6 +11,7 @@ export const featureLabels: Record<IdentityFeature, string> = {
   lookup: 'user lookup by email (/recipe/user?email=)',
   removal: 'user removal (/user/remove)',
   roles: 'user roles (/recipe/role)',
+  emailChange: 'email change (PUT /recipe/user)',
 };
 
 export const ExistingPolicySchema = z.enum(['skip', 'replace']);

@@ -3,6 +3,7 @@ import { ConnectionError } from '../connection/errors.js';
 import { plainHttpWarning, readableByOthersWarning } from '../files/exposure-warnings.js';
 import { resolveConnection, type Connection } from '../connection/resolve-connection.js';
 import { CoreClient } from '../http/core-client.js';
+import { commandRetryPolicy } from '../http/retry.js';
 import { CoreClientConfigError } from '../http/target.js';
 import type { Secret } from '../secret.js';
 import { SettingError } from './setting-error.js';
@@ -53,6 +54,8 @@ export interface ClientOptions {
   connections?: number;
   /** Secrets besides the api-key that no quoted core answer may show (the signer key). */
   redact?: readonly (Secret | undefined)[];
+  /** The `giveUpAfter` setting (seconds): how long any request waits out push-backs and failures. Default 5 min. */
+  giveUpAfter?: number | undefined;
 }
 
 /** The one way a run builds its client from a connection. */
@@ -65,6 +68,8 @@ export function clientOf(connection: Connection, options: ClientOptions = {}): C
       ...(connection.appId === undefined ? {} : { appId: connection.appId }),
       ...(options.connections === undefined ? {} : { connections: options.connections }),
       ...(options.redact === undefined ? {} : { redact: options.redact }),
+      // One retry policy for every request of a command (the push's engine drives its own, to the same rule).
+      retry: commandRetryPolicy(options.giveUpAfter === undefined ? undefined : options.giveUpAfter * 1000),
     });
   } catch (error) {
     if (error instanceof CoreClientConfigError) return new SettingError('core', error.message);

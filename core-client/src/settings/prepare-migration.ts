@@ -152,7 +152,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
     const clearText = plainHttpWarning(url);
     if (clearText !== undefined) say('warning', clearText);
   }
-  const client = clientOf(connection, { connections: limits.max, redact: [planOptions.hashConfig?.signerKey] });
+  const client = clientOf(connection, { connections: limits.max, redact: [planOptions.hashConfig?.signerKey], giveUpAfter: settings.giveUpAfter });
   if (client instanceof SettingError) return RunSetupError.of(client);
 
   const failed = (error: RunSetupError): RunSetupError => {

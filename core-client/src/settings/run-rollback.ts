@@ -35,7 +35,7 @@ export async function rollbackWithSettings(
   const connection = await connectionOf(settings, context);
   if (connection instanceof SettingError) return RunSetupError.of(connection);
   for (const warning of await connectionWarnings(settings, connection.coreUrls, context.cwd)) run.onWarning?.(warning);
-  const client = clientOf(connection);
+  const client = clientOf(connection, { giveUpAfter: settings.giveUpAfter });
   if (client instanceof SettingError) return RunSetupError.of(client);
   try {
     const preflight = await runPreflight(client);

@@ -209,8 +209,8 @@ export const settingFlags: readonly SettingFlag[] = [
     label: 'give up after',
     group: 'run',
     kind: { type: 'text' },
-    help: 'stop (exit 3) once the core has answered nothing useful this long; until then operations wait (default: 300)',
-    commands: ['push', 'sync'],
+    help: 'stop (exit 3) once the core has answered nothing useful this long; until then requests wait (default: 300)',
+    commands: connection,
   },
   {
     key: 'journal',

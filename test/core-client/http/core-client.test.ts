@@ -208,13 +208,22 @@ describe('CoreClient: retries', () => {
     expect(sleeps).toHaveLength(3);
   });
 
-  it('gives up after maxAttempts with the last Transient', async () => {
+  it('gives up after maxAttempts of server errors with the last Transient', async () => {
     const client = clientFor(double.url);
-    double.faults.failNext(10, { status: 503 });
+    double.faults.failNext(10, { status: 500 });
     const error = await client.hello().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Transient);
-    expect((error as Transient).status).toBe(503);
+    expect((error as Transient).status).toBe(500);
     expect(double.requests()).toHaveLength(fastRetry.maxAttempts);
+  });
+
+  it('waits out more push-backs than it has attempts: 429 and 503 never use one up', async () => {
+    const client = clientFor(double.url);
+    double.faults.failNext(5, { status: 503 });
+    double.faults.failNext(5, { status: 429, retryAfterSeconds: 1 });
+    expect(await client.hello()).toMatchObject({ roundTripMs: expect.any(Number) });
+    expect(double.requests()).toHaveLength(11);
+    expect(sleeps.slice(5)).toEqual([1_000, 1_000, 1_000, 1_000, 1_000]);
   });
 
   it('does not retry when a call says retry: false, so the caller sees every 429', async () => {

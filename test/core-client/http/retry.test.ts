@@ -24,6 +24,8 @@ function fakeTime() {
 }
 
 const transient = (retryAfterMs?: number) => new Transient('busy', 'rateLimited', retryAfterMs, { status: 429 });
+const serverError = () => new Transient('broke', 'serverError', undefined, { status: 500 });
+const locked = () => new Transient('locked', 'contention', undefined, { status: 500 });
 
 describe('backoffDelayMs', () => {
   it('is full jitter: anywhere from 0 up to the exponential ceiling, capped by maxDelay', () => {
@@ -78,10 +80,10 @@ describe('withRetry', () => {
     expect(time.sleeps).toEqual([50, 100]);
   });
 
-  it('stops after maxAttempts and rethrows the last error', async () => {
+  it('stops after maxAttempts of failures that may be its own and rethrows the last error', async () => {
     const time = fakeTime();
     let calls = 0;
-    const errors = Array.from({ length: 5 }, () => transient());
+    const errors = Array.from({ length: 5 }, () => serverError());
     const outcome = withRetry(
       async () => {
         const error = errors[calls];
@@ -93,6 +95,50 @@ describe('withRetry', () => {
     );
     await expect(outcome).rejects.toBe(errors[4]);
     expect(calls).toBe(policy.maxAttempts);
+  });
+
+  it('never uses an attempt for a push-back or a lock conflict: those are waited out until the total budget', async () => {
+    const time = fakeTime();
+    let calls = 0;
+    const outcome = await withRetry(
+      async () => {
+        calls += 1;
+        if (calls <= 12) throw transient(1_000);
+        if (calls <= 20) throw locked();
+        return 'served';
+      },
+      { ...policy, maxTotalMs: 60_000 },
+      { ...time, random: () => 0.5 },
+    );
+    expect(outcome).toBe('served');
+    expect(calls).toBeGreaterThan(policy.maxAttempts);
+    expect(time.sleeps.slice(0, 12)).toEqual(Array.from({ length: 12 }, () => 1_000));
+    // A lock conflict clears within milliseconds: its waits stay short whatever the policy's backoff.
+    for (const ms of time.sleeps.slice(12)) expect(ms).toBeLessThan(250);
+
+    const storm = fakeTime();
+    const endless = transient(1_000);
+    await expect(withRetry(async () => Promise.reject(endless), policy, storm)).rejects.toBe(endless);
+    // The budget bounds the storm: every wait fitted within it.
+    expect(storm.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(policy.maxTotalMs);
+    expect(storm.sleeps.length).toBe(policy.maxTotalMs / 1_000);
+  });
+
+  it('counts the time waited as spent even when the clock does not move (no endless loop with a fake sleep)', async () => {
+    let calls = 0;
+    const endless = transient(1_000);
+    await expect(
+      withRetry(
+        async () => {
+          calls += 1;
+          throw endless;
+        },
+        policy,
+        { sleep: async () => undefined, now: () => 0 },
+      ),
+    ).rejects.toBe(endless);
+    // One wait of a second each, ten of them in the 10 s budget; then it gives up.
+    expect(calls).toBe(policy.maxTotalMs / 1_000 + 1);
   });
 
   it('does not retry errors that are not transient', async () => {

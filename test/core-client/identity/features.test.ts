@@ -30,14 +30,24 @@ async function coreAnswering(answerFor: (path: string) => { status: number; body
 }
 
 describe('probing the identity calls', () => {
-  it('reads a 400 as a call that exists (it refused the invented id) and a 404 as a call the core lacks', async () => {
+  it('reads a 400 as a call that exists (it refused a body with nothing to act on) and a 404 as a call the core lacks', async () => {
     const core = await coreAnswering((path) => (path.includes('/userid/map') ? { status: 400, body: 'Invalid userId' } : { status: 404, body: 'Not found' }));
     const support = await probeIdentityFeatures(core);
     expect(support).toMatchObject({ mapping: true, verification: false, metadata: false, lookup: false, removal: false });
   });
 
+  it('takes a 200 to an empty write for an address that is not a core of this kind, not for a call it has', async () => {
+    const core = await coreAnswering(() => ({ status: 200, body: '{"status":"OK"}' }));
+    const failure = await probeIdentityFeatures(core).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(IdentityProbeError);
+    expect((failure as IdentityProbeError).message).toMatch(/carried out POST \/recipe\/userid\/map with an empty body.*check the core address/);
+  });
+
   it('turns any other answer into one typed error with a sentence, never a raw stack', async () => {
-    const core = await coreAnswering(() => ({ status: 500, body: 'database table is locked' }));
+    const core = await coreAnswering(() => ({ status: 500, body: 'java.lang.NullPointerException' }));
     const failure = await probeIdentityFeatures(core).then(
       () => undefined,
       (error: unknown) => error,

@@ -4,7 +4,7 @@ import { metadataOf } from '../../../core-client/src/plan/metadata.js';
 import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
 import { emptyPlanRoles } from '../../../core-client/src/plan/roles.js';
 
-const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true, roles: true };
+const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true, roles: true, emailChange: true };
 const plan: PlanIdentity = {
   passwordImports: 3,
   identity: { keepsSourceId: 3, verifiedEmails: 2, withProfile: 1, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },

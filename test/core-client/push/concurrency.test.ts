@@ -6,7 +6,8 @@ import {
   fixedConcurrency,
   type AnswerKind,
 } from '../../../core-client/src/push/concurrency.js';
-import { lockedStore, simulatePush } from './simulated-core.js';
+import { defaultContention } from '../../core-double/contention.js';
+import { simulatePush } from './simulated-core.js';
 
 /**
  * Answers `count` requests one after another, each sent with the limit full and taking `rttMs(limit)` on the fake
@@ -132,8 +133,8 @@ describe('ConcurrencyController against simulated cores (fake clock, seeded)', (
   const bestFixed = (model: Parameters<typeof simulatePush>[0], answers: number): number =>
     Math.max(...sweep.map((level) => simulatePush(model, fixedConcurrency(level), answers).rate));
 
-  it('a store that locks (16% of writes fail at 2 in flight, 33% at 4): settles near the best level, far from 64', () => {
-    const model = { latencyMs: 10, contention: lockedStore };
+  it('a store that locks (a lost write answered at once, 16% at 2 in flight, 33% from 4; one write at a time): settles near the best level, far from 64', () => {
+    const model = { latencyMs: 10, lockingStore: defaultContention };
     const best = bestFixed(model, 6_000);
     for (const seed of [1, 2, 3]) {
       const run = simulatePush(model, defaultConcurrencyLimits, 6_000, seed);

@@ -36,7 +36,7 @@ describe('a push against a core that pushes back', () => {
     bench.core.faults.setContention(defaultContention);
     bench.core.faults.setLatencyMs(2);
     const items = Array.from({ length: 80 }, (_, index) => bcryptOperation(index + 1));
-    // Sixteen in flight: about three writes in four lose the lock, most of them more than once.
+    // Sixteen in flight: a third of the writes lose the lock, some of them more than once.
     const { summary } = await bench.push(items, { concurrency: fixedConcurrency(16), retryPolicy: { ...fastRetry, maxAttempts: 2 } });
     expect(summary).toMatchObject({ imported: 80, failed: 0, notAttempted: 0, total: 80 });
     expect(bench.core.requests().filter((request) => request.method === 'POST').length).toBeGreaterThan(80);

@@ -1,15 +1,16 @@
 import { ConcurrencyController, type AnswerKind, type ConcurrencyLimits } from '../../../core-client/src/push/concurrency.js';
-import { contentionRate, defaultContention } from '../../core-double/contention.js';
+import { type ContentionSettings, contentionRate } from '../../core-double/contention.js';
 import { seededRandom } from '../../support/seeded-random.js';
 
 /**
  * A core as a model, on a fake clock: the controller's decisions are tested against it without a server or a timer.
- * `contention(k)`: the share of writes that fail when k requests are in flight (the double's model, 16% at 2, 33% at
- * 4); `capacity`: requests served at once (others queue); `pushBackAbove`: in-flight count above which it answers 429.
+ * `lockingStore`: the double's store that locks (contention.ts: a write that loses the lock is answered at once, the
+ * others take turns in the store); `capacity`: requests served at once (others queue); `pushBackAbove`: in-flight
+ * count above which it answers 429.
  */
 export interface CoreModel {
   latencyMs: number;
-  contention?: (inFlight: number) => number;
+  lockingStore?: ContentionSettings;
   capacity?: number;
   pushBackAbove?: number;
 }
@@ -84,6 +85,7 @@ export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, useful
   let inFlight = 0;
   let atCore = 0;
   let serving = 0;
+  let storeFreeAt = 0;
   const queue: (() => void)[] = [];
   let useful = 0;
   let limitTime = 0;
@@ -101,14 +103,26 @@ export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, useful
       });
       return;
     }
+    const store = model.lockingStore;
+    if (store !== undefined && random() < contentionRate(store, k)) {
+      events.add(now + 0.2, () => {
+        atCore -= 1;
+        done('wasted');
+      });
+      return;
+    }
     const serve = (): void => {
       serving += 1;
-      const failed = model.contention !== undefined && random() < model.contention(k);
-      events.add(now + jittered(), () => {
+      let at = now;
+      if (store !== undefined) {
+        storeFreeAt = Math.max(now, storeFreeAt) + store.writeMs;
+        at = storeFreeAt;
+      }
+      events.add(at + jittered(), () => {
         serving -= 1;
         atCore -= 1;
         queue.shift()?.();
-        done(failed ? 'wasted' : 'useful');
+        done('useful');
       });
     };
     if (model.capacity === undefined || serving < model.capacity) serve();
@@ -142,9 +156,4 @@ export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, useful
     if (events.size === 0 && inFlight === 0) events.add(Math.max(now, controller.holdUntil), () => undefined);
   }
   return { rate: useful / (now / 1_000), meanLimit: limitTime / now, finalLimit: controller.limit, limits: limitsSeen, controller };
-}
-
-/** The double's store that locks, with its default settings (16% of writes fail at 2 in flight, 33% at 4). */
-export function lockedStore(inFlight: number): number {
-  return contentionRate(defaultContention, inFlight);
 }

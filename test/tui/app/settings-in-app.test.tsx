@@ -162,7 +162,8 @@ describe('every push setting in the app', () => {
       bed
         .core()
         .requests()
-        .filter((request) => request.path.endsWith('/recipe/userid/map')),
+        // The pre-flight's probe of the call is an empty body the core refuses: no mapping.
+        .filter((request) => request.path.endsWith('/recipe/userid/map') && request.rawBody !== '{}'),
     ).toEqual([]);
     expect(bed.core().emailPasswordUsers().length).toBeGreaterThan(0);
   }, 30_000);

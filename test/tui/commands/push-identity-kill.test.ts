@@ -66,7 +66,8 @@ describe('identity steps across a killed push, and a rollback', () => {
   it('a push killed (SIGKILL) between "created" and "mapped" is completed by the resume, not skipped; a rollback then removes only its users', async () => {
     const linusId = await seedExistingUser();
     // The first scrypt user goes alone: its mapping is held, so the child is killed with Ada created and not mapped.
-    core.faults.holdPath('/recipe/userid/map', 'POST');
+    // Only a real mapping (the pre-flight's probe sends an empty body to the same path).
+    core.faults.holdPath('/recipe/userid/map', 'POST', 'superTokensUserId');
     const child = startChild();
     const exited = once(child, 'exit');
     await waitFor(() => core.faults.heldCount() >= 1, 'the first mapping request');

@@ -106,7 +106,8 @@ describe('core-migrate push keeps who each user was', () => {
     expect(jsonOf(run)['steps']).toMatchObject({ mapped: 0, verified: 0, metadataWritten: 0 });
     expect(core.users().every((user) => user.externalId === undefined)).toBe(true);
     expect(core.users().every((user) => Object.keys(core.identity.metadataOf(user.id)).length === 0)).toBe(true);
-    expect(core.requests().some((request) => request.path.includes('/userid/map') && request.method === 'POST')).toBe(false);
+    // The pre-flight's probe of the call is an empty body the core refuses; no mapping was sent.
+    expect(core.requests().some((request) => request.path.includes('/userid/map') && request.method === 'POST' && request.rawBody !== '{}')).toBe(false);
   });
 
   it('--disabled import imports a disabled account with disabled: true in its metadata, and counts it', async () => {

@@ -59,7 +59,7 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
   const { settings } = wanted;
   const connection = await connectionOf(settings, connectionContext(environment, state));
   if (connection instanceof SettingError) return problemOf(connection);
-  const client = clientOf(connection);
+  const client = clientOf(connection, { giveUpAfter: settings.giveUpAfter });
   if (client instanceof SettingError) return problemOf(client);
   try {
     const report = await runPreflight(client);

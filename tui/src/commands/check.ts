@@ -55,7 +55,7 @@ export const registerCheckCommand: RegisterCommand = (command: Command, { io, se
     const connection = await connectionOf(settings, { cwd: io.cwd, env: io.env });
     if (connection instanceof SettingError) return fail(connection.message);
     for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) output.warn(warning);
-    const client: CoreClient | SettingError = clientOf(connection);
+    const client: CoreClient | SettingError = clientOf(connection, { giveUpAfter: settings.giveUpAfter });
     if (client instanceof SettingError) return fail(client.message);
     let report: PreflightReport;
     let support: FeatureSupport | undefined;
