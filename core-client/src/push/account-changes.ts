@@ -1,3 +1,4 @@
+import { NotFound, Unexpected } from '../http/errors.js';
 import { fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import { metadataOf } from '../plan/metadata.js';
 import type { OperationIdentity } from '../plan/operation.js';
@@ -53,7 +54,16 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
         );
       }
       if (pending.has('email')) {
-        const changed = await context.send((call) => client.changeEmail({ recipeUserId: userId, email: operation.email }, call));
+        const changed = await context
+          .send((call) => client.changeEmail({ recipeUserId: userId, email: operation.email }, call))
+          .catch((error: unknown) => (lacksCall(error) ? ('missing' as const) : Promise.reject(error)));
+        if (changed === 'missing') {
+          return {
+            kind: 'refused',
+            code: 'emailChangeMissing',
+            reason: `the email changed in the old system to ${operation.email}, but this core has no email change (PUT /recipe/user): the email (and anything after it) was not changed; upgrade the core, then sync again`,
+          };
+        }
         if (changed.outcome === 'emailTaken') {
           return {
             kind: 'refused',
@@ -146,7 +156,17 @@ export async function runAccountRemoval(removal: AccountRemoval, context: Change
       `the user "${removal.sourceId}" is ${removal.why === 'disabled' ? 'disabled in the old system' : 'no longer in the export'}, but it was in the core before the migration: left untouched`,
     );
   }
-  await context.send((call) => client.removeUser(state.callId, call));
+  const removed = await context
+    .send((call) => client.removeUser(state.callId, call))
+    .then(() => true)
+    .catch((error: unknown) => (lacksCall(error) ? false : Promise.reject(error)));
+  if (!removed) {
+    return {
+      kind: 'refused',
+      code: 'removalMissing',
+      reason: `the user "${removal.sourceId}" should be removed (${removal.why === 'disabled' ? 'disabled in the old system' : 'gone from the export'}), but this core has no user removal (/user/remove): it was left, and can still sign in`,
+    };
+  }
   journal.recordState({ ...state, removed: true });
   return { kind: 'done', outcome: 'removed', journal: 'imported' };
 }
@@ -154,6 +174,11 @@ export async function runAccountRemoval(removal: AccountRemoval, context: Change
 function recordDigests(journal: Journal, state: AccountState, digests: readonly number[]): void {
   if (digests.every((digest, index) => digest === state.digests[index])) return;
   journal.recordState({ ...state, digests });
+}
+
+/** The core has no such call (404), or not for this method (405): a user it cannot change, not a core to stop for. */
+function lacksCall(error: unknown): boolean {
+  return error instanceof NotFound || (error instanceof Unexpected && error.status === 405);
 }
 
 function gone(userId: string): OperationEnd {

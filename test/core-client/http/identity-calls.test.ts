@@ -71,9 +71,17 @@ describe('CoreClient identity calls against the core double', () => {
   });
 
   it('a missing feature is a NotFound (404), found by the probe; a broken answer is a contract violation', async () => {
-    core.identity.setMissing(['metadata', 'removal', 'roles']);
+    core.identity.setMissing(['metadata', 'removal', 'roles', 'emailChange']);
     await expect(client.userMetadata('u1')).rejects.toBeInstanceOf(NotFound);
-    expect(await probeIdentityFeatures(client)).toEqual({ mapping: true, verification: true, metadata: false, lookup: true, removal: false, roles: false });
+    expect(await probeIdentityFeatures(client)).toEqual({
+      mapping: true,
+      verification: true,
+      metadata: false,
+      lookup: true,
+      removal: false,
+      roles: false,
+      emailChange: false,
+    });
     core.faults.failNext(1, { status: 200, body: '{"status":"OK"}' });
     await expect(client.userByEmail('ann@example.com')).rejects.toBeInstanceOf(ContractViolation);
   });

@@ -159,13 +159,32 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     expect(jsonOf(again)).toMatchObject({ failed: 1 });
   });
 
+  it('a core without the email change or the removal: each such user is named in the report, and the sync goes on', async () => {
+    expect((await run('push', await write('monday.json', monday()))).exitCode).toBe(0);
+    core.identity.setMissing(['emailChange', 'removal']);
+    const tuesday = monday().map((user) => {
+      if (user['localId'] === 'fb-linus') return { ...user, email: 'linus@new.example.com' };
+      if (user['localId'] === 'fb-u1') return { ...user, disabled: true };
+      if (user['localId'] === 'fb-u2') return { ...user, displayName: 'Renamed' };
+      return user;
+    });
+    const sync = await run('sync', await write('tuesday.json', tuesday));
+    expect(sync.exitCode).toBe(1);
+    expect(jsonOf(sync)).toMatchObject({ failed: 2, updated: 1 });
+    const report = await readFile(join(dir, 'report.ndjson'), 'utf8');
+    expect(report).toContain('"code":"emailChangeMissing"');
+    expect(report).toContain('"code":"removalMissing"');
+    expect(core.identity.metadataOf('fb-u2')['displayName']).toBe('Renamed');
+    expect(core.users().find((user) => user.externalId === 'fb-u1')).toBeDefined();
+  });
+
   it('two syncs on one journal cannot run at once', async () => {
     expect((await run('push', await write('monday.json', monday()))).exitCode).toBe(0);
     const tuesday = await write(
       'tuesday.json',
       monday().map((user) => ({ ...user, displayName: 'Renamed' })),
     );
-    core.faults.holdPath('/recipe/user/metadata', 'PUT');
+    core.faults.holdPath('/recipe/user/metadata', 'PUT', 'Renamed');
     const first = run('sync', tuesday);
     await waitUntil(() => core.faults.heldCount() >= 1);
     const second = await run('sync', tuesday);
