@@ -209,7 +209,7 @@ export function describeSyncCounts(sync: SyncCounts): string[] {
       `${sync.deletedInSource} deleted in source = ${sum} of ${sync.users} users (the newer export's and the vanished ones)`,
     `Changes: ${sync.passwordChanged} password, ${sync.emailChanged} email, ${sync.verified} verified, ${sync.unverified} unverified, ` +
       `${sync.profileChanged} profile, ${sync.rolesChanged} roles, ${sync.accountsAdded} third-party accounts added, ${sync.reEnabled} re-enabled; ` +
-      `${sync.removed} removed from the core`,
+      `${sync.removed} of the deleted in source removed from the core`,
   ];
 }
 
