@@ -204,6 +204,29 @@ describe('Journal', () => {
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
+  it('resumes a journal of version 3 (before sync): what it records as done stays done, and it gets no account states', async () => {
+    const journal = await openOk(path);
+    journal.record(bcryptOperation(1), { outcome: 'imported' });
+    journal.close();
+    const [header = '', ...rest] = (await readFile(path, 'utf8')).split('\n');
+    await writeFile(path, [header.replace('"version":4', '"version":3'), ...rest].join('\n'));
+    const resumed = await openOk(path);
+    expect(resumed.version).toBe(3);
+    expect(resumed.lookup(bcryptOperation(1))).toEqual({ outcome: 'imported' });
+    resumed.recordState({
+      sourceId: 'old-1',
+      role: 'pw',
+      coreId: 'c1',
+      callId: 'old-1',
+      createdHere: true,
+      untouched: false,
+      removed: false,
+      digests: [1, 2, 3, 4, 5, 6],
+    });
+    resumed.close();
+    expect(await readFile(path, 'utf8')).not.toContain('"w":');
+  });
+
   it('refuses to resume a journal a rollback marked, with the way on; a dry run alike', async () => {
     const journal = await openOk(path);
     journal.record(bcryptOperation(1), { outcome: 'imported' });

@@ -233,8 +233,10 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     const users = monday().map((user): FirebaseUser => {
       switch (user['localId']) {
         case 'fb-ada': {
-          const { photoUrl: _dropped, ...rest } = user;
-          return { ...rest, passwordHash: newHash, salt: undefined, displayName: 'Ada King' };
+          const { photoUrl: _dropped, providerUserInfo, ...rest } = user;
+          // A GitHub account linked since the push: a third-party account added.
+          const linked = [...(providerUserInfo as object[]), { providerId: 'github.com', rawId: 'gh-ada', email: 'ada@example.com' }];
+          return { ...rest, providerUserInfo: linked, passwordHash: newHash, salt: undefined, displayName: 'Ada King' };
         }
         case 'fb-linus':
           return { ...user, email: 'linus@new.example.com', emailVerified: true };
@@ -271,9 +273,11 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
       emailChanged: 2,
       verified: 1,
       profileChanged: 1,
+      accountsAdded: 1,
       removed: 0,
     });
-    expect(summary).toMatchObject({ imported: 1, existingUntouched: 1, removed: 1, failed: 0 });
+    expect(summary).toMatchObject({ imported: 1, thirdPartyCreated: 1, existingUntouched: 1, removed: 1, failed: 0 });
+    expect(core.users().find((user) => user.kind === 'thirdParty' && user.thirdPartyId === 'github')).toMatchObject({ email: 'ada@example.com' });
 
     // Ada: the new password, the new name, the photo gone, the same id.
     expect(await signIn(core, 'ada@example.com', 'new-password')).toBe('OK');
