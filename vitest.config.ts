@@ -7,6 +7,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     globalSetup: ['test/support/build.ts'],
+    // Vitest leaves one core free by default: on the 2-core machines this runs on, that is one test file at a time.
+    // Most suites wait on sockets, processes and timers rather than on the CPU, so two at a time halves the run
+    // (about 100 s instead of 190 s, measured three times, all green).
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
