@@ -38,6 +38,7 @@ if (mode === 'journal') {
         untouched: false,
         removed: false,
         digests: journal.groupDigests(item),
+        whole: journal.wholeDigest(item),
       });
       accounts += 1;
     }

@@ -136,7 +136,8 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
     }
     return { kind: 'done', outcome: 'updated', journal: 'imported' };
   } finally {
-    recordDigests(journal, state, digests);
+    const complete = digests.every((digest, index) => digest === wanted[index]);
+    recordDigests(journal, state, digests, complete ? journal.wholeDigest(operation) : undefined);
   }
 }
 
@@ -171,9 +172,10 @@ export async function runAccountRemoval(removal: AccountRemoval, context: Change
   return { kind: 'done', outcome: 'removed', journal: 'imported' };
 }
 
-function recordDigests(journal: Journal, state: AccountState, digests: readonly number[]): void {
+function recordDigests(journal: Journal, state: AccountState, digests: readonly number[], whole: number | undefined): void {
   if (digests.every((digest, index) => digest === state.digests[index])) return;
-  journal.recordState({ ...state, digests });
+  const { whole: _earlier, ...rest } = state;
+  journal.recordState({ ...rest, digests, ...(whole === undefined ? {} : { whole }) });
 }
 
 /** The core has no such call (404), or not for this method (405): a user it cannot change, not a core to stop for. */

@@ -100,6 +100,8 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
         items.push(operation);
         continue;
       }
+      const whole = states.whole(account);
+      if (whole !== 0 && whole === journal.wholeDigest(operation) >>> 0) continue;
       const digests = journal.groupDigests(operation);
       const changed = fieldGroups.filter((_, group) => states.digest(account, group) !== (digests[group] ?? 0) >>> 0);
       if (changed.length === 0) continue;

@@ -253,6 +253,7 @@ class PushRun {
           ? 0
           : journal.states.digest(known, index),
     );
+    const whole = fieldGroups.every((group) => groups.includes(group)) ? { whole: journal.wholeDigest(item) } : {};
     journal.recordState({
       sourceId,
       role,
@@ -262,6 +263,7 @@ class PushRun {
       untouched: ids.untouched === true,
       removed: false,
       digests,
+      ...whole,
     });
   }
 

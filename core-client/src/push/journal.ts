@@ -102,6 +102,11 @@ export const JournalStateEntrySchema = z.object({
   i: z.string().optional(),
   f: z.string(),
   g: z.string().regex(new RegExp(`^[0-9a-f]{${8 * fieldGroups.length}}$`)),
+  /** One keyed digest of every group together, when each is what the export says: an unchanged user costs one hash. */
+  a: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
+    .optional(),
 });
 export type JournalStateEntry = z.infer<typeof JournalStateEntrySchema>;
 
@@ -116,6 +121,8 @@ export interface AccountState {
   untouched: boolean;
   removed: boolean;
   digests: number[];
+  /** `Journal.wholeDigest` of the account as the export had it, when every group was brought over. */
+  whole?: number;
 }
 
 /** What a resume knows of an operation whose steps began but did not all end. */
@@ -365,7 +372,7 @@ export class Journal {
     const isRemoved = (flags & StateFlag.removed) !== 0 && (flags & StateFlag.createdHere) !== 0;
     if (isRemoved && !wasRemoved) this.#removedUsers += 1;
     if (!isRemoved && wasRemoved) this.#removedUsers -= 1;
-    this.states.remember(entry.x, entry.w, digestsOf(entry.g), flags, offset);
+    this.states.remember(entry.x, entry.w, digestsOf(entry.g), entry.a === undefined ? 0 : Number.parseInt(entry.a, 16), flags, offset);
   }
 
   #rememberStep(entry: JournalStepEntry): void {
@@ -397,6 +404,16 @@ export class Journal {
   }
 
   /**
+   * One keyed 32-bit digest of all the groups of an operation: equal to the journalled one, the account is unchanged
+   * without the six group digests (a sync's delta reads mostly unchanged users).
+   */
+  wholeDigest(operation: ImportOperation): number {
+    const texts = fieldGroupTexts(operation);
+    const all = fieldGroups.map((group) => `${group}\n${texts[group]}`).join('\n');
+    return Number.parseInt(hash('sha256', `${this.#key}\nwhole\n${all}`, 'hex').slice(0, 8), 16);
+  }
+
+  /**
    * Journals an account's state after the migration brought it over or changed it; `digests` are what the core now
    * holds from the export (a group a step could not finish keeps its earlier digest, so the next sync sends it again).
    */
@@ -408,7 +425,8 @@ export class Journal {
       c: state.coreId,
       ...(state.callId === state.coreId ? {} : { i: state.callId }),
       f: `${state.createdHere ? 'm' : ''}${state.untouched ? 't' : ''}${state.removed ? 'r' : ''}`,
-      g: state.digests.map((digest) => (digest >>> 0).toString(16).padStart(8, '0')).join(''),
+      g: state.digests.map(hexOf).join(''),
+      ...(state.whole === undefined ? {} : { a: hexOf(state.whole) }),
     };
     const offset = this.#end;
     this.#append(`${JSON.stringify(entry)}\n`);
@@ -449,6 +467,7 @@ export class Journal {
       untouched: (flags & StateFlag.untouched) !== 0,
       removed: (flags & StateFlag.removed) !== 0,
       digests: digestsOf(entry.g),
+      ...(entry.a === undefined ? {} : { whole: Number.parseInt(entry.a, 16) }),
     };
   }
 
@@ -696,11 +715,27 @@ function parseStep(line: string): JournalStepEntry | undefined {
   return { k, d, s: s as JournalStep, ...(u === undefined ? {} : { u }), ...(x === undefined ? {} : { x }) };
 }
 
-/** A state line, or undefined; a state line alone has `w` and no `s` or `o`. */
+const STATE_DIGESTS = new RegExp(`^[0-9a-f]{${8 * fieldGroups.length}}$`);
+const WHOLE_DIGEST = /^[0-9a-f]{8}$/;
+
+/**
+ * A state line, or undefined; a state line alone has `w` and no `s` or `o`. Checked by hand, as step lines are: a
+ * journal holds one or two per account, and the schema (JournalStateEntrySchema) would double a sync's load.
+ */
 function parseState(line: string): JournalStateEntry | undefined {
   if (!line.includes('"w":')) return undefined;
-  const parsed = JournalStateEntrySchema.safeParse(safeJson(line));
-  return parsed.success ? parsed.data : undefined;
+  const value = safeJson(line);
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { x, w, c, i, f, g, a } = value as Record<string, unknown>;
+  if (typeof x !== 'string' || typeof w !== 'string' || typeof c !== 'string' || typeof f !== 'string' || typeof g !== 'string') return undefined;
+  if ((i !== undefined && typeof i !== 'string') || (a !== undefined && (typeof a !== 'string' || !WHOLE_DIGEST.test(a))) || !STATE_DIGESTS.test(g)) {
+    return undefined;
+  }
+  return { x, w, c, f, g, ...(i === undefined ? {} : { i }), ...(a === undefined ? {} : { a }) };
+}
+
+function hexOf(digest: number): string {
+  return (digest >>> 0).toString(16).padStart(8, '0');
 }
 
 function flagsOf(text: string): number {

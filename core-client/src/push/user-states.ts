@@ -29,6 +29,7 @@ export class UserStates {
   #digests = new Uint32Array((1 << 12) * GROUPS);
   #flags = new Uint8Array(1 << 12);
   #offsets = new Float64Array(1 << 12);
+  #wholes = new Uint32Array(1 << 12);
   #size = 0;
 
   get size(): number {
@@ -42,7 +43,8 @@ export class UserStates {
       this.#next.byteLength +
       this.#digests.byteLength +
       this.#flags.byteLength +
-      this.#offsets.byteLength
+      this.#offsets.byteLength +
+      this.#wholes.byteLength
     );
   }
 
@@ -60,18 +62,24 @@ export class UserStates {
   }
 
   /** Records (or replaces) an account's latest state; returns its index. */
-  remember(sourceId: string, role: string, digests: readonly number[], flags: number, offset: number): number {
+  remember(sourceId: string, role: string, digests: readonly number[], whole: number, flags: number, offset: number): number {
     const key = accountKey(sourceId, role);
     const known = this.#accounts.positionOf(key);
     const index = known?.position ?? this.#add(key, sourceId);
     for (let group = 0; group < GROUPS; group += 1) this.#digests[index * GROUPS + group] = digests[group] ?? 0;
     this.#flags[index] = (flags & ~StateFlag.seen) | ((this.#flags[index] ?? 0) & StateFlag.seen);
     this.#offsets[index] = offset;
+    this.#wholes[index] = whole;
     return index;
   }
 
   digest(index: number, group: number): number {
     return this.#digests[index * GROUPS + group] ?? 0;
+  }
+
+  /** The digest of every group together, or 0 when some group was not brought over. */
+  whole(index: number): number {
+    return this.#wholes[index] ?? 0;
   }
 
   flags(index: number): number {
@@ -130,6 +138,9 @@ export class UserStates {
     const offsets = new Float64Array(capacity);
     offsets.set(this.#offsets);
     this.#offsets = offsets;
+    const wholes = new Uint32Array(capacity);
+    wholes.set(this.#wholes);
+    this.#wholes = wholes;
   }
 }
 
