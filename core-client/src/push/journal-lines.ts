@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { fieldGroups } from '../plan/field-groups.js';
+import { StateFlag } from './user-states.js';
+
+/**
+ * The lines of a journal after its header, and how each is read back: an operation's final line, a step line, an
+ * account's state line (see journal.ts for what each is for). Lines are checked by hand where a journal holds many.
+ */
+
+export const journalledOutcomes = ['imported', 'alreadyExisted', 'created', 'existing', 'rejectedByCore', 'untouched'] as const;
+export const JournalledOutcomeSchema = z.enum(journalledOutcomes);
+export type JournalledOutcome = z.infer<typeof JournalledOutcomeSchema>;
+
+export const JournalEntrySchema = z.object({
+  k: z.string(),
+  d: z.string(),
+  o: JournalledOutcomeSchema,
+  r: z.string().optional(),
+});
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+/**
+ * The steps of one user, journalled as each completes (issue 13). `intent` is the one write-ahead line: it is in the
+ * file before a creation request leaves (never for a user the lookup found already there), so a user the core
+ * "already had" after it was created by this migration (an answer lost, then a retry or a resume) and is counted and
+ * journalled as created. `created` keeps the core's id (`u`) of a user this migration created (what a rollback
+ * removes), `found` the id of one that existed; `mapped` keeps the old id it now carries (`x`). An operation's final
+ * line (`o`) comes after its last step.
+ */
+export const journalSteps = ['intent', 'created', 'found', 'mapped', 'verified', 'metadata', 'roles'] as const;
+export type JournalStep = (typeof journalSteps)[number];
+
+export const JournalStepEntrySchema = z.object({
+  k: z.string(),
+  d: z.string(),
+  s: z.enum(journalSteps),
+  /** The core's id of the user (created, found). An id, never an email or a secret. */
+  u: z.string().optional(),
+  /** The old id the user was mapped to (mapped). */
+  x: z.string().optional(),
+});
+export type JournalStepEntry = z.infer<typeof JournalStepEntrySchema>;
+
+/**
+ * The state of one account of an old user after the migration last touched it (issue 19): the old id (`x`), which
+ * account (`w`: `pw`, or `tp:<provider>:<user id>`), the core's id (`c`), the id later calls take when it is not
+ * the core's own (`i`, the old id once mapped), flags (`f`: `m` created here, `t` left untouched, `r` removed again)
+ * and a keyed 32-bit digest per field group (`g`, 8 hex digits each, in `fieldGroups` order). Nothing of a hash,
+ * salt or email can be read back from it. The latest line of an account wins.
+ */
+export const JournalStateEntrySchema = z.object({
+  x: z.string(),
+  w: z.string(),
+  c: z.string(),
+  i: z.string().optional(),
+  f: z.string(),
+  g: z.string().regex(new RegExp(`^[0-9a-f]{${8 * fieldGroups.length}}$`)),
+  /** One keyed digest of every group together, when each is what the export says: an unchanged user costs one hash. */
+  a: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
+    .optional(),
+});
+export type JournalStateEntry = z.infer<typeof JournalStateEntrySchema>;
+
+export function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+const stepNames: ReadonlySet<string> = new Set(journalSteps);
+
+/**
+ * A step line, or undefined. Checked by hand rather than with the schema: a journal holds up to five step lines per
+ * user, and this keeps a resume's load about as fast as before them (JournalStepEntrySchema says the same).
+ */
+export function parseStep(line: string): JournalStepEntry | undefined {
+  if (!line.includes('"s":')) return undefined;
+  const value = safeJson(line);
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { k, d, s, u, x } = value as Record<string, unknown>;
+  if (typeof k !== 'string' || typeof d !== 'string' || typeof s !== 'string' || !stepNames.has(s)) return undefined;
+  if ((u !== undefined && typeof u !== 'string') || (x !== undefined && typeof x !== 'string')) return undefined;
+  return { k, d, s: s as JournalStep, ...(u === undefined ? {} : { u }), ...(x === undefined ? {} : { x }) };
+}
+
+const STATE_DIGESTS = new RegExp(`^[0-9a-f]{${8 * fieldGroups.length}}$`);
+const WHOLE_DIGEST = /^[0-9a-f]{8}$/;
+
+/**
+ * A state line, or undefined; a state line alone has `w` and no `s` or `o`. Checked by hand, as step lines are: a
+ * journal holds one or two per account, and the schema (JournalStateEntrySchema) would double a sync's load.
+ */
+export function parseState(line: string): JournalStateEntry | undefined {
+  if (!line.includes('"w":')) return undefined;
+  const value = safeJson(line);
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { x, w, c, i, f, g, a } = value as Record<string, unknown>;
+  if (typeof x !== 'string' || typeof w !== 'string' || typeof c !== 'string' || typeof f !== 'string' || typeof g !== 'string') return undefined;
+  if ((i !== undefined && typeof i !== 'string') || (a !== undefined && (typeof a !== 'string' || !WHOLE_DIGEST.test(a))) || !STATE_DIGESTS.test(g)) {
+    return undefined;
+  }
+  return { x, w, c, f, g, ...(i === undefined ? {} : { i }), ...(a === undefined ? {} : { a }) };
+}
+
+export function hexOf(digest: number): string {
+  return (digest >>> 0).toString(16).padStart(8, '0');
+}
+
+export function flagsOf(text: string): number {
+  return (text.includes('m') ? StateFlag.createdHere : 0) | (text.includes('t') ? StateFlag.untouched : 0) | (text.includes('r') ? StateFlag.removed : 0);
+}
+
+export function digestsOf(text: string): number[] {
+  return fieldGroups.map((_, group) => Number.parseInt(text.slice(group * 8, group * 8 + 8), 16));
+}
+
+export function parseEntry(line: string): JournalEntry | undefined {
+  const parsed = JournalEntrySchema.safeParse(safeJson(line));
+  return parsed.success ? parsed.data : undefined;
+}
