@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseJournalHeader } from '../push/journal.js';
 import { sourceFingerprint } from '../push/fingerprint.js';
@@ -19,7 +20,7 @@ export async function migrationCommandOf(settings: MigrationSettings, cwd: strin
   try {
     const parsed = parseJournalHeader(paths.journalPath, header);
     if (parsed.version < 4) return 'push';
-    const companions = settings.auth0PasswordFile === undefined ? [] : [resolveRunPaths({ ...settings, file: settings.auth0PasswordFile }, cwd).sourcePath];
+    const companions = settings.auth0PasswordFile === undefined ? [] : [resolve(cwd, settings.auth0PasswordFile)];
     return parsed.source === (await sourceFingerprint(paths.sourcePath, companions)) ? 'push' : 'sync';
   } catch {
     // Not a journal, or an export that cannot be read: the push says why, in its own words.

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core-client/push/engine-support.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { SIGNER_KEY, writeFirebaseExport, type FirebaseFixture } from './identity-support.js';
 import { API_KEY, jsonOf, notesOf, runCli } from './push-support.js';
@@ -12,14 +13,6 @@ import { API_KEY, jsonOf, notesOf, runCli } from './push-support.js';
 const BIN = fileURLToPath(new URL('../../../tui/bin/core-migrate.js', import.meta.url));
 const EXTRA_USERS = 30;
 const THEIRS = '$2a$04$abcdefghijklmnopqrstuuVOsr0TBnA6jO1O1xYqxq6wE.wPqHm2';
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > 20_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('identity steps across a killed push, and a rollback', () => {
   let core: CoreDouble;
@@ -70,7 +63,7 @@ describe('identity steps across a killed push, and a rollback', () => {
     core.faults.holdPath('/recipe/userid/map', 'POST', 'superTokensUserId');
     const child = startChild();
     const exited = once(child, 'exit');
-    await waitFor(() => core.faults.heldCount() >= 1, 'the first mapping request');
+    await waitFor(() => core.faults.heldCount() >= 1, 'the first mapping request', 20_000);
     child.kill('SIGKILL');
     const [, signal] = (await exited) as [number | null, NodeJS.Signals | null];
     expect(signal).toBe('SIGKILL');
@@ -125,7 +118,7 @@ describe('identity steps across a killed push, and a rollback', () => {
     core.faults.setLatencyMs(15);
     const child = startChild('--concurrency', '2');
     const exited = once(child, 'exit');
-    await waitFor(() => core.users().length >= 8, 'a few users created');
+    await waitFor(() => core.users().length >= 8, 'a few users created', 20_000);
     child.kill('SIGINT');
     const [code] = (await exited) as [number | null, NodeJS.Signals | null];
     expect(code).toBe(1);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core-client/push/engine-support.js';
 import type { CoreClient } from '../../../core-client/src/http/core-client.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { SIGNER_KEY } from './identity-support.js';
@@ -13,14 +14,6 @@ import { coreClientOf, writeFirebaseRolesExport } from './roles-support.js';
 
 const BIN = fileURLToPath(new URL('../../../tui/bin/core-migrate.js', import.meta.url));
 const EXTRA_USERS = 20;
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > 20_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('roles across a killed push, and a rollback', () => {
   let core: CoreDouble;
@@ -61,7 +54,7 @@ describe('roles across a killed push, and a rollback', () => {
     core.faults.holdPath('/recipe/user/role', 'PUT');
     const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, CORE_API_KEY: API_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = once(child, 'exit');
-    await waitFor(() => core.faults.heldCount() >= 1, 'the first role assignment');
+    await waitFor(() => core.faults.heldCount() >= 1, 'the first role assignment', 20_000);
     child.kill('SIGKILL');
     const [, signal] = (await exited) as [number | null, NodeJS.Signals | null];
     expect(signal).toBe('SIGKILL');

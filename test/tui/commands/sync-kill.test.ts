@@ -5,20 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core-client/push/engine-support.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { bcryptHashOf } from '../../core-double/known-hashes.js';
 import { API_KEY, jsonOf, runCli } from './push-support.js';
 
 const BIN = fileURLToPath(new URL('../../../tui/bin/core-migrate.js', import.meta.url));
 const USERS = 40;
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > 20_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('a sync killed at a random moment resumes exactly', () => {
   let core: CoreDouble;
@@ -71,7 +64,7 @@ describe('a sync killed at a random moment resumes exactly', () => {
     });
     const exited = once(child, 'exit');
     const killAfter = 5 + Math.floor(Math.random() * 20);
-    await waitFor(() => metadataWrites().filter((write) => String(write.name).startsWith('New')).length >= killAfter, 'some changes sent');
+    await waitFor(() => metadataWrites().filter((write) => String(write.name).startsWith('New')).length >= killAfter, 'some changes sent', 20_000);
     child.kill('SIGKILL');
     await exited;
     core.faults.setLatencyMs(0);

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../core-client/push/engine-support.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../../core-double/known-hashes.js';
 import { SIGNER_KEY } from './identity-support.js';
@@ -43,14 +44,6 @@ function userRequests(core: CoreDouble, from: number): string[] {
       return request.method !== 'GET' && !text.startsWith('{}') && !text.includes('core-migrate-probe');
     })
     .map((request) => `${request.method} ${request.path}`);
-}
-
-async function waitUntil(condition: () => boolean): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > 20_000) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 async function signIn(core: CoreDouble, email: string, password: string): Promise<string> {
@@ -189,7 +182,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     );
     core.faults.holdPath('/recipe/user/metadata', 'PUT', 'Renamed');
     const first = run('sync', tuesday);
-    await waitUntil(() => core.faults.heldCount() >= 1);
+    await waitFor(() => core.faults.heldCount() >= 1, 'the first metadata write held');
     const second = await run('sync', tuesday);
     expect(second.exitCode).toBe(2);
     expect(second.stderr).toMatch(/lock|another/i);
