@@ -104,9 +104,7 @@ export function identityOptionsFor(
   const needs: Record<StepFeature, boolean> = {
     mapping: requested.keepIds && (identity === undefined || identity.keepsSourceId > 0),
     verification: requested.verifyEmails && (identity === undefined || identity.verifiedEmails > 0),
-    metadata:
-      requested.metadata &&
-      (identity === undefined || identity.keepsSourceId + identity.separateAccounts + identity.withProfile + identity.disabledImported > 0),
+    metadata: requested.metadata && (identity === undefined || identity.withMetadata > 0),
     // Replace can do without the lookup; skip cannot tell an existing user from a new one without it.
     lookup: requested.lookup && requested.existing === 'skip' && (plan === undefined || plan.passwordImports > 0),
     roles: requested.roles && (plan === undefined || plan.roles.operationsWithRoles > 0),

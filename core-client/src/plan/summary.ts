@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatLocation } from '../location.js';
+import { metadataOf } from './metadata.js';
 import { rejectionCodes, type PlanItem } from './operation.js';
 import type { PlannedRecord } from './plan-source.js';
 import { emptyPlanRoles, PlanRolesSchema, tallyCandidates, tallyOperationRoles } from './roles.js';
@@ -37,8 +38,11 @@ export const PlanSummarySchema = z.object({
     keepsSourceId: z.number(),
     /** Password imports whose email the source marks verified (a verification each). */
     verifiedEmails: z.number(),
-    /** Operations with profile data for the metadata. */
-    withProfile: z.number(),
+    /**
+     * Operations whose user metadata the push writes (`metadataOf`: the profile, where the user came from, the disabled
+     * flag): one write each, the number the push counts as "metadata written".
+     */
+    withMetadata: z.number(),
     /** Accounts of another account's record: separate core users, reported with the old id. */
     separateAccounts: z.number(),
     disabledSkipped: z.number(),
@@ -67,7 +71,7 @@ export class PlanTally {
     duplicates: 0,
     withoutCredentials: 0,
     unmappedProviders: {},
-    identity: { keepsSourceId: 0, verifiedEmails: 0, withProfile: 0, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
+    identity: { keepsSourceId: 0, verifiedEmails: 0, withMetadata: 0, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
     roles: emptyPlanRoles(),
   };
 
@@ -103,7 +107,7 @@ export class PlanTally {
       if (identity.carriesSourceId) summary.identity.keepsSourceId += 1;
       else if (identity.sourceId !== undefined) summary.identity.separateAccounts += 1;
       if (identity.emailVerified && item.kind === 'passwordImport') summary.identity.verifiedEmails += 1;
-      if (identity.profile !== undefined) summary.identity.withProfile += 1;
+      if (metadataOf(identity) !== undefined) summary.identity.withMetadata += 1;
       if (identity.disabled) summary.identity.disabledImported += 1;
       if (identity.roles !== undefined) tallyOperationRoles(summary.roles, identity.roles, identity.unknownRoles ?? []);
     }

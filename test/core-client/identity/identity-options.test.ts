@@ -7,7 +7,7 @@ import { emptyPlanRoles } from '../../../core-client/src/plan/roles.js';
 const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true, roles: true, emailChange: true };
 const plan: PlanIdentity = {
   passwordImports: 3,
-  identity: { keepsSourceId: 3, verifiedEmails: 2, withProfile: 1, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
+  identity: { keepsSourceId: 3, verifiedEmails: 2, withMetadata: 1, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
   roles: { ...emptyPlanRoles(), wanted: { admin: 1 }, operationsWithRoles: 1 },
 };
 

@@ -93,7 +93,7 @@ describe('core-migrate push keeps who each user was', () => {
   it('plan counts what the identity steps will do, and --disabled import changes it', async () => {
     const plan = await runCli(['plan', fixture.exportPath, '--hash-config', fixture.hashConfigPath], dir);
     expect(plan.stdout).toMatch(
-      /identity +3 keep their old id · 1 verified emails · 2 with a profile · 1 separate accounts · disabled: 1 left out, 0 imported/,
+      /identity +3 keep their old id · 1 verified emails · 4 with metadata to write · 1 separate accounts · disabled: 1 left out, 0 imported/,
     );
     expect(plan.stdout).toContain('disabledAccount (1)');
     const importing = await runCli(['plan', fixture.exportPath, '--hash-config', fixture.hashConfigPath, '--disabled', 'import'], dir);

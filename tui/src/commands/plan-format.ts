@@ -21,7 +21,7 @@ export function formatPlanSummary(file: string, summary: PlanSummary, reportPath
   const { identity } = summary;
   lines.push(
     `  identity              ${count(identity.keepsSourceId)} keep their old id · ${count(identity.verifiedEmails)} verified emails · ` +
-      `${count(identity.withProfile)} with a profile · ${count(identity.separateAccounts)} separate accounts · ` +
+      `${count(identity.withMetadata)} with metadata to write · ${count(identity.separateAccounts)} separate accounts · ` +
       `disabled: ${count(identity.disabledSkipped)} left out, ${count(identity.disabledImported)} imported`,
   );
   describePlanRoles(summary.roles).forEach((line, index) => lines.push(`  ${index === 0 ? 'roles                ' : '                     '} ${line}`));
