@@ -32,11 +32,13 @@ export interface RollbackOptions {
 }
 
 export interface RollbackSummary {
-  /** Users the journal says this migration created. */
+  /** Users the journal says this migration created: by its push and by every sync since (a sync creates new users too). */
   created: number;
   removed: number;
   /** Removed by an earlier run of this rollback. */
   alreadyRemoved: number;
+  /** Removed by a sync already (disabled in the old system, or gone from it with --deleted remove): nothing left to remove. */
+  removedBySync: number;
   /** The old id now names another core user: left alone. */
   leftAlone: number;
   failed: number;
@@ -107,6 +109,7 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
     created: 0,
     removed: 0,
     alreadyRemoved: 0,
+    removedBySync: 0,
     leftAlone: 0,
     failed: 0,
     notAttempted: 0,
@@ -170,8 +173,12 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
   const stats = { uncertain: 0 };
   for await (const user of createdUsers(journalPath, stats)) {
     summary.created += 1;
-    if (done.has(user.key) || user.removedBySync === true) {
+    if (done.has(user.key)) {
       summary.alreadyRemoved += 1;
+      continue;
+    }
+    if (user.removedBySync === true) {
+      summary.removedBySync += 1;
       continue;
     }
     if (summary.dryRun || summary.stoppedEarly !== undefined || options.signal?.aborted === true) {

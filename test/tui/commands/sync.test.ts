@@ -312,9 +312,17 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     expect(core.users().find((user) => user.externalId === 'fb-u1')?.email).toBe('user1@example.com');
     expect(core.users().find((user) => user.externalId === 'fb-u2')).toBeUndefined();
 
-    // A rollback after the syncs leaves only the user the migration did not create.
+    // A rollback after the syncs leaves only the user the migration did not create. Its dry run writes nothing and
+    // says so; both tell the users a sync removed apart from those an earlier rollback removed (issue 25).
+    const dryRun = await runCli(['rollback', '--journal', 'journal.ndjson', '--core', core.url, '--dry-run'], dir);
+    expect(dryRun.stdout).toMatch(/created by the migration +\d+ \(by its push and its syncs\)/);
+    expect(dryRun.stdout).toMatch(/removed by a sync +2\n/);
+    expect(dryRun.stdout).not.toContain('removed by an earlier rollback');
+    expect(dryRun.stdout).not.toContain('Removals are recorded');
+    await expect(readFile(join(dir, 'journal.ndjson.rollback'), 'utf8')).rejects.toThrow();
     const rollback = await runCli(['rollback', '--journal', 'journal.ndjson', '--core', core.url, '--json'], dir);
     expect(rollback.exitCode).toBe(0);
+    expect(jsonOf(rollback)).toMatchObject({ removedBySync: 2, alreadyRemoved: 0 });
     expect(core.users().map((user) => user.email)).toEqual(['direct@example.com']);
   });
 });

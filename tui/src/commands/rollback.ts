@@ -46,9 +46,10 @@ async function rollback(flags: Record<string, unknown>, io: CommandIO): Promise<
 
 export function formatRollback(summary: RollbackSummary): string {
   const lines = [summary.dryRun ? 'Rollback dry run: nothing was removed.' : 'Rollback summary:'];
-  lines.push(`  created by the push         ${summary.created}`);
+  lines.push(`  created by the migration    ${summary.created} (by its push and its syncs)`);
   lines.push(`  ${summary.dryRun ? 'would be removed          ' : 'removed now               '}  ${summary.dryRun ? summary.notAttempted : summary.removed}`);
-  lines.push(`  removed by an earlier run   ${summary.alreadyRemoved}`);
+  if (summary.removedBySync > 0) lines.push(`  removed by a sync           ${summary.removedBySync}`);
+  if (summary.alreadyRemoved > 0) lines.push(`  removed by an earlier rollback  ${summary.alreadyRemoved}`);
   if (summary.leftAlone > 0) lines.push(`  left alone (old id reused)  ${summary.leftAlone}`);
   if (summary.failed > 0) lines.push(`  failed                      ${summary.failed}`);
   if (!summary.dryRun && summary.notAttempted > 0) lines.push(`  not attempted               ${summary.notAttempted}`);
@@ -67,7 +68,11 @@ export function formatRollback(summary: RollbackSummary): string {
         'resume the push (it finds and records them), then roll back again.',
     );
   }
-  lines.push(`  Removals are recorded in ${summary.recordPath}; running the same command again goes on from there.`);
+  lines.push(
+    summary.dryRun
+      ? `  A rollback records its removals in ${summary.recordPath}, so running it again goes on from there.`
+      : `  Removals are recorded in ${summary.recordPath}; running the same command again goes on from there.`,
+  );
   if (summary.stoppedEarly !== undefined) lines.push(`Stopped early: ${summary.stoppedEarly.message}`);
   return `${lines.join('\n')}\n`;
 }
