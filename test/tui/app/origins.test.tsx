@@ -33,6 +33,17 @@ describe('what the screen shows is what is used', () => {
     expect(flat(await waitFor(app, 'core from CORE_URL'))).toContain(`${bed.core().url}`);
   });
 
+  it('CORE_API_KEY: after the pre-flight the Connect screen says the key came from CORE_API_KEY, not "as typed"', async () => {
+    const app = bed.open({}, { size });
+    await waitFor(app, 'Where is the core?');
+    await press(app, keys.enter);
+    await waitFor(app, onScreen('Source'));
+    await press(app, keys.escape);
+    const frame = flat(await waitFor(app, 'api-key '));
+    expect(frame).toContain('api-key from CORE_API_KEY');
+    expect(frame).not.toContain('as typed');
+  });
+
   it('a value the operator changes is theirs: the origin goes, and the typed address is the one used', async () => {
     const app = bed.open({}, { size, coreFromEnvironment: true });
     await waitFor(app, 'Where is the core?');

@@ -23,6 +23,7 @@ import {
   SettingError,
   type MigrationSettings,
 } from 'core-client/settings';
+import { apiKeyOrigin } from './origins.js';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
 import { settingsOrProblem } from './problems.js';
 import { typedHashForPlan } from './plan-status.js';
@@ -69,10 +70,7 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
           throw error;
         })
       : undefined;
-    const sources = describeConnectionSources(connection, settings.stack).replace(
-      'api-key from CORE_API_KEY',
-      state.apiKey.isEmpty ? 'api-key from CORE_API_KEY' : 'api-key as typed',
-    );
+    const sources = describeConnectionSources(connection, settings.stack).replace('api-key from CORE_API_KEY', `api-key ${apiKeyOrigin(state)}`);
     return {
       target: report.target,
       report,

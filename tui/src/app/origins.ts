@@ -69,3 +69,8 @@ export function environmentKeys(origins: FieldOrigins): OriginKey[] {
 export function describeOrigin(origin: FieldOrigins[OriginKey]): string | undefined {
   return origin === undefined ? undefined : `from ${origin.name}`;
 }
+
+/** Where the key in the api-key field came from: CORE_API_KEY (prefilled, or the field left empty), or typed. */
+export function apiKeyOrigin(state: { apiKey: { isEmpty: boolean }; apiKeyFromEnvironment: boolean }): string {
+  return state.apiKey.isEmpty || state.apiKeyFromEnvironment ? `from ${ConnectionEnv.apiKey}` : 'as typed';
+}
