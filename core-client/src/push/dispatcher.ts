@@ -50,6 +50,7 @@ export class Dispatcher {
   #lastUsefulAt = Number.NEGATIVE_INFINITY;
   #silentSince: number | undefined;
   #lastFailure: string | undefined;
+  #retries = 0;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -90,6 +91,11 @@ export class Dispatcher {
     return this.#silentSince === undefined ? 0 : now - this.#silentSince;
   }
 
+  /** Requests sent again after an answer that was not final (a push-back, a busy store, a server error, a lost answer). */
+  get retries(): number {
+    return this.#retries;
+  }
+
   /** The sentence of the latest failure, for the message that gives up. */
   get lastFailure(): string | undefined {
     return this.#lastFailure;
@@ -107,6 +113,7 @@ export class Dispatcher {
     let lastError: unknown;
     for (;;) {
       await this.#turn(lastError);
+      if (attempts > 0) this.#retries += 1;
       attempts += 1;
       const ticket = this.#controller.onSend(this.#inFlight, this.#now());
       let error: unknown;

@@ -21,18 +21,20 @@ import { JournalCoreCheck } from './journal-core-check.js';
 import { endOfError, type OperationEnd } from './outcome.js';
 import {
   addOutcome,
+  addUnread,
   emptyCounts,
   emptyStepCounts,
   emptySyncCounts,
   type PushCounts,
   type PushOutcome,
+  type PlannedRejections,
   type PushSummary,
   type StepCounts,
   type StopReason,
   type SyncCounts,
 } from './summary.js';
 import { contractOnlyIdentityOptions, type IdentityOptions } from './identity-options.js';
-import { runUserSteps, type AccountIds, type IdentityClient, type UserStepContext } from './user-steps.js';
+import { runUserSteps, type AccountIds, type IdentityClient, type StepCounter, type UserStepContext } from './user-steps.js';
 
 /** What the engine needs of a core client; `CoreClient` is one. The lookup serves the steps and the journal's core check. */
 export type PushClient = IdentityClient & Pick<CoreClient, 'describe' | 'digestKey' | 'userCount'>;
@@ -47,6 +49,11 @@ export interface RunPushOptions {
   sync?: { deleted: DeletedPolicy };
   /** Operations the plan holds (`summarisePlan(...).operations`), for progress, ETA and the summary's sum. */
   total?: number;
+  /**
+   * The plan's refusals among them (`plannedRejectionsOf`): a push that stops before reading them counts them as the
+   * plan ended them, not as "not attempted".
+   */
+  plannedRejections?: PlannedRejections;
   client: PushClient;
   /**
    * The steps after each creation (id mapping, verification, metadata, the lookup). Default: none, the contract's two
@@ -336,7 +343,7 @@ class PushRun {
       });
     }
     if (this.#stop !== undefined && total !== undefined && total > this.#counts.total) {
-      addOutcome(this.#counts, 'notAttempted', total - this.#counts.total);
+      addUnread(this.#counts, total - this.#counts.total, this.#options.plannedRejections);
     }
     this.#emitProgress();
     const summary = this.#summary();
@@ -392,7 +399,8 @@ class PushRun {
   async #consume(records: AsyncIterable<EngineRecord>): Promise<void> {
     for await (const record of records) {
       for (const item of record.items) {
-        if (this.#stop !== undefined) {
+        // A refusal of the plan ends as the plan said, stop or not: nothing of it would be sent.
+        if (this.#stop !== undefined && item.kind !== 'rejection') {
           addOutcome(this.#counts, 'notAttempted');
           continue;
         }
@@ -538,8 +546,11 @@ class PushRun {
   /** A user's steps, one after another (runUserSteps); users run in parallel, each in one slot. */
   async #execute(item: ImportOperation | SyncItem): Promise<void> {
     this.#firstSendAt ??= performance.now();
+    // The steps count only for a user that ends done in this run, so they stay a part of its created or found users.
+    const steps: StepCounter[] = [];
     try {
-      const end = await this.#run(item);
+      const end = await this.#run(item, steps);
+      if (end.kind === 'done') for (const step of steps) this.#steps[step] += 1;
       await this.#finish(item, end);
     } catch (error) {
       const attempts = attemptsOf(error);
@@ -556,8 +567,10 @@ class PushRun {
     }
   }
 
-  #run(item: ImportOperation | SyncItem): Promise<OperationEnd> {
-    if (item.kind === 'passwordImport' || item.kind === 'thirdPartySignInUp') return runUserSteps(item, this.#stepContext);
+  #run(item: ImportOperation | SyncItem, steps: StepCounter[]): Promise<OperationEnd> {
+    if (item.kind === 'passwordImport' || item.kind === 'thirdPartySignInUp') {
+      return runUserSteps(item, { ...this.#stepContext, count: (counter) => steps.push(counter) });
+    }
     const context = { ...this.#stepContext, journal: this.#journal as Journal };
     return item.kind === 'accountChange' ? runAccountChange(item, context) : runAccountRemoval(item, context);
   }
@@ -638,7 +651,8 @@ class PushRun {
   }
 
   #emitProgress(): void {
-    const done = this.#counts.total;
+    // Operations that ended; after a stop the ones never sent are not "done" (a dry run's would-be-sent are).
+    const done = this.#counts.total - (this.#options.dryRun === true ? 0 : this.#counts.notAttempted);
     const total = this.#options.total;
     const sendingFor = this.#firstSendAt === undefined ? 0 : (performance.now() - this.#firstSendAt) / 1000;
     const ratePerSecond = sendingFor > 0 ? this.#sentAndAnswered / sendingFor : 0;
@@ -664,6 +678,7 @@ class PushRun {
       ...this.#counts,
       dryRun: this.#options.dryRun === true,
       steps: { ...this.#steps },
+      retries: this.#dispatcher.retries,
       ...(this.#syncCounts === undefined ? {} : { sync: { ...this.#syncCounts, removed: this.#removedInSource.size } }),
       ...(this.#stop === undefined ? {} : { stoppedEarly: { reason: this.#stop.reason, message: this.#stop.message } }),
       ...(this.#options.journalPath === undefined ? {} : { journalPath: this.#options.journalPath }),

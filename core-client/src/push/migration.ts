@@ -5,7 +5,7 @@ import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import { checkCredentialsLocally, credentialsProof, signInCredentials, type CredentialCheck, type KnownCredential } from './credentials.js';
 import { runPush, type PushClient, type RunPushOptions } from './engine.js';
 import { sourceFingerprint } from './fingerprint.js';
-import { emptyCounts, type PushSummary } from './summary.js';
+import { addUnread, emptyCounts, type PushCounts, type PushSummary } from './summary.js';
 
 export interface RunMigrationOptions extends Omit<RunPushOptions, 'records' | 'sourceFingerprint' | 'client' | 'sourceCheck' | 'sourceName'> {
   sourcePath: string;
@@ -84,12 +84,17 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
   return { ...summary, credentials: credentialsProof(checks) };
 }
 
+/** The counts of a run that sent nothing: the plan's refusals as the plan ended them, every other operation not attempted. */
+function nothingSentCounts(options: RunMigrationOptions): PushCounts {
+  const counts = emptyCounts();
+  addUnread(counts, options.total ?? 0, options.plannedRejections);
+  return counts;
+}
+
 function interruptedBeforePushSummary(options: RunMigrationOptions): PushSummary {
-  const total = options.total ?? 0;
   return {
-    ...emptyCounts(),
-    notAttempted: total,
-    total,
+    ...nothingSentCounts(options),
+    retries: 0,
     dryRun: options.dryRun === true,
     stoppedEarly: { reason: 'interrupted', message: 'Interrupted while checking the known credentials: nothing was sent.' },
     // Nothing was sent, so no journal or report was written: the summary names none.
@@ -98,11 +103,9 @@ function interruptedBeforePushSummary(options: RunMigrationOptions): PushSummary
 }
 
 function credentialsMismatchSummary(options: RunMigrationOptions, mismatches: CredentialCheck[], checks: CredentialCheck[]): PushSummary {
-  const total = options.total ?? 0;
   return {
-    ...emptyCounts(),
-    notAttempted: total,
-    total,
+    ...nothingSentCounts(options),
+    retries: 0,
     dryRun: options.dryRun === true,
     stoppedEarly: {
       reason: 'credentialsMismatch',

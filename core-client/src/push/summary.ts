@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlanSummary } from '../plan/summary.js';
 
 /** Every operation of the plan ends in exactly one of these; the counts add up to `total`. */
 export const pushOutcomes = [
@@ -17,9 +18,6 @@ export const pushOutcomes = [
   'keptAsIs',
 ] as const;
 export type PushOutcome = (typeof pushOutcomes)[number];
-
-/** The outcomes only a sync has: left out of a push's summary. */
-export const syncOnlyOutcomes: ReadonlySet<PushOutcome> = new Set(['updated', 'removed', 'keptAsIs']);
 
 const count = z.number().int().nonnegative();
 
@@ -220,11 +218,41 @@ export const PushSummarySchema = PushCountsSchema.extend({
   roles: RoleSetupSchema.optional(),
   stoppedEarly: z.object({ reason: z.enum(stopReasons), message: z.string() }).optional(),
   credentials: CredentialsProofSchema.optional(),
+  /**
+   * Requests sent again after an answer that was not final: a push-back (429, 503), a busy store (the in-memory store's
+   * lock conflicts answer 500), a server error, a lost answer. Not outcomes: each operation still ends once.
+   */
+  retries: count,
   journalPath: z.string().optional(),
   reportPath: z.string().optional(),
   elapsedMs: z.number().nonnegative(),
 });
 export type PushSummary = z.infer<typeof PushSummarySchema>;
+
+/**
+ * What the identity steps did, for both faces: the steps that are not zero, of the users this run counted as created
+ * or found (a user stopped between its steps counts when a resume finishes it). Undefined when there is nothing.
+ */
+export function describeSteps(summary: Pick<PushSummary, 'steps' | 'dryRun'>): string | undefined {
+  const { steps } = summary;
+  if (steps === undefined || summary.dryRun) return undefined;
+  const parts = [
+    [steps.mapped, 'mapped to their old id'],
+    [steps.verified, 'emails verified'],
+    [steps.metadataWritten, 'metadata written'],
+    [steps.separateAccounts, 'separate accounts'],
+    [steps.disabledImported, 'disabled imported'],
+    [steps.completedAfterResume, 'completed after a stop'],
+  ] as const;
+  const shown = parts.filter(([count]) => count > 0).map(([count, words]) => `${count} ${words}`);
+  return shown.length === 0 ? undefined : `Identity: ${shown.join(', ')}`;
+}
+
+/** The retries in one sentence, the same in both faces; undefined when nothing was sent again. */
+export function describeRetries(summary: Pick<PushSummary, 'retries'>): string | undefined {
+  if (summary.retries === 0) return undefined;
+  return `Retries: ${summary.retries} request(s) sent again after a push-back, a busy store, a server error or a lost answer (each operation is counted once above).`;
+}
 
 export function emptyCounts(): PushCounts {
   return {
@@ -250,17 +278,42 @@ export function addOutcome(counts: PushCounts, outcome: PushOutcome, by = 1): vo
   counts.total += by;
 }
 
+/** The plan's refusals by the outcome they end in (`plannedRejectionsOf`): a run that stops before reading them still counts them so. */
+export type PlannedRejections = Pick<PushCounts, 'rejected' | 'disabledSkipped'>;
+
+/** A plan's refusals: disabled accounts left out are their own outcome, every other refusal is "rejected by plan". */
+export function plannedRejectionsOf(plan: Pick<PlanSummary, 'rejected' | 'identity'>): PlannedRejections {
+  return { rejected: plan.rejected - plan.identity.disabledSkipped, disabledSkipped: plan.identity.disabledSkipped };
+}
+
+/**
+ * Counts the operations of the plan a stopped run never read: those the plan refused as the plan ended them (never
+ * sent, whatever the run does), the others as not attempted (a resume sends them).
+ */
+export function addUnread(counts: PushCounts, unread: number, planned: PlannedRejections | undefined): void {
+  let left = unread;
+  for (const outcome of ['rejected', 'disabledSkipped'] as const) {
+    const owed = Math.min(left, Math.max(0, (planned?.[outcome] ?? 0) - counts[outcome]));
+    addOutcome(counts, outcome, owed);
+    left -= owed;
+  }
+  addOutcome(counts, 'notAttempted', left);
+}
+
 /** Operations that ended well: imported, already there, or done in an earlier run. */
 export function allSucceeded(counts: PushCounts): boolean {
   return counts.rejected === 0 && counts.failed === 0 && counts.notAttempted === 0;
 }
 
-/** The sum line the summary shows, so an operator sees that nothing went missing. */
+/** The outcomes a summary shows: those that are not zero (the sum line and --json still say the total). */
+export function outcomesShown(counts: PushCounts): PushOutcome[] {
+  return pushOutcomes.filter((outcome) => counts[outcome] !== 0);
+}
+
+/** The sum line the summary shows, so an operator sees that nothing went missing: the outcomes that are not zero. */
 export function formatCountsSum(counts: PushCounts): string {
-  const parts = pushOutcomes
-    .filter((outcome) => !(syncOnlyOutcomes.has(outcome) && counts[outcome] === 0))
-    .map((outcome) => `${counts[outcome]} ${outcomeLabels[outcome]}`);
-  return `${parts.join(' + ')} = ${counts.total} operations`;
+  const parts = outcomesShown(counts).map((outcome) => `${counts[outcome]} ${outcomeLabels[outcome]}`);
+  return parts.length === 0 ? `${counts.total} operations` : `${parts.join(' + ')} = ${counts.total} operations`;
 }
 
 export const outcomeLabels: Record<PushOutcome, string> = {

@@ -96,8 +96,13 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
   if (identity === undefined) return creation.outcomeEnd;
   const done = progress?.steps ?? new Set();
 
+  // Each step counts for the user once it holds it, done now or by the run a stop interrupted: the user is counted
+  // (imported, created, found) by this run, and its steps with it.
   const sourceId = identity.sourceId;
-  if (options.keepIds && identity.carriesSourceId && sourceId !== undefined && !done.has('mapped')) {
+  if (options.keepIds && identity.carriesSourceId && sourceId !== undefined && done.has('mapped')) {
+    context.count('mapped');
+    userId = sourceId;
+  } else if (options.keepIds && identity.carriesSourceId && sourceId !== undefined) {
     if (userId !== sourceId) {
       const mapped = await context.send((call) =>
         context.client.mapUserId({ superTokensUserId: userId, externalUserId: sourceId, externalUserIdInfo: mappingInfo(identity) }, call),
@@ -134,7 +139,8 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
     );
   }
 
-  if (options.verifyEmails && item.kind === 'passwordImport' && identity.emailVerified && !done.has('verified')) {
+  if (options.verifyEmails && item.kind === 'passwordImport' && identity.emailVerified && done.has('verified')) context.count('verified');
+  else if (options.verifyEmails && item.kind === 'passwordImport' && identity.emailVerified) {
     const token = await context.send((call) => context.client.createEmailVerificationToken({ userId, email: item.email }, call));
     if (token.outcome === 'token') {
       const verified = await context.send((call) => context.client.verifyEmail(token.token, call));
@@ -147,7 +153,8 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
   }
 
   const metadata = options.metadata ? metadataOf(identity) : undefined;
-  if (metadata !== undefined && !done.has('metadata')) {
+  if (metadata !== undefined && done.has('metadata')) context.count('metadataWritten');
+  else if (metadata !== undefined) {
     await context.send((call) => context.client.updateUserMetadata({ userId, metadataUpdate: metadata }, call));
     journal?.recordStep(item, 'metadata');
     context.count('metadataWritten');

@@ -6,7 +6,7 @@ import type { CredentialCheck } from '../push/credentials.js';
 import type { PushEventListener } from '../push/events.js';
 import { JournalError } from '../push/journal.js';
 import { runMigration } from '../push/migration.js';
-import type { PushSummary, RoleSetup } from '../push/summary.js';
+import { plannedRejectionsOf, type PushSummary, type RoleSetup } from '../push/summary.js';
 import { isSourceError } from '../sources/source-error.js';
 import { sourceSettingError } from './count-plan.js';
 import { commandLineOf } from './command-line.js';
@@ -47,7 +47,9 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       planOptions: prepared.planOptions,
       // A sync's count is the delta's, known only once the export is read.
       ...(prepared.command === 'sync' ? { sync: { deleted: prepared.settings.deleted } } : {}),
-      ...(prepared.planned === undefined || prepared.command === 'sync' ? {} : { total: prepared.planned.summary.operations }),
+      ...(prepared.planned === undefined || prepared.command === 'sync'
+        ? {}
+        : { total: prepared.planned.summary.operations, plannedRejections: plannedRejectionsOf(prepared.planned.summary) }),
       client: prepared.client,
       journalPath: prepared.paths.journalPath,
       reportPath: prepared.paths.reportPath,

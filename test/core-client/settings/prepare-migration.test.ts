@@ -102,7 +102,15 @@ describe('the checks before a push, one sequence for both faces', () => {
 });
 
 describe('the exit verdict, the same for both faces', () => {
-  const summary = (patch: Partial<PushSummary>): PushSummary => ({ ...emptyCounts(), total: 2, imported: 2, dryRun: false, elapsedMs: 1, ...patch });
+  const summary = (patch: Partial<PushSummary>): PushSummary => ({
+    ...emptyCounts(),
+    total: 2,
+    imported: 2,
+    dryRun: false,
+    retries: 0,
+    elapsedMs: 1,
+    ...patch,
+  });
   it("maps every outcome to push's exit codes", () => {
     expect(exitCodeOfPush(summary({}))).toBe(0);
     expect(exitCodeOfPush(summary({ imported: 1, rejected: 1 }))).toBe(1);
@@ -113,6 +121,7 @@ describe('the exit verdict, the same for both faces', () => {
       created: 2,
       removed: 2,
       alreadyRemoved: 0,
+      removedBySync: 0,
       leftAlone: 0,
       failed: 0,
       notAttempted: 0,

@@ -1,11 +1,13 @@
 import {
   describeCredentialsProof,
+  describeRetries,
   describeRoles,
+  describeSteps,
   describeSyncCounts,
   formatCountsSum,
   outcomeLabels,
+  outcomesShown,
   pushOutcomes,
-  syncOnlyOutcomes,
   type PushSummary,
 } from 'core-client/push/summary';
 import type { CredentialCheck } from 'core-client/push/credentials';
@@ -41,21 +43,15 @@ export function formatSummary(summary: PushSummary): string {
   const width = Math.max(...pushOutcomes.map((outcome) => outcomeLabels[outcome].length));
   const lines = [summary.dryRun ? 'Dry run: nothing was written to the core.' : summary.sync === undefined ? 'Push summary:' : 'Sync summary:'];
   if (summary.sync !== undefined) lines.push(...describeSyncCounts(summary.sync).map((line) => `  ${line}`), '  Operations sent:');
-  for (const outcome of pushOutcomes) {
-    if (outcome === 'notAttempted' && summary.notAttempted === 0) continue;
-    if (summary.sync === undefined && syncOnlyOutcomes.has(outcome)) continue;
+  for (const outcome of outcomesShown(summary)) {
     const label = summary.dryRun && outcome === 'notAttempted' ? 'would be sent' : outcomeLabels[outcome];
     lines.push(`  ${label.padEnd(width)}  ${summary[outcome]}`);
   }
   lines.push(`  ${formatCountsSum(summary)}`);
-  if (summary.steps !== undefined && !summary.dryRun) {
-    const steps = summary.steps;
-    lines.push(
-      `  Identity: ${steps.mapped} mapped to their old id, ${steps.verified} emails verified, ${steps.metadataWritten} metadata written, ` +
-        `${steps.separateAccounts} separate accounts, ${steps.disabledImported} disabled imported` +
-        (steps.completedAfterResume > 0 ? `, ${steps.completedAfterResume} completed after a stop` : ''),
-    );
-  }
+  const steps = describeSteps(summary);
+  if (steps !== undefined) lines.push(`  ${steps}`);
+  const retries = describeRetries(summary);
+  if (retries !== undefined) lines.push(`  ${retries}`);
   describeRoles(summary).forEach((line, index) => lines.push(index === 0 ? `  ${line}` : `  Note: ${line}`));
   if (summary.existingUntouched > 0) {
     lines.push(

@@ -117,6 +117,12 @@ function RolesFound({ state }: { state: AppState }) {
   );
 }
 
+/** What a run does with disabled accounts: a sync also takes out of the core those the migration created. */
+function disabledWords(policy: AppState['draft']['disabled'], command: AppState['command']): string {
+  if (policy === 'import') return command === 'sync' ? 'imported or updated, marked disabled' : 'imported, marked disabled';
+  return command === 'sync' ? 'created by the migration: removed from the core; the others left out, reported' : 'left out, reported';
+}
+
 function identityRows(state: AppState): TableRow[] {
   const summary = state.plan?.counted?.summary;
   if (summary === undefined) return [];
@@ -124,12 +130,12 @@ function identityRows(state: AppState): TableRow[] {
   return [
     { label: 'carry an old id', value: identity.keepsSourceId, note: state.draft.keepIds ? 'mapped after creation' : 'not mapped' },
     { label: 'verified emails', value: identity.verifiedEmails, note: state.draft.verifyEmails ? 'verified in the core' : 'left unverified' },
-    { label: 'with a profile', value: identity.withProfile, note: state.draft.metadata ? 'written to the metadata' : 'left out' },
+    { label: 'with metadata', value: identity.withMetadata, note: state.draft.metadata ? 'written to the metadata' : 'left out' },
     { label: 'separate accounts', value: identity.separateAccounts, note: 'a linked provider becomes its own user' },
     {
       label: 'disabled',
       value: identity.disabledSkipped + identity.disabledImported,
-      note: state.draft.disabled === 'skip' ? 'left out, reported' : 'imported, marked disabled',
+      note: disabledWords(state.draft.disabled, state.command),
     },
   ];
 }

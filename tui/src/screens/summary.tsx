@@ -1,11 +1,12 @@
 import { Box, Text } from 'ink';
 import {
   describeCredentialsProof,
+  describeRetries,
   describeRoles,
+  describeSteps,
   describeSyncCounts,
   outcomeLabels,
-  pushOutcomes,
-  syncOnlyOutcomes,
+  outcomesShown,
   type PushSummary,
 } from 'core-client/push/summary';
 import type { RollbackSummary } from 'core-client/identity/rollback';
@@ -27,20 +28,6 @@ function created(summary: PushSummary): number {
   return summary.imported + summary.thirdPartyCreated;
 }
 
-function steps(summary: PushSummary): string | undefined {
-  const steps = summary.steps;
-  if (steps === undefined || summary.dryRun) return undefined;
-  const parts = [
-    `${formatCount(steps.mapped)} mapped to their old id`,
-    `${formatCount(steps.verified)} emails verified`,
-    `${formatCount(steps.metadataWritten)} metadata written`,
-    ...(steps.separateAccounts > 0 ? [`${formatCount(steps.separateAccounts)} separate accounts`] : []),
-    ...(steps.disabledImported > 0 ? [`${formatCount(steps.disabledImported)} disabled imported`] : []),
-    ...(steps.completedAfterResume > 0 ? [`${formatCount(steps.completedAfterResume)} completed after a stop`] : []),
-  ];
-  return `Identity: ${parts.join(', ')}`;
-}
-
 function rollbackLine(state: AppState): { text: string; tone: 'ok' | 'error' | 'warning' | 'plain' } | undefined {
   const { rollback } = state;
   if (rollback.state === 'idle') return undefined;
@@ -48,7 +35,8 @@ function rollbackLine(state: AppState): { text: string; tone: 'ok' | 'error' | '
   if (rollback.state === 'failed') return { text: `✗ Rollback: ${rollback.message}`, tone: 'error' };
   const value: RollbackSummary = rollback.value;
   const text =
-    `Rollback: ${formatCount(value.removed)} removed now, ${formatCount(value.alreadyRemoved)} earlier, ` +
+    `Rollback: ${formatCount(value.removed)} removed now, ${formatCount(value.alreadyRemoved)} by an earlier rollback, ` +
+    (value.removedBySync > 0 ? `${formatCount(value.removedBySync)} by a sync, ` : '') +
     `${formatCount(value.leftAlone)} left alone, ${formatCount(value.failed)} failed, ${formatCount(value.notAttempted)} not attempted` +
     (value.roles === undefined
       ? '.'
@@ -60,18 +48,19 @@ function Body({ state, columns, rows }: BodyProps) {
   const summary = summaryOf(state);
   if (summary === undefined) return null;
   const stopped = summary.stoppedEarly;
-  const outcomes = pushOutcomes.filter((outcome) => summary.sync !== undefined || !syncOnlyOutcomes.has(outcome));
-  const outcomeRows: TableRow[] = outcomes.map((outcome) => ({
+  const shown = outcomesShown(summary);
+  const outcomeRows: TableRow[] = shown.map((outcome) => ({
     label: summary.dryRun && outcome === 'notAttempted' ? 'would be sent' : outcomeLabels[outcome],
     value: summary[outcome],
     ...(outcome === 'alreadyExisted' && summary.alreadyExisted > 0 ? { note: 'their hash was REPLACED', tone: 'warning' as const } : {}),
     ...(outcome === 'notAttempted' && summary.notAttempted > 0 && !summary.dryRun ? { note: 'a resume sends them' } : {}),
   }));
-  const sum = pushOutcomes.reduce((total, outcome) => total + summary[outcome], 0);
+  const sum = shown.reduce((total, outcome) => total + summary[outcome], 0);
   const rollback = rollbackLine(state);
   const notes = [
     ...(summary.sync === undefined ? [] : describeSyncCounts(summary.sync)),
-    steps(summary),
+    describeSteps(summary),
+    describeRetries(summary),
     ...describeRoles(summary),
     summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials),
   ]
@@ -83,9 +72,6 @@ function Body({ state, columns, rows }: BodyProps) {
   const lines = command === undefined ? [] : commandLines(state.invocation, command.args, columns - 2);
   const extra = 6 + (command?.caveat === undefined ? 0 : 1) + stoppedLines.length + notes.length + rollbackLines.length + lines.length;
   const room = Math.max(2, rows - extra);
-  // Outcomes that are zero give their rows first when the screen is short: the sum line still counts them.
-  const shown = outcomeRows.length <= room ? outcomeRows : outcomeRows.filter((row) => row.value !== 0);
-  const zeros = outcomeRows.length - shown.length;
   return (
     <Box flexDirection="column">
       <Text bold>
@@ -98,8 +84,7 @@ function Body({ state, columns, rows }: BodyProps) {
           {line}
         </Tone>
       ))}
-      <Table rows={shown} columns={columns} maxRows={room} />
-      {zeros > 0 ? <Text wrap="truncate-end">{`  ${zeros} outcome(s) at 0 not shown`}</Text> : null}
+      <Table rows={outcomeRows} columns={columns} maxRows={room} />
       <Text wrap="truncate-end">
         {sum === summary.total ? <Tone tone="ok">✓ </Tone> : <Tone tone="error">✗ </Tone>}
         {`these add up to ${formatCount(sum)} of ${formatCount(summary.total)} ${summary.sync === undefined ? 'planned operations' : 'operations of the delta'}`}
