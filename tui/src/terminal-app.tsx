@@ -11,6 +11,7 @@ import {
   checkPassword,
   planReportGroups,
   pushReportGroups,
+  askRollback,
   rollBack,
   startPush,
   previewSync,
@@ -124,6 +125,9 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         if (run.stop.signal.aborted) run.abandon.abort();
         else run.stop.abort();
         run.control.resume();
+      },
+      askRollback: () => {
+        void askRollback(environment).then(dispatch);
       },
       startRollback: () => {
         dispatch({ type: 'rollbackStarted' });

@@ -212,6 +212,18 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
   return summary;
 }
 
+/**
+ * How many users a rollback of this journal removes now: those the journal says the migration created (by its push
+ * and its syncs), less those an earlier rollback or a sync removed. Read from the journal and its record alone, so a
+ * face can ask before anything is sent.
+ */
+export async function usersToRemove(journalPath: string, recordPath = rollbackRecordPath(journalPath)): Promise<number> {
+  const done = await removedBefore(recordPath);
+  let count = 0;
+  for await (const user of createdUsers(journalPath)) if (!done.has(user.key) && user.removedBySync !== true) count += 1;
+  return count;
+}
+
 async function removedBefore(recordPath: string): Promise<Set<string>> {
   const keys = new Set<string>();
   if (!existsSync(recordPath)) return keys;

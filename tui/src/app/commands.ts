@@ -4,6 +4,7 @@ import { runPreflight } from 'core-client/connection/preflight';
 import { checkOutputPaths, openOutputFile, OutputPathError, writeFully, type NamedFile } from 'core-client/files/output-paths';
 import type { HashConfig } from 'core-client/hashes/hash-config';
 import { IdentityProbeError, probeIdentityFeatures } from 'core-client/identity/features';
+import { usersToRemove } from 'core-client/identity/rollback';
 import { readReportGroups, type ReportGroups } from 'core-client/plan/report-groups';
 import type { PlanSummary } from 'core-client/plan/summary';
 import { checkKnownPassword } from 'core-client/push/known-password';
@@ -213,6 +214,18 @@ export async function previewSync(environment: CommandEnvironment): Promise<AppA
     return { type: 'syncPreviewFinished', result: summary.sync };
   } finally {
     await prepared.client.close();
+  }
+}
+
+/** Before the y/n of a rollback: how many users it removes, from the finished run's journal (nothing is sent). */
+export async function askRollback(environment: CommandEnvironment): Promise<AppAction> {
+  const state = environment.current();
+  const journalPath = state.run.state === 'finished' ? state.run.summary.journalPath : undefined;
+  if (journalPath === undefined) return { type: 'rollbackFinished', result: { message: 'this run wrote no journal, so there is nothing to roll back' } };
+  try {
+    return { type: 'rollbackAsked', removes: await usersToRemove(resolve(environment.cwd, journalPath)) };
+  } catch (error) {
+    return { type: 'rollbackFinished', result: { message: `the journal could not be read: ${(error as Error).message}` } };
   }
 }
 

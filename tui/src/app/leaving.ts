@@ -18,6 +18,8 @@ export interface LeavingCommand {
 export function leavingCommand(state: AppState): LeavingCommand | undefined {
   const { run } = state;
   if (run.state === 'finished') {
+    // Rolled back: the journal no longer says what the core holds, and a push or sync refuses it.
+    if (state.rollback.state === 'done') return undefined;
     const { summary } = run;
     // The saved parameters hold no signer key: the known accounts' check of vendor scrypt users needs it.
     const caveat =

@@ -75,6 +75,8 @@ export interface AppCommands {
   togglePause: () => void;
   /** First call: stop safely (resumable); second: abandon the requests in flight. */
   stopPush: () => void;
+  /** Count from the journal what a rollback removes, then ask y/n. */
+  askRollback: () => void;
   startRollback: () => void;
   openReport: () => void;
   /** Go to the screen and field that fix a setting. */

@@ -118,6 +118,8 @@ export interface AppState {
   syncPreview: Outcome<SyncCounts>;
   run: RunView;
   rollback: Outcome<RollbackSummary>;
+  /** How many users the rollback asked about removes (read from the journal when asked), for the y/n question. */
+  rollbackRemoves: number | undefined;
   report: ReportView | undefined;
 }
 
@@ -151,6 +153,7 @@ export type AppAction =
   | { type: 'runProgress'; progress: PushProgressView }
   | { type: 'runFinished'; summary: PushSummary; commandLine: readonly string[] }
   | { type: 'runFailed'; problem: Problem }
+  | { type: 'rollbackAsked'; removes: number }
   | { type: 'rollbackStarted' }
   | { type: 'rollbackFinished'; result: RollbackSummary | Problem }
   | { type: 'reportOpened'; from: ScreenId }
@@ -201,6 +204,7 @@ export function initialAppState({ settings, env, invocation, apiKey, apiKeyFromE
     warnings: [],
     command: 'push',
     syncPreview: { state: 'idle' },
+    rollbackRemoves: undefined,
     run: { state: 'idle' },
     rollback: { state: 'idle' },
     report: undefined,
@@ -348,6 +352,8 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       };
     case 'runFailed':
       return { ...state, run: { state: 'failed', problem: action.problem } };
+    case 'rollbackAsked':
+      return { ...state, confirm: 'rollback', rollbackRemoves: action.removes };
     case 'rollbackStarted':
       return { ...state, rollback: { state: 'running' }, confirm: undefined };
     case 'rollbackFinished':

@@ -35,7 +35,7 @@ function fields({ state }: FieldsContext): FieldSpec[] {
       setting: 'disabled',
       value: state.draft.disabled,
       choices: ['skip', 'import'],
-      describe: (choice) => (choice === 'skip' ? 'skip: left out and reported' : 'import: with disabled: true in their metadata'),
+      describe: (choice) => `${choice}: ${disabledWords(choice === 'import' ? 'import' : 'skip', state.command)}`,
       set: (value) => ({ type: 'draft', patch: { disabled: value as Draft['disabled'] } }),
     },
     {
@@ -119,8 +119,8 @@ function RolesFound({ state }: { state: AppState }) {
 
 /** What a run does with disabled accounts: a sync also takes out of the core those the migration created. */
 function disabledWords(policy: AppState['draft']['disabled'], command: AppState['command']): string {
-  if (policy === 'import') return command === 'sync' ? 'imported or updated, marked disabled' : 'imported, marked disabled';
-  return command === 'sync' ? 'created by the migration: removed from the core; the others left out, reported' : 'left out, reported';
+  if (policy === 'import') return command === 'sync' ? 'imported or updated, disabled: true in metadata' : 'imported, with disabled: true in their metadata';
+  return command === 'sync' ? 'removed if the migration created them, else left out' : 'left out, reported';
 }
 
 function identityRows(state: AppState): TableRow[] {

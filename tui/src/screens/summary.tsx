@@ -23,11 +23,6 @@ function summaryOf(state: AppState): PushSummary | undefined {
   return state.run.state === 'finished' ? state.run.summary : undefined;
 }
 
-/** Created by this run: what a rollback would remove. */
-function created(summary: PushSummary): number {
-  return summary.imported + summary.thirdPartyCreated;
-}
-
 function rollbackLine(state: AppState): { text: string; tone: 'ok' | 'error' | 'warning' | 'plain' } | undefined {
   const { rollback } = state;
   if (rollback.state === 'idle') return undefined;
@@ -142,7 +137,7 @@ export const summaryScreen: ScreenSpec = {
         dispatch({ type: 'goTo', screen: 'hashes' });
         return true;
       case 'u':
-        if (canRollBack(state)) dispatch({ type: 'confirm', what: 'rollback' });
+        if (canRollBack(state)) commands.askRollback();
         return true;
       default:
         return false;
@@ -152,10 +147,12 @@ export const summaryScreen: ScreenSpec = {
   back: ({ dispatch }) => dispatch({ type: 'goTo', screen: 'review' }),
   message: (state) => {
     const summary = summaryOf(state);
-    if (state.confirm === 'rollback' && summary !== undefined) {
+    if (state.confirm === 'rollback') {
       return {
         tone: 'warning',
-        text: `Remove every user this migration created (${formatCount(created(summary))} in this run; never one that was there before)? (y/n)`,
+        text:
+          `Remove the ${formatCount(state.rollbackRemoves ?? 0)} user(s) this migration created, by its push and every sync of this journal ` +
+          '(never one that was there before)? (y/n)',
       };
     }
     if (summary?.stoppedEarly?.reason === 'credentialsMismatch') return { tone: 'error', text: 'h: fix the hash parameters, then run again from Review.' };
