@@ -43,13 +43,19 @@ describe('the app says the numbers it acts on (issue 25, item 4)', () => {
     expect(syncWords).not.toMatch(/disabled\s+\d+\s+left out, reported/);
   });
 
-  it('the Summary shows no outcome at 0; the rollback question says how many it removes; after it no command reuses the journal', async () => {
+  it('the Summary shows no outcome at 0 and the retries; the rollback question says how many it removes; after it no command reuses the journal', async () => {
     const app = bed.open({ file: 'users.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson', report: 'report.ndjson' });
     await toIdentity(app);
     await press(app, keys.enter);
     await waitFor(app, 'Nothing is sent until you confirm.');
+    // A store that loses lock conflicts: the requests sent again are counted, each operation still once.
+    bed.core().faults.setContention({ atTwo: 0.9, atFour: 0.9, writeMs: 0 });
+    bed.core().faults.setLatencyMs(10);
     await press(app, keys.enter, 'y');
-    await waitFor(app, 'Push finished.', 20_000);
+    const first = flat(await waitFor(app, 'Push finished.', 20_000));
+    expect(first).toMatch(/Retries: [1-9]\d* request\(s\) sent again/);
+    expect(first).toContain('✓ these add up to 16 of 16 planned operations');
+    bed.core().faults.clearFaults();
     // Run again: every user is skipped, so "this run" created none, yet a rollback removes every user of the journal.
     await press(app, 'b');
     await waitFor(app, 'Nothing is sent until you confirm.');
