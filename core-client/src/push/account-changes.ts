@@ -9,7 +9,8 @@ import type { OperationEnd } from './outcome.js';
 import { assignRoles, roleNotes } from './user-roles.js';
 import type { UserStepContext } from './user-steps.js';
 
-export type ChangeContext = UserStepContext & { journal: Journal };
+/** A sync's change counts nothing of the steps' (the delta's counts say what changed). */
+export type ChangeContext = Omit<UserStepContext, 'count'> & { journal: Journal };
 
 /** Every top-level key the migration ever writes into a user's metadata: a key the newer export lacks is removed. */
 const migratedMetadataKeys: readonly string[] = [...SourceProfileSchema.keyof().options, 'migratedFrom', 'disabled'];

@@ -183,7 +183,8 @@ class PushRun {
   readonly #giveUpAfterMs: number;
   readonly #counts: PushCounts = emptyCounts();
   readonly #steps: StepCounts = emptyStepCounts();
-  readonly #stepContext: UserStepContext;
+  /** Shared by every operation; each user's steps get their own `count` (see #run). */
+  readonly #stepContext: Omit<UserStepContext, 'count'>;
   /** Operations under way (from their first request to their end, retries and waits included). */
   #inFlight = 0;
   readonly #changes = new ChangeNotifier();
@@ -236,9 +237,6 @@ class PushRun {
           this.#outputFailed(error);
           throw error;
         }
-      },
-      count: (counter) => {
-        this.#steps[counter] += 1;
       },
       note: (item, code, reason) => this.#reportLine(item, { code, reason }),
       recordAccount: (item, ids, groups) => this.#recordAccount(item, ids, groups),
