@@ -135,6 +135,7 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
           readOnly: options.dryRun === true,
           onNote: (message) => options.onEvent?.({ type: 'note', message }),
           anySource: options.sync !== undefined,
+          run: { command: options.sync === undefined ? 'push' : 'sync', source: options.sourceName ?? '' },
         });
   if (journal instanceof JournalError) throw journal;
   if (options.sync !== undefined && journal !== undefined && journal.version < 4) {
@@ -267,7 +268,21 @@ class PushRun {
     });
   }
 
+  /** The run, then its end line and the journal closed: a run whose journal cannot be closed ends with that sentence. */
   async run(): Promise<PushSummary> {
+    let summary: PushSummary;
+    try {
+      summary = await this.#runToEnd();
+      this.#journal?.endRun(summary);
+    } finally {
+      this.#closeOutputs();
+    }
+    if (this.#fatal !== undefined) throw this.#fatal;
+    this.#emit({ type: 'finished', summary });
+    return summary;
+  }
+
+  async #runToEnd(): Promise<PushSummary> {
     const { signal, abandonSignal, control } = this.#options;
     const onInterrupt = (): void =>
       this.#requestStop({
@@ -320,7 +335,6 @@ class PushRun {
       signal?.removeEventListener('abort', onInterrupt);
       abandonSignal?.removeEventListener('abort', onAbandon);
       unsubscribe?.();
-      this.#closeOutputs();
       await this.#report?.close().catch((error: unknown) => this.#outputFailed(error));
     }
     if (this.#fatal !== undefined) throw this.#fatal;
@@ -339,9 +353,7 @@ class PushRun {
       addOutcome(this.#counts, 'notAttempted', total - this.#counts.total);
     }
     this.#emitProgress();
-    const summary = this.#summary();
-    this.#emit({ type: 'finished', summary });
-    return summary;
+    return this.#summary();
   }
 
   /** True when the source changed (and the run is stopping for it). */

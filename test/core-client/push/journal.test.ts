@@ -180,7 +180,7 @@ describe('Journal', () => {
     const [headerLine, entryLine] = (await readFile(path, 'utf8')).trim().split('\n');
     const header = JSON.parse(headerLine ?? '') as { digestSalt: string; version: number };
     const entry = JSON.parse(entryLine ?? '') as { d: string };
-    expect(header.version).toBe(4);
+    expect(header.version).toBe(5);
     const withoutKey = hash('sha256', `${header.digestSalt}\n${operation.operationKey}\n${JSON.stringify(operation.body)}`, 'base64url').slice(0, 11);
     expect(entry.d).not.toBe(withoutKey);
     expect(JSON.stringify(header)).not.toContain(digestKey(header.digestSalt).toString('base64'));
@@ -199,7 +199,7 @@ describe('Journal', () => {
     const header = { journal: 'core-migrate push journal', version: 2, source: sourceFingerprint, target, digestSalt: 's'.repeat(32), digestCheck: 'c' };
     await writeFile(path, `${JSON.stringify(header)}\n{"k":"L2#pw","d":"abc","o":"sent"}\n`);
     const refused = await Journal.open(path, { sourceFingerprint, target, digestKey });
-    expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 2, this one reads 4\).*new --journal/);
+    expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 2, this one reads 5\).*new --journal/);
     // Refused before the lock is taken: nothing is left behind.
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
@@ -209,7 +209,7 @@ describe('Journal', () => {
     journal.record(bcryptOperation(1), { outcome: 'imported' });
     journal.close();
     const [header = '', ...rest] = (await readFile(path, 'utf8')).split('\n');
-    await writeFile(path, [header.replace('"version":4', '"version":3'), ...rest].join('\n'));
+    await writeFile(path, [header.replace(/"version":\d+/, '"version":3'), ...rest].join('\n'));
     const resumed = await openOk(path);
     expect(resumed.version).toBe(3);
     expect(resumed.lookup(bcryptOperation(1))).toEqual({ outcome: 'imported' });
