@@ -273,7 +273,11 @@ class PushRun {
     let summary: PushSummary;
     try {
       summary = await this.#runToEnd();
-      this.#journal?.endRun(summary);
+      try {
+        this.#journal?.endRun(summary);
+      } catch (error) {
+        this.#outputFailed(error);
+      }
     } finally {
       this.#closeOutputs();
     }
