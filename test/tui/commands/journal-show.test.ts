@@ -197,11 +197,11 @@ describe('core-migrate journal show', () => {
     expect(held.lock).toMatchObject({ pid: process.pid, running: true });
     expect(held.runs.at(-1)).toMatchObject({ startedAt: started, underWay: true });
     expect(json.stderr).toMatch(
-      /^A push holds this journal \(process \d+ on .*\): what follows is what it had written when read, and its run has no end yet\./,
+      /^A push or sync holds this journal \(process \d+ on .*\): what follows is what it had written when read, and its run has no end yet\./,
     );
     const text = await show(journal);
     expect(text.stdout).toMatch(/push +\S+ +under way \(holds the lock\) \S+\/held\.ndjson\n/);
-    expect(text.stdout).toContain(`Locked by a push now running (process ${process.pid}`);
+    expect(text.stdout).toContain(`Locked by a push or sync now running (process ${process.pid}`);
     // Read only: the lock is the holder's, and the journal is as it was.
     expect(await readFile(`${journal}.lock`, 'utf8')).toBe(lock);
     expect(await readFile(journal, 'utf8')).toBe(before);

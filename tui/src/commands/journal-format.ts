@@ -42,13 +42,18 @@ export function formatJournalOverview(overview: JournalOverview): string {
     const { lock } = overview;
     lines.push(
       lock.running
-        ? `Locked by a ${lock.command ?? 'push'} now running (process ${lock.pid} on ${lock.host}, since ${lock.startedAt}).`
+        ? `Locked by ${holderWords(lock.command)} now running (process ${lock.pid} on ${lock.host}, since ${lock.startedAt}).`
         : `A lock left by process ${lock.pid} (since ${lock.startedAt}), which is gone: the next run takes it over.`,
     );
   }
   lines.push(overview.runs.length === 0 ? 'Runs: none recorded.' : 'Runs (oldest first):');
   for (const run of overview.runs) lines.push(...runLines(run));
   return `${lines.join('\n')}\n`;
+}
+
+/** A push and a sync take the lock alike (as "push"); a rollback names itself. */
+export function holderWords(command: 'push' | 'rollback' | undefined): string {
+  return command === 'rollback' ? 'a rollback' : 'a push or sync';
 }
 
 function rollbackWords(overview: JournalOverview): string {

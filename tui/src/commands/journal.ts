@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { describeJournal } from 'core-client/identity/journal-overview';
+import { describeJournal, type JournalOverview } from 'core-client/identity/journal-overview';
 import { JournalReadError } from 'core-client/identity/journal-users';
 import { ExitCode } from 'core-client/settings/verdict';
 import { resolve } from 'node:path';
 import { CommandOutput } from './command-output.js';
 import type { RegisterCommand } from './index.js';
-import { formatJournalOverview } from './journal-format.js';
+import { formatJournalOverview, holderWords } from './journal-format.js';
 
 export const registerJournalCommand: RegisterCommand = (journal: Command, { io, setExitCode }) => {
   journal
@@ -25,9 +25,13 @@ export const registerJournalCommand: RegisterCommand = (journal: Command, { io, 
     });
 };
 
-function lockSentence(lock: { command?: string | undefined; pid: number; host: string; startedAt: string }): string {
+function lockSentence(lock: NonNullable<JournalOverview['lock']>): string {
   return (
-    `A ${lock.command ?? 'push'} holds this journal (process ${lock.pid} on ${lock.host}, since ${lock.startedAt}): ` +
+    `${capitalised(holderWords(lock.command))} holds this journal (process ${lock.pid} on ${lock.host}, since ${lock.startedAt}): ` +
     'what follows is what it had written when read, and its run has no end yet. Nothing was locked or written.'
   );
+}
+
+function capitalised(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
