@@ -18,6 +18,7 @@ const commandModules: Record<CommandName, () => Promise<RegisterCommand>> = {
   sync: async () => (await import('./commands/sync.js')).registerSyncCommand,
   check: async () => (await import('./commands/check.js')).registerCheckCommand,
   rollback: async () => (await import('./commands/rollback.js')).registerRollbackCommand,
+  journal: async () => (await import('./commands/journal.js')).registerJournalCommand,
 };
 
 /** Every help of a command and of its own subcommands (`hash inspect`) ends with the command's docs page. */

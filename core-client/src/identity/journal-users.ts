@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { JournalEntrySchema, JournalError, JournalStateEntrySchema, JournalStepEntrySchema, parseJournalHeader } from '../push/journal.js';
+import { JournalError, parseJournalHeader } from '../push/journal.js';
+import { parseEntry, parseState, parseStep } from '../push/journal-lines.js';
 
 /** A user a push created, as its journal recorded it: ids only, never an email or a secret. */
 export interface CreatedUser {
@@ -50,11 +51,10 @@ export async function* createdUsers(path: string, stats: { uncertain: number } =
       first = false;
       continue;
     }
-    const json = safeJson(line);
-    const step = JournalStepEntrySchema.safeParse(json);
-    if (step.success) {
-      const key = `${step.data.k}\n${step.data.d}`;
-      const entry = step.data;
+    // Told apart as a resume tells them (`parseStep` checks by hand): a journal holds millions of lines.
+    const entry = parseStep(line);
+    if (entry !== undefined) {
+      const key = `${entry.k}\n${entry.d}`;
       if (entry.s === 'intent') announced.add(key);
       else announced.delete(key);
       if (entry.s === 'created' && entry.u !== undefined) open.set(key, { key, coreId: entry.u });
@@ -62,9 +62,10 @@ export async function* createdUsers(path: string, stats: { uncertain: number } =
       if (entry.s === 'mapped' && entry.x !== undefined && user !== undefined) user.externalId = entry.x;
       continue;
     }
-    const final = JournalEntrySchema.safeParse(json);
-    if (!final.success) continue; // A torn last line: the push was killed mid-write.
-    const key = `${final.data.k}\n${final.data.d}`;
+    // Only a final line has `o`; state and run lines, and a torn last line (killed mid-write), are passed over.
+    const final = line.includes('"o":') ? parseEntry(line) : undefined;
+    if (final === undefined) continue;
+    const key = `${final.k}\n${final.d}`;
     announced.delete(key);
     const user = open.get(key);
     if (user !== undefined) {
@@ -81,23 +82,14 @@ export async function* createdUsers(path: string, stats: { uncertain: number } =
 async function removedBySync(path: string): Promise<Set<string>> {
   const removed = new Set<string>();
   for await (const line of lines(path)) {
-    if (!line.includes('"w":')) continue;
-    const state = JournalStateEntrySchema.safeParse(safeJson(line));
-    if (!state.success) continue;
-    if (state.data.f.includes('r')) removed.add(state.data.c);
-    else removed.delete(state.data.c);
+    const state = parseState(line);
+    if (state === undefined) continue;
+    if (state.f.includes('r')) removed.add(state.c);
+    else removed.delete(state.c);
   }
   return removed;
 }
 
 function lines(path: string): AsyncIterable<string> {
   return createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-}
-
-function safeJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
 }

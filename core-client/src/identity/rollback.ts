@@ -1,6 +1,6 @@
 import { closeSync, createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { checkOutputPaths, openOutputFile, outputErrorSentence, writeFully, type NamedFile } from '../files/output-paths.js';
+import { checkOutputPaths, openOutputFile, OutputPathError, outputErrorSentence, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CoreClient } from '../http/core-client.js';
 import { AuthRejected, isCoreError, TenantNotFound } from '../http/errors.js';
 import { rollbackRecordPath } from '../push/journal.js';
@@ -8,6 +8,9 @@ import { JournalLock } from '../push/journal-lock.js';
 import { journalFitsTarget } from '../push/journal-target.js';
 import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
 import { removeCreatedRoles, rolesRecordPath, type RoleRemoval } from './roles.js';
+import { rollbackRunEnd, rollbackRunStart, type RollbackCounts } from './rollback-record.js';
+
+export { RollbackCountsSchema, type RollbackCounts } from './rollback-record.js';
 
 export type RollbackClient = Pick<CoreClient, 'removeUser' | 'userIdMapping' | 'describe' | 'roleUsers' | 'removeRole'>;
 
@@ -31,24 +34,7 @@ export interface RollbackOptions {
   rolesSupported?: boolean;
 }
 
-export interface RollbackSummary {
-  /** Users the journal says this migration created: by its push and by every sync since (a sync creates new users too). */
-  created: number;
-  removed: number;
-  /** Removed by an earlier run of this rollback. */
-  alreadyRemoved: number;
-  /** Removed by a sync already (disabled in the old system, or gone from it with --deleted remove): nothing left to remove. */
-  removedBySync: number;
-  /** The old id now names another core user: left alone. */
-  leftAlone: number;
-  failed: number;
-  /** A dry run, or a stop: not removed (a re-run removes them). */
-  notAttempted: number;
-  /**
-   * Creations the push sent but was killed before journalling their answer: the journal has no id for them. Resuming
-   * the push first finds and records them; a rollback after that removes them too.
-   */
-  uncertain: number;
+export interface RollbackSummary extends RollbackCounts {
   dryRun: boolean;
   recordPath: string;
   stoppedEarly?: { reason: 'authRejected' | 'tenantNotFound' | 'interrupted' | 'outputFailed'; message: string };
@@ -95,7 +81,22 @@ export async function runRollback(options: RollbackOptions): Promise<RollbackSum
     if (refused !== undefined) throw refused;
     // Opened (so created) before the first removal: the journal is marked rolled back before any user is gone.
     fd = openOutputFile(record, { append: true });
-    return await removeCreated(options, recordPath, fd);
+    const start = rollbackRunStart();
+    try {
+      writeFully(fd, `${JSON.stringify(start)}\n`);
+    } catch (error) {
+      throw new OutputPathError(`${outputErrorSentence(error as NodeJS.ErrnoException, record)} Nothing was removed.`, record.role);
+    }
+    const summary = await removeCreated(options, recordPath, fd);
+    try {
+      writeFully(fd, `${JSON.stringify(rollbackRunEnd(start, summary.stoppedEarly?.reason ?? 'complete', summary))}\n`);
+    } catch (error) {
+      // Every removal is recorded; only the run's end is not (`journal show` says "no end recorded").
+      options.onNote?.(
+        `${outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the rollback record', path: recordPath })} The rollback's end was not recorded.`,
+      );
+    }
+    return summary;
   } finally {
     if (fd !== undefined) closeSync(fd);
     locked.lock.release();

@@ -142,6 +142,7 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
           readOnly: options.dryRun === true,
           onNote: (message) => options.onEvent?.({ type: 'note', message }),
           anySource: options.sync !== undefined,
+          run: { command: options.sync === undefined ? 'push' : 'sync', source: options.sourceName ?? '' },
         });
   if (journal instanceof JournalError) throw journal;
   if (options.sync !== undefined && journal !== undefined && journal.version < 4) {
@@ -272,7 +273,25 @@ class PushRun {
     });
   }
 
+  /** The run, then its end line and the journal closed: a run whose journal cannot be closed ends with that sentence. */
   async run(): Promise<PushSummary> {
+    let summary: PushSummary;
+    try {
+      summary = await this.#runToEnd();
+      try {
+        this.#journal?.endRun(summary);
+      } catch (error) {
+        this.#outputFailed(error);
+      }
+    } finally {
+      this.#closeOutputs();
+    }
+    if (this.#fatal !== undefined) throw this.#fatal;
+    this.#emit({ type: 'finished', summary });
+    return summary;
+  }
+
+  async #runToEnd(): Promise<PushSummary> {
     const { signal, abandonSignal, control } = this.#options;
     const onInterrupt = (): void =>
       this.#requestStop({
@@ -325,7 +344,6 @@ class PushRun {
       signal?.removeEventListener('abort', onInterrupt);
       abandonSignal?.removeEventListener('abort', onAbandon);
       unsubscribe?.();
-      this.#closeOutputs();
       await this.#report?.close().catch((error: unknown) => this.#outputFailed(error));
     }
     if (this.#fatal !== undefined) throw this.#fatal;
@@ -344,9 +362,7 @@ class PushRun {
       addUnread(this.#counts, total - this.#counts.total, this.#options.plannedRejections);
     }
     this.#emitProgress();
-    const summary = this.#summary();
-    this.#emit({ type: 'finished', summary });
-    return summary;
+    return this.#summary();
   }
 
   /** True when the source changed (and the run is stopping for it). */

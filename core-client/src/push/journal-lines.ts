@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fieldGroups } from '../plan/field-groups.js';
+import { PushCountsSchema, stopReasons, SyncCountsSchema } from './summary.js';
 import { StateFlag } from './user-states.js';
 
 /**
@@ -62,6 +63,42 @@ export const JournalStateEntrySchema = z.object({
     .optional(),
 });
 export type JournalStateEntry = z.infer<typeof JournalStateEntrySchema>;
+
+/** How a run ended: ran to its end, or the reason it stopped (`interrupted`, `coreUnreachable`: it gave up, ...). */
+export const runEnds = ['complete', ...stopReasons] as const;
+export const RunEndSchema = z.enum(runEnds);
+export type RunEnd = z.infer<typeof RunEndSchema>;
+
+/**
+ * A run's own lines (journal version 5, issue 25): one as a push or sync begins (`started`, and the export it reads
+ * as it was named), one as it ends (`ended`, how, and its summary's counts). A run killed before its end has only the
+ * first. A rollback writes the same lines to its record (`<journal>.rollback`), with its own counts.
+ */
+export const JournalRunStartSchema = z.object({
+  run: z.enum(['push', 'sync']),
+  started: z.string(),
+  source: z.string(),
+});
+export type JournalRunStart = z.infer<typeof JournalRunStartSchema>;
+
+export const JournalRunEndSchema = JournalRunStartSchema.extend({
+  ended: z.string(),
+  end: RunEndSchema,
+  /** Partial when read: a line written by a version with fewer outcomes still reads. */
+  counts: PushCountsSchema.partial(),
+  sync: SyncCountsSchema.partial().optional(),
+});
+export type JournalRunEnd = z.infer<typeof JournalRunEndSchema>;
+
+/** A run line (start or end), or undefined; most lines are not, and are told apart without parsing. */
+export function parseRun(line: string): JournalRunStart | JournalRunEnd | undefined {
+  if (!line.includes('"run":')) return undefined;
+  const json = safeJson(line);
+  const end = JournalRunEndSchema.safeParse(json);
+  if (end.success) return end.data;
+  const start = JournalRunStartSchema.safeParse(json);
+  return start.success ? start.data : undefined;
+}
 
 export function safeJson(line: string): unknown {
   try {

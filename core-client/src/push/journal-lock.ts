@@ -8,14 +8,14 @@ import { z } from 'zod';
  * (`<journal>.lock`, created exclusively, holding the owner's pid and host) lets only one run use it. A lock whose
  * process is gone (killed, crashed) on this host is taken over, and the caller says so.
  */
-const LockFileSchema = z.object({
+export const LockFileSchema = z.object({
   pid: z.number().int().positive(),
   host: z.string(),
   startedAt: z.string(),
   /** What holds it: a push (also when absent) or a rollback; named in the refusal. */
   command: z.enum(['push', 'rollback']).optional(),
 });
-type LockFile = z.infer<typeof LockFileSchema>;
+export type LockFile = z.infer<typeof LockFileSchema>;
 
 export type LockResult = { ok: true; lock: JournalLock; tookOverFrom?: LockFile } | { ok: false; message: string };
 
@@ -71,6 +71,15 @@ export class JournalLock {
       // Already gone: nothing to release.
     }
   }
+}
+
+/**
+ * Who holds a journal's lock, read without touching it (`journal show`): undefined when none does; `running` false
+ * for a lock left by a process that is gone (the next run takes it over).
+ */
+export function lockHolder(journalPath: string): { holder: LockFile; running: boolean } | undefined {
+  const owner = readOwner(`${journalPath}.lock`);
+  return owner === undefined ? undefined : { holder: owner, running: isAlive(owner) };
 }
 
 function tryCreate(path: string, content: LockFile): boolean {

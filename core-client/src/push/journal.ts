@@ -13,17 +13,21 @@ import {
   hexOf,
   journalledOutcomes,
   parseEntry,
+  parseRun,
   parseState,
   parseStep,
   safeJson,
   type JournalEntry,
   type JournalledOutcome,
+  type JournalRunEnd,
+  type JournalRunStart,
   type JournalStateEntry,
   type JournalStep,
   type JournalStepEntry,
 } from './journal-lines.js';
 import { JournalLock } from './journal-lock.js';
 import { journalFitsTarget } from './journal-target.js';
+import { PushCountsSchema, type PushSummary } from './summary.js';
 import { StateFlag, UserStates } from './user-states.js';
 
 /**
@@ -63,16 +67,19 @@ export {
 } from './journal-lines.js';
 
 const JOURNAL_MARK = 'core-migrate push journal';
-/** Version 4 (issue 19) added the account state lines a sync compares; version 3 journals still resume and roll back. */
-export const JOURNAL_VERSION = 4;
-const READABLE_VERSIONS: readonly number[] = [3, 4];
+/**
+ * Version 4 (issue 19) added the account state lines a sync compares, version 5 (issue 25) the run lines; version 3
+ * journals still resume and roll back, version 4 ones also sync (their runs are not recorded).
+ */
+export const JOURNAL_VERSION = 5;
+const READABLE_VERSIONS: readonly number[] = [3, 4, 5];
 
 /** What every version's header has, to tell an older journal from a foreign file. */
 const JournalMarkSchema = z.object({ journal: z.literal(JOURNAL_MARK), version: z.number().int() });
 
 export const JournalHeaderSchema = z.object({
   journal: z.literal(JOURNAL_MARK),
-  version: z.union([z.literal(3), z.literal(JOURNAL_VERSION)]),
+  version: z.union([z.literal(3), z.literal(4), z.literal(JOURNAL_VERSION)]),
   source: z.string(),
   target: z.string(),
   /** The HKDF salt of the digest key (the key itself comes from the api-key and is never written). */
@@ -135,6 +142,8 @@ export interface OpenJournalOptions {
    * and the accounts' state lines, not the operations' keys, say what is there.
    */
   anySource?: boolean;
+  /** The run that opens it (never a dry run): its start line is written at once, its end line by `endRun`. */
+  run?: { command: JournalRunStart['run']; source: string };
 }
 
 const DIGEST_CHECK_TEXT = 'core-migrate journal digest check';
@@ -180,6 +189,9 @@ export class Journal {
   #version: number = JOURNAL_VERSION;
   /** Bytes in the file once every pending line is written: where the next line starts. */
   #end = 0;
+  /** This run, for its end line; its start line goes out before its first other line (`#startRun`). */
+  #run: JournalRunStart | undefined;
+  #runStartWritten = false;
 
   private constructor(path: string, key: string, fd: number | undefined) {
     this.path = path;
@@ -226,6 +238,7 @@ export class Journal {
     try {
       const journal = existing === undefined || existing.size === 0 ? Journal.#create(path, options) : await Journal.#load(path, existing.size, options);
       journal.#lock = lock;
+      if (options.run !== undefined) journal.#beginRun(options.run);
       return journal;
     } catch (error) {
       lock?.release();
@@ -283,6 +296,7 @@ export class Journal {
         journal.#rememberStep(step);
         continue;
       }
+      if (parseRun(line) !== undefined) continue;
       const entry = parseEntry(line);
       if (entry === undefined) {
         throw new JournalError(
@@ -370,6 +384,37 @@ export class Journal {
     else this.#refusals.delete(doneKey);
   }
 
+  /** Starts the run (version 5 on; an older journal's lines stay what its version's reader knows). */
+  #beginRun(run: { command: JournalRunStart['run']; source: string }): void {
+    if (this.#version < 5 || this.#fd === undefined) return;
+    this.#run = { run: run.command, started: new Date().toISOString(), source: run.source };
+  }
+
+  /**
+   * The run's start line, before its first other line: a run that is killed after writing anything shows as begun
+   * with no end, and one refused before it wrote anything (a sync's checks) leaves no line at all.
+   */
+  #startRun(): void {
+    if (this.#run === undefined || this.#runStartWritten) return;
+    this.#runStartWritten = true;
+    this.#append(`${JSON.stringify(this.#run)}\n`);
+  }
+
+  /** Writes the run's end line: how it ended and its summary's counts, as the summary has them (see `journal show`). */
+  endRun(summary: PushSummary): void {
+    if (this.#run === undefined) return;
+    const entry: JournalRunEnd = {
+      ...this.#run,
+      ended: new Date().toISOString(),
+      end: summary.stoppedEarly?.reason ?? 'complete',
+      // The counts alone, not the summary's paths and figures.
+      counts: PushCountsSchema.parse(summary),
+      ...(summary.sync === undefined ? {} : { sync: summary.sync }),
+    };
+    this.#append(`${JSON.stringify(entry)}\n`);
+    this.#run = undefined;
+  }
+
   /** The keyed 32-bit digest of each field group of an operation, in `fieldGroups` order (see JournalStateEntrySchema). */
   groupDigests(operation: ImportOperation): number[] {
     const texts = fieldGroupTexts(operation);
@@ -401,6 +446,7 @@ export class Journal {
       g: state.digests.map(hexOf).join(''),
       ...(state.whole === undefined ? {} : { a: hexOf(state.whole) }),
     };
+    this.#startRun();
     const offset = this.#end;
     this.#append(`${JSON.stringify(entry)}\n`);
     if (this.#fd === undefined) return;
@@ -463,6 +509,7 @@ export class Journal {
   announce(operation: ImportOperation): Promise<void> | undefined {
     if (this.#writeError !== undefined) return Promise.reject(this.#writeError);
     if (this.#fd === undefined) return undefined;
+    this.#startRun();
     const entry: JournalStepEntry = { k: operation.operationKey, d: this.digest(operation), s: 'intent' };
     this.#queue(`${JSON.stringify(entry)}\n`);
     this.#intentWritten ??= new Promise<void>((resolve, reject) => {
@@ -499,6 +546,7 @@ export class Journal {
 
   /** Journals a completed step (the write-ahead `intent` goes through `announce`). */
   recordStep(operation: ImportOperation, step: Exclude<JournalStep, 'intent'>, ids: { u?: string; x?: string } = {}): void {
+    this.#startRun();
     const entry: JournalStepEntry = { k: operation.operationKey, d: this.digest(operation), s: step, ...ids };
     this.#append(`${JSON.stringify(entry)}\n`);
   }
@@ -513,6 +561,7 @@ export class Journal {
     if (result.outcome === 'rejectedByCore' && result.reason !== undefined) entry.r = result.reason;
     // Not added to the resume index: a run meets each operation once, and the index serves the next run.
     if (this.#fd !== undefined) this.#appended += 1;
+    this.#startRun();
     this.#append(`${JSON.stringify(entry)}\n`);
   }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, JournalError, rollbackRecordPath } from '../../../core-client/src/push/journal.js';
+import { emptyCounts } from '../../../core-client/src/push/summary.js';
 import { bcryptOperation, thirdPartyOperation } from './plan-fixtures.js';
 
 const target = 'http://127.0.0.1:3567 (tenant public)';
@@ -180,7 +181,7 @@ describe('Journal', () => {
     const [headerLine, entryLine] = (await readFile(path, 'utf8')).trim().split('\n');
     const header = JSON.parse(headerLine ?? '') as { digestSalt: string; version: number };
     const entry = JSON.parse(entryLine ?? '') as { d: string };
-    expect(header.version).toBe(4);
+    expect(header.version).toBe(5);
     const withoutKey = hash('sha256', `${header.digestSalt}\n${operation.operationKey}\n${JSON.stringify(operation.body)}`, 'base64url').slice(0, 11);
     expect(entry.d).not.toBe(withoutKey);
     expect(JSON.stringify(header)).not.toContain(digestKey(header.digestSalt).toString('base64'));
@@ -199,7 +200,7 @@ describe('Journal', () => {
     const header = { journal: 'core-migrate push journal', version: 2, source: sourceFingerprint, target, digestSalt: 's'.repeat(32), digestCheck: 'c' };
     await writeFile(path, `${JSON.stringify(header)}\n{"k":"L2#pw","d":"abc","o":"sent"}\n`);
     const refused = await Journal.open(path, { sourceFingerprint, target, digestKey });
-    expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 2, this one reads 4\).*new --journal/);
+    expect((refused as JournalError).message).toMatch(/another version of core-migrate \(journal version 2, this one reads 5\).*new --journal/);
     // Refused before the lock is taken: nothing is left behind.
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
@@ -209,7 +210,7 @@ describe('Journal', () => {
     journal.record(bcryptOperation(1), { outcome: 'imported' });
     journal.close();
     const [header = '', ...rest] = (await readFile(path, 'utf8')).split('\n');
-    await writeFile(path, [header.replace('"version":4', '"version":3'), ...rest].join('\n'));
+    await writeFile(path, [header.replace(/"version":\d+/, '"version":3'), ...rest].join('\n'));
     const resumed = await openOk(path);
     expect(resumed.version).toBe(3);
     expect(resumed.lookup(bcryptOperation(1))).toEqual({ outcome: 'imported' });
@@ -270,5 +271,49 @@ describe('Journal', () => {
     expect(again.progressOf(bcryptOperation(2))).toBeUndefined();
     expect(again.progressOf(bcryptOperation(3))).toBeUndefined();
     again.close();
+  });
+
+  it("writes a run's start line before its first other line and its end with the summary's counts; a run that wrote nothing leaves no line", async () => {
+    const run = { command: 'push', source: 'users.ndjson' } as const;
+    (await openOk(path, { run })).close();
+    expect((await readFile(path, 'utf8')).trim().split('\n')).toHaveLength(1);
+    const journal = await openOk(path, { run });
+    journal.record(bcryptOperation(1), { outcome: 'imported' });
+    journal.endRun({ ...emptyCounts(), imported: 1, total: 1, dryRun: false, retries: 0, elapsedMs: 5, journalPath: path });
+    journal.close();
+    const lines = (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      { run: 'push', started: expect.any(String), source: 'users.ndjson' },
+      expect.objectContaining({ o: 'imported' }),
+      {
+        run: 'push',
+        started: lines[0]?.['started'],
+        source: 'users.ndjson',
+        ended: expect.any(String),
+        end: 'complete',
+        counts: { ...emptyCounts(), imported: 1, total: 1 },
+      },
+    ]);
+    // Read back by a resume as lines of the journal, not as damage.
+    const resumed = await openOk(path);
+    expect(resumed.lookup(bcryptOperation(1))).toEqual({ outcome: 'imported' });
+    resumed.close();
+  });
+
+  it('writes no run line into a journal of version 4, whose readers would take it for damage', async () => {
+    const journal = await openOk(path);
+    journal.record(bcryptOperation(1), { outcome: 'imported' });
+    journal.close();
+    const [header = '', ...rest] = (await readFile(path, 'utf8')).split('\n');
+    await writeFile(path, [header.replace(/"version":\d+/, '"version":4'), ...rest].join('\n'));
+    const resumed = await openOk(path, { run: { command: 'sync', source: 'newer.ndjson' } });
+    resumed.record(bcryptOperation(2), { outcome: 'imported' });
+    resumed.endRun({ ...emptyCounts(), imported: 1, total: 1, dryRun: false, retries: 0, elapsedMs: 5 });
+    resumed.close();
+    expect(await readFile(path, 'utf8')).not.toContain('"run":');
   });
 });

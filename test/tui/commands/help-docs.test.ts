@@ -13,6 +13,8 @@ describe('every --help ends with the docs page of its command', () => {
     [['push'], 'docs/push.md'],
     [['check'], 'docs/push.md'],
     [['rollback'], 'docs/push.md'],
+    [['journal'], 'docs/push.md'],
+    [['journal', 'show'], 'docs/push.md'],
     [['plan'], 'docs/exports.md'],
     [['hash'], 'docs/hashes.md'],
     [['hash', 'inspect'], 'docs/hashes.md'],

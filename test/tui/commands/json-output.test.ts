@@ -78,6 +78,17 @@ describe('--json: standard output is exactly one JSON document, everything for a
     expect(wholeJson(real)).toMatchObject({ removed: 24 });
   });
 
+  it('journal show, and a journal show that cannot read its file', async () => {
+    const run = await runCli(['journal', 'show', 'users.ndjson.push-journal.ndjson', '--json'], dir);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(wholeJson(run)).toMatchObject({ version: 5, users: { created: 24 }, rollback: { state: 'complete' } });
+    const refused = await runCli(['journal', 'show', 'users.ndjson', '--json'], dir);
+    expect(refused.exitCode).toBe(2);
+    expect(wholeJson(refused)).toMatchObject({ error: { command: 'journal show', exitCode: 2 } });
+    expect(refused.stderr).toMatch(/^core-migrate journal show: The file .* is not a core-migrate push journal/);
+  });
+
   it('plan and check', async () => {
     expect(wholeJson(await runCli(['plan', 'users.ndjson', '--json'], dir))).toMatchObject({ records: 25, rejected: 1 });
     expect(wholeJson(await runCli(['check', '--core', core.url, '--json'], dir))).toMatchObject({ ok: true });

@@ -29,6 +29,10 @@ export const commandCatalogue = {
     description: 'remove exactly the users a push created, by the ids its journal recorded; never a user that was there before',
     docs: 'docs/push.md',
   },
+  journal: {
+    description: 'journal show J: what a journal is (its export and core, each run with its time and counts, the users it holds); reads only',
+    docs: 'docs/push.md',
+  },
 } as const satisfies Record<string, { description: string; docs: `docs/${string}.md` }>;
 
 /** The page of the terminal app, which opens without a subcommand. */
