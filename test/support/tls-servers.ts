@@ -93,9 +93,12 @@ export interface TlsFront {
 
 /**
  * A TLS server on 127.0.0.1 (port 0) showing `pair`; with `forwardTo` (a plain HTTP core's port) each connection's
- * bytes go through to it, so a client that trusts the certificate talks to that core over TLS.
+ * bytes go through to it, so a client that trusts the certificate talks to that core over TLS. With `change`, once a
+ * request whose bytes hold `when` has gone through, the other connections are closed and every new one is shown `to`
+ * instead (a core restarted with another certificate during a run).
  */
-export async function startTlsFront(pair: KeyPair, forwardTo?: number): Promise<TlsFront> {
+export async function startTlsFront(pair: KeyPair, forwardTo?: number, change?: { when: string; to: KeyPair }): Promise<TlsFront> {
+  let changed = false;
   let connections = 0;
   const open = new Set<TLSSocket>();
   const server: Server = createServer({ key: pair.key, cert: pair.cert }, (socket) => {
@@ -104,6 +107,12 @@ export async function startTlsFront(pair: KeyPair, forwardTo?: number): Promise<
     if (forwardTo === undefined) return void socket.end();
     const core = connect(forwardTo, '127.0.0.1');
     socket.pipe(core).pipe(socket);
+    socket.on('data', (chunk: Buffer) => {
+      if (change === undefined || changed || !chunk.toString('latin1').includes(change.when)) return;
+      changed = true;
+      server.setSecureContext({ key: change.to.key, cert: change.to.cert });
+      for (const other of open) if (other !== socket) other.destroy();
+    });
     socket.on('error', () => core.destroy());
     core.on('error', () => socket.destroy());
   });

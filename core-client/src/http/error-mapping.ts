@@ -116,6 +116,10 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
   'ENOTFOUND',
   'EAI_AGAIN',
+  'ECONNABORTED',
+  'EADDRNOTAVAIL',
+  'ENETDOWN',
+  'EHOSTDOWN',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
@@ -136,8 +140,25 @@ const TLS_FAILURES: Readonly<Record<string, TlsFailure>> = {
   CERT_NOT_YET_VALID: 'expiredCertificate',
 };
 
-function tlsFailureOf(code: string): TlsFailure | undefined {
+function tlsFailureOf(code: string, message: string): TlsFailure | undefined {
+  // Node once reported OpenSSL's failures as EPROTO, with OpenSSL's reason in the message.
+  if (code === 'EPROTO') return /wrong version number|packet length too long|http request/i.test(message) ? 'notTls' : 'otherTls';
   return TLS_FAILURES[code] ?? (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || code.startsWith('CERT_') ? 'otherTls' : undefined);
+}
+
+/**
+ * A TLS server closes a plain-HTTP connection without a byte of answer (Node's does; others answer 400): over
+ * http://, a connection closed before anything was read may be that, so the sentence says so.
+ */
+function closedUnanswered(error: unknown, target: string): boolean {
+  if (!target.startsWith('http://') || typeof error !== 'object' || error === null || !('socket' in error)) return false;
+  const socket = error.socket;
+  return typeof socket === 'object' && socket !== null && 'bytesRead' in socket && socket.bytesRead === 0;
+}
+
+/** undici's parser could not read the answer as HTTP at all (another protocol on that port). */
+function isParserError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'HTTPParserError' || codeOf(error)?.startsWith('HPE_') === true);
 }
 
 /** One sentence per TLS failure: the likely cause, then the fix. */
@@ -151,7 +172,7 @@ function tlsSentence(failure: TlsFailure, target: string, code: string, detail: 
     case 'untrustedCertificate':
       return (
         `The core at ${target} showed a certificate that no authority this machine trusts has signed (${code}: ${detail}): ` +
-        "it is self-signed or signed by a private authority; give that authority's certificate (PEM) with --ca-file FILE."
+        "it is self-signed or signed by a private authority; give that authority's certificate (PEM) as the CA file (--ca-file FILE)."
       );
     case 'nameMismatch':
       return (
@@ -181,10 +202,18 @@ function codeOf(error: unknown): string | undefined {
  * failed TLS handshake into a TlsFailed; anything else (a bug, a closed client) comes back as it was.
  */
 export function errorFromTransport(error: unknown, context: ExchangeContext & { target: string }): unknown {
+  if (isParserError(error)) {
+    const detail = context.redact(error instanceof Error ? error.message : String(error)).trim();
+    return new ContractViolation(
+      `The server at ${context.target} did not answer ${context.request} in HTTP (${detail}): another program listens on that port; ` +
+        "check the core's address and port.",
+      { request: context.request, cause: error },
+    );
+  }
   const code = codeOf(error) ?? codeOf(error instanceof Error ? error.cause : undefined);
   if (code === undefined) return error;
   const detail = context.redact(error instanceof Error ? error.message : String(error)).trim();
-  const tls = tlsFailureOf(code);
+  const tls = tlsFailureOf(code, detail);
   if (tls !== undefined) {
     return new TlsFailed(tlsSentence(tls, context.target, code, detail), tls, code, { request: context.request, cause: error });
   }
@@ -196,7 +225,10 @@ export function errorFromTransport(error: unknown, context: ExchangeContext & { 
   }
   if (NETWORK_CODES.has(code)) {
     return new Transient(
-      `Could not talk to the core at ${context.target} for ${context.request} (${code}: ${detail}); is it running and reachable?`,
+      `Could not talk to the core at ${context.target} for ${context.request} (${code}: ${detail}); is it running and reachable?` +
+        (closedUnanswered(error, context.target)
+          ? ' It closed the connection without answering, as a core that speaks TLS does to plain HTTP: if so, use https://.'
+          : ''),
       'network',
       undefined,
       { request: context.request, cause: error },

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { runPreflight } from '../../../core-client/src/connection/preflight.js';
 import { CoreClient } from '../../../core-client/src/http/core-client.js';
-import { TlsFailed, type TlsFailure } from '../../../core-client/src/http/errors.js';
+import { ContractViolation, TlsFailed, Transient, type TlsFailure } from '../../../core-client/src/http/errors.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { makeThrowawayCertificates, startTlsFront, type KeyPair, type ThrowawayCertificates, type TlsFront } from '../../support/tls-servers.js';
@@ -95,6 +96,36 @@ describe('a core that cannot be reached over TLS is one sentence, never a stack'
       expect(report.steps.map((step) => step.status)).toEqual(['failed', 'skipped', 'skipped']);
     } finally {
       await probe.close();
+    }
+  });
+
+  it('http:// to a core that speaks TLS: the sentence says that a TLS server closes plain HTTP unanswered', async () => {
+    const tls = await front((all) => all.trusted);
+    const probe = client(tls.url.replace('https://', 'http://'));
+    try {
+      const report = await runPreflight(probe);
+      expect(report.failure?.errorKind).toBe('transient');
+      expect(report.failure?.sentence).toContain('UND_ERR_SOCKET');
+      expect(report.failure?.sentence).toContain('if so, use https://');
+      const error: unknown = await probe.hello({ retry: false }).catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(Transient);
+    } finally {
+      await probe.close();
+    }
+  });
+
+  it('a port where another protocol answers: a sentence about the address, not a parser stack', async () => {
+    const other = createServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const probe = client(`http://127.0.0.1:${(other.address() as AddressInfo).port}`);
+    try {
+      const error: unknown = await probe.hello({ retry: false }).catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(ContractViolation);
+      expect((error as ContractViolation).message).toContain('did not answer GET /hello in HTTP');
+      expect((await runPreflight(probe)).failure).toMatchObject({ step: 'reachable', errorKind: 'contractViolation' });
+    } finally {
+      await probe.close();
+      other.close();
     }
   });
 
