@@ -23,6 +23,13 @@ export function looksLikeVendorScrypt(hash: string): boolean {
   return hash.startsWith(VENDOR_SCRYPT_HASH_PREFIX);
 }
 
+/** The hash, salt and m/r/s parts of an `$f_scrypt$` string, missing its prefix (or with a part of it: `$`, `f_scrypt$`). */
+const UNPREFIXED_PATTERN = /^\$?(?:f_scrypt\$)?[\w+/=-]+\$[\w+/=-]*(?:\$[mrs]=[^$]*){3}$/;
+
+export function looksLikeUnprefixedVendorScrypt(hash: string): boolean {
+  return !looksLikeVendorScrypt(hash) && UNPREFIXED_PATTERN.test(hash);
+}
+
 export function formatVendorScrypt(parts: VendorScryptParts): string {
   return `${VENDOR_SCRYPT_HASH_PREFIX}${parts.hash}$${parts.salt}$m=${parts.memCost}$r=${parts.rounds}$s=${parts.saltSeparator}`;
 }
