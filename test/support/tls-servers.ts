@@ -86,6 +86,8 @@ export interface TlsFront {
   url: string;
   /** The certificate new connections are shown from now on (connections already made keep theirs). */
   useCertificate: (pair: KeyPair) => void;
+  /** From now on, `change` as `startTlsFront` takes it. */
+  changeCertificateWhen: (change: CertificateChange) => void;
   /** Connections opened so far (a refused handshake counts too). */
   connections: () => number;
   close: () => Promise<void>;
@@ -97,7 +99,13 @@ export interface TlsFront {
  * request whose bytes hold `when` has gone through, the other connections are closed and every new one is shown `to`
  * instead (a core restarted with another certificate during a run).
  */
-export async function startTlsFront(pair: KeyPair, forwardTo?: number, change?: { when: string; to: KeyPair }): Promise<TlsFront> {
+export interface CertificateChange {
+  when: string;
+  to: KeyPair;
+}
+
+export async function startTlsFront(pair: KeyPair, forwardTo?: number, firstChange?: CertificateChange): Promise<TlsFront> {
+  let change = firstChange;
   let changed = false;
   let connections = 0;
   const open = new Set<TLSSocket>();
@@ -124,6 +132,10 @@ export async function startTlsFront(pair: KeyPair, forwardTo?: number, change?: 
   return {
     url: `https://127.0.0.1:${port}`,
     useCertificate: (next) => server.setSecureContext({ key: next.key, cert: next.cert }),
+    changeCertificateWhen: (next) => {
+      change = next;
+      changed = false;
+    },
     connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {

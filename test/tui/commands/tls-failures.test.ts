@@ -99,4 +99,17 @@ describe('a certificate this client refuses: the cause and the fix, exit 3', () 
     expectSentence(run, 'Stopped early', 'CERT_HAS_EXPIRED', "renew the core's certificate");
     expect(tls.connections()).toBeGreaterThan(1);
   });
+
+  it('a rollback whose core shows an expired certificate after its first removal stops with the sentence, exit 3', async () => {
+    core.reset();
+    const tls = await front(certificates.trusted);
+    const ca = ['--ca-file', certificates.caFile];
+    const pushed = await runCli(['push', 'users.ndjson', '--core', tls.url, ...ca, '--journal', 'undo.journal'], folder);
+    expect(pushed.exitCode).toBe(ExitCode.ok);
+    // A removal's body names the user; the probes before it name nobody.
+    tls.changeCertificateWhen({ when: '"userId"', to: certificates.expired });
+    const run = await runCli(['rollback', '--journal', 'undo.journal', '--core', tls.url, ...ca], folder);
+    expectSentence(run, 'Stopped early', 'CERT_HAS_EXPIRED');
+    expect(core.users().length).toBeGreaterThan(0);
+  });
 });
