@@ -1,6 +1,6 @@
 /** Why no usable connection could be put together; every message says what to do next. */
 export type ConnectionErrorKind =
-  'noCoreUrl' | 'noApiKey' | 'apiKeyFileUnreadable' | 'invalidSetting' | 'pulumiMissing' | 'pulumiFailed' | 'stackOutputsMissing';
+  'noCoreUrl' | 'noApiKey' | 'apiKeyFileUnreadable' | 'caFileUnusable' | 'invalidSetting' | 'pulumiMissing' | 'pulumiFailed' | 'stackOutputsMissing';
 
 export class ConnectionError extends Error {
   override readonly name = 'ConnectionError';

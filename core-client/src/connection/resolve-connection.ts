@@ -20,6 +20,8 @@ export interface ConnectionInput {
   stack?: string | undefined;
   /** A file holding the api-key (surrounding whitespace ignored); a key on the command line would land in shell history and ps. */
   apiKeyFile?: string | undefined;
+  /** A file of certificates (PEM) of the authority behind an https:// core's certificate. */
+  caFile?: string | undefined;
 }
 
 export type ConnectionSource = 'flags' | 'environment' | 'stack';
@@ -35,6 +37,8 @@ export interface Connection {
   source: ConnectionSource;
   /** Where each value came from, for a message like "key from stack dev". */
   sources: { coreUrl: ConnectionSource; apiKey: ConnectionSource };
+  /** The certificates (PEM) of `caFile`: the authorities an https:// core's certificate may be signed by. */
+  ca?: string;
   /** From the stack outputs, when a stack was read. */
   signerKeyConfigured?: boolean;
 }
@@ -45,6 +49,26 @@ export type ResolveConnectionOptions = Pick<PulumiCliOptions, 'pulumiBinary' | '
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
+
+async function readCaFile(path: string, cwd: string | undefined): Promise<string | ConnectionError> {
+  const fullPath = resolvePath(cwd ?? process.cwd(), path);
+  let text: string;
+  try {
+    text = await readFile(fullPath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    return new ConnectionError('caFileUnusable', `The CA file ${fullPath} cannot be read (${code}): check the path given to --ca-file and its permissions.`);
+  }
+  if (!text.includes(PEM_CERTIFICATE)) {
+    return new ConnectionError(
+      'caFileUnusable',
+      `The CA file ${fullPath} holds no certificate in PEM form (${PEM_CERTIFICATE} ...): give --ca-file the authority's certificate, not its key or a DER file.`,
+    );
+  }
+  return text;
 }
 
 async function readApiKeyFile(path: string, cwd: string | undefined): Promise<Secret | ConnectionError> {
@@ -130,6 +154,10 @@ export async function resolveConnection(
     );
   }
 
+  const caFile = nonEmpty(input.caFile);
+  const ca = caFile === undefined ? undefined : await readCaFile(caFile, options.cwd);
+  if (ca instanceof ConnectionError) return ca;
+
   const tenantId = nonEmpty(input.tenant);
   const appId = nonEmpty(input.app);
   const coreUrls = core.source === 'flags' ? flagCoreUrls : core.source === 'stack' && stack !== undefined ? stack.coreUrls : [core.url];
@@ -146,6 +174,7 @@ export async function resolveConnection(
     apiKey: apiKey.key,
     ...(tenantId === undefined ? {} : { tenantId }),
     ...(appId === undefined ? {} : { appId }),
+    ...(ca === undefined ? {} : { ca }),
     source: core.source,
     sources: { coreUrl: core.source, apiKey: apiKey.source },
     ...(stack?.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: stack.signerKeyConfigured }),

@@ -54,6 +54,8 @@ export const ERROR_CONTENT_TYPE = 'text/html;charset=UTF-8';
 
 /** The only `hashingAlgorithm` value of the contract; BCrypt and Argon2 hashes omit the field. */
 export const VENDOR_SCRYPT = 'vendor_scrypt';
+/** Other names an export gives the scrypt variant: the one a real core uses for it (`firebase_scrypt`). */
+export const VENDOR_SCRYPT_ALIASES: readonly string[] = ['firebase_scrypt'];
 /** The prefix of an scrypt-variant hash string. */
 export const VENDOR_SCRYPT_HASH_PREFIX = '$f_scrypt$';
 

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { Secret } from '../secret.js';
 import { toStandardBase64 } from './base64.js';
+import { VENDOR_SCRYPT_MINIMUMS, vendorScryptCostProblem } from './cost-limits.js';
 
-/** The provider's ranges for its scrypt parameters. */
-export const VENDOR_SCRYPT_RANGES = { memCost: { min: 1, max: 14 }, rounds: { min: 1, max: 8 } } as const;
-
-function integerIn(field: string, min: number, max: number) {
-  const message = `${field} must be a whole number from ${min} to ${max}`;
+function wholeNumberFrom(field: string, min: number) {
+  const message = `${field} must be a whole number of at least ${min}`;
   return z.union([z.number(), z.string()], { error: (issue) => (issue.input === undefined ? `${field} is missing` : message) }).transform((value, context) => {
     const number = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isInteger(number) || number < min || number > max) {
+    if (!Number.isSafeInteger(number) || number < min) {
       context.addIssue({ code: 'custom', message });
       return z.NEVER;
     }
@@ -42,8 +40,13 @@ export const HashConfigSchema = z
       .optional(),
     base64_signer_key: base64Field('base64_signer_key').optional(),
     base64_salt_separator: base64Field('base64_salt_separator'),
-    rounds: integerIn('rounds', VENDOR_SCRYPT_RANGES.rounds.min, VENDOR_SCRYPT_RANGES.rounds.max),
-    mem_cost: integerIn('mem_cost', VENDOR_SCRYPT_RANGES.memCost.min, VENDOR_SCRYPT_RANGES.memCost.max),
+    rounds: wholeNumberFrom('rounds', VENDOR_SCRYPT_MINIMUMS.rounds),
+    mem_cost: wholeNumberFrom('mem_cost', VENDOR_SCRYPT_MINIMUMS.memCost),
+  })
+  .superRefine((config, context) => {
+    // Bounded by what a check costs, as bcrypt and Argon2 are, not by one provider's defaults (rounds 8, mem_cost 14).
+    const problem = vendorScryptCostProblem(config.mem_cost, config.rounds, 'check rounds and mem_cost (the provider shows them with the export)');
+    if (problem !== undefined) context.addIssue({ code: 'custom', path: ['mem_cost'], message: problem });
   })
   .transform((config) => ({
     memCost: config.mem_cost,

@@ -11,7 +11,7 @@ export {
   type PreparedHash,
   type PrepareHashResult,
 } from './families.js';
-export { HashConfigError, HashConfigSchema, VENDOR_SCRYPT_RANGES, parseHashConfig, type HashConfig } from './hash-config.js';
+export { HashConfigError, HashConfigSchema, parseHashConfig, type HashConfig } from './hash-config.js';
 export { PrefixRuleError, builtInWrapperNames, builtInWrapperRules, prefixRuleFromOption, type PrefixRule } from './prefix-rules.js';
 export { MAX_HASH_LENGTH, MISSING_HASH_CONFIG_REASON, prepareHash, type PrepareHashInput } from './prepare-hash.js';
 export { HASH_COST_LIMITS } from './cost-limits.js';

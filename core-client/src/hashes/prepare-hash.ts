@@ -1,4 +1,4 @@
-import { VENDOR_SCRYPT } from '../contract/names.js';
+import { VENDOR_SCRYPT, VENDOR_SCRYPT_ALIASES } from '../contract/names.js';
 import { normaliseArgon2, looksLikeArgon2 } from './argon2.js';
 import { toStandardBase64 } from './base64.js';
 import { looksLikeBcrypt, normaliseBcrypt } from './bcrypt.js';
@@ -6,7 +6,7 @@ import { hashFamilyLabel, reject, type FamilyOutcome, type HashFamily, type Hash
 import type { HashConfig } from './hash-config.js';
 import { looksLikeDesCrypt, otherCryptScheme, unsupportedLookAlike } from './look-alikes.js';
 import { builtInWrapperRules, matchedPrefix, type PrefixRule } from './prefix-rules.js';
-import { buildVendorScrypt, looksLikeVendorScrypt, normaliseVendorScrypt } from './vendor-scrypt.js';
+import { buildVendorScrypt, looksLikeUnprefixedVendorScrypt, looksLikeVendorScrypt, normaliseVendorScrypt } from './vendor-scrypt.js';
 
 export interface PrepareHashInput {
   /** The hash as exported, before any rule. */
@@ -91,6 +91,13 @@ function detectAndNormalise(
     const context = { ...(input.salt !== undefined && { salt: input.salt }), ...(input.hashConfig !== undefined && { config: input.hashConfig }) };
     return { ok: true, family: 'vendor_scrypt', outcome: normaliseVendorScrypt(hash, context) };
   }
+  if (looksLikeUnprefixedVendorScrypt(hash)) {
+    return reject(
+      'malformed_hash',
+      'the hash has the parts of a vendor scrypt string (<hash>$<salt>$m=…$r=…$s=…) but not its $f_scrypt$ prefix: ' +
+        'write it as $f_scrypt$<hash>$<salt>$m=…$r=…$s=…, or give the hash and the salt as separate fields',
+    );
+  }
   const otherScheme = otherCryptScheme(hash);
   if (otherScheme !== undefined) return otherScheme;
 
@@ -121,7 +128,7 @@ function detectAndNormalise(
 function declaredFamily(name: string | undefined): HashFamily | HashRejection | undefined {
   const normalised = (name ?? '').trim().toLowerCase();
   if (normalised === '') return undefined;
-  if (normalised === VENDOR_SCRYPT) return 'vendor_scrypt';
+  if (normalised === VENDOR_SCRYPT || VENDOR_SCRYPT_ALIASES.includes(normalised)) return 'vendor_scrypt';
   if (normalised === 'bcrypt') return 'bcrypt';
   if (['argon2', 'argon2id', 'argon2i', 'argon2d'].includes(normalised)) return 'argon2';
   if (normalised === 'scrypt') {

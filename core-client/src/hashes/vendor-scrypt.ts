@@ -3,7 +3,8 @@ import { VENDOR_SCRYPT_HASH_PREFIX } from '../contract/names.js';
 import type { Secret } from '../secret.js';
 import { toStandardBase64 } from './base64.js';
 import { reject, type FamilyOutcome, type HashRejection } from './families.js';
-import { VENDOR_SCRYPT_RANGES, type HashConfig } from './hash-config.js';
+import { VENDOR_SCRYPT_MINIMUMS, vendorScryptCostProblem } from './cost-limits.js';
+import type { HashConfig } from './hash-config.js';
 
 /** The parts of a `$f_scrypt$` string, every base64 part in canonical padded standard form. */
 export interface VendorScryptParts {
@@ -20,6 +21,13 @@ const KEY_LENGTH = 64;
 
 export function looksLikeVendorScrypt(hash: string): boolean {
   return hash.startsWith(VENDOR_SCRYPT_HASH_PREFIX);
+}
+
+/** The hash, salt and m/r/s parts of an `$f_scrypt$` string, missing its prefix (or with a part of it: `$`, `f_scrypt$`). */
+const UNPREFIXED_PATTERN = /^\$?(?:f_scrypt\$)?[\w+/=-]+\$[\w+/=-]*(?:\$[mrs]=[^$]*){3}$/;
+
+export function looksLikeUnprefixedVendorScrypt(hash: string): boolean {
+  return !looksLikeVendorScrypt(hash) && UNPREFIXED_PATTERN.test(hash);
 }
 
 export function formatVendorScrypt(parts: VendorScryptParts): string {
@@ -88,10 +96,12 @@ export function parseVendorScrypt(text: string): { ok: true; parts: VendorScrypt
     if (values.has(name)) return malformed(`the ${name}= part appears twice`);
     values.set(name, parameter.slice(separatorAt + 1));
   }
-  const memCost = integerIn(values.get('m') ?? '', VENDOR_SCRYPT_RANGES.memCost);
-  if (memCost === undefined) return malformed(`m= (mem_cost) must be a whole number from ${rangeText(VENDOR_SCRYPT_RANGES.memCost)}`);
-  const rounds = integerIn(values.get('r') ?? '', VENDOR_SCRYPT_RANGES.rounds);
-  if (rounds === undefined) return malformed(`r= (rounds) must be a whole number from ${rangeText(VENDOR_SCRYPT_RANGES.rounds)}`);
+  const memCost = wholeNumberFrom(values.get('m') ?? '', VENDOR_SCRYPT_MINIMUMS.memCost);
+  if (memCost === undefined) return malformed(`m= (mem_cost) must be a whole number of at least ${VENDOR_SCRYPT_MINIMUMS.memCost}`);
+  const rounds = wholeNumberFrom(values.get('r') ?? '', VENDOR_SCRYPT_MINIMUMS.rounds);
+  if (rounds === undefined) return malformed(`r= (rounds) must be a whole number of at least ${VENDOR_SCRYPT_MINIMUMS.rounds}`);
+  const costProblem = vendorScryptCostProblem(memCost, rounds);
+  if (costProblem !== undefined) return reject('cost_too_high', costProblem);
   const saltSeparator = standardBase64(values.get('s') ?? '', 'salt separator', warnings);
   if ('problem' in saltSeparator) return malformed(`s= (the salt separator) ${saltSeparator.problem}`);
   return {
@@ -143,12 +153,14 @@ function checkedConfig(config: HashConfig): ConfigCheck {
 }
 
 function checkConfig(config: HashConfig): ConfigCheck {
-  if (integerIn(String(config.memCost), VENDOR_SCRYPT_RANGES.memCost) === undefined) {
-    return { problem: `mem_cost must be a whole number from ${rangeText(VENDOR_SCRYPT_RANGES.memCost)}` };
+  if (wholeNumberFrom(String(config.memCost), VENDOR_SCRYPT_MINIMUMS.memCost) === undefined) {
+    return { problem: `mem_cost must be a whole number of at least ${VENDOR_SCRYPT_MINIMUMS.memCost}` };
   }
-  if (integerIn(String(config.rounds), VENDOR_SCRYPT_RANGES.rounds) === undefined) {
-    return { problem: `rounds must be a whole number from ${rangeText(VENDOR_SCRYPT_RANGES.rounds)}` };
+  if (wholeNumberFrom(String(config.rounds), VENDOR_SCRYPT_MINIMUMS.rounds) === undefined) {
+    return { problem: `rounds must be a whole number of at least ${VENDOR_SCRYPT_MINIMUMS.rounds}` };
   }
+  const costProblem = vendorScryptCostProblem(config.memCost, config.rounds, 'check rounds and mem_cost');
+  if (costProblem !== undefined) return { problem: costProblem };
   const separator = toStandardBase64(config.saltSeparator);
   if (!separator.ok) return { problem: `base64_salt_separator ${separator.problem}` };
   return { memCost: config.memCost, rounds: config.rounds, saltSeparator: separator.value };
@@ -184,14 +196,11 @@ function standardBase64(text: string, name: string, warnings: string[]): { value
   return { value: decoded.value, byteLength: decoded.byteLength };
 }
 
-function integerIn(text: string, range: { min: number; max: number }): number | undefined {
-  if (!/^\d{1,3}$/.test(text)) return undefined;
+/** A whole number of at least `min` (the cost bound refuses a large one with its own sentence). */
+function wholeNumberFrom(text: string, min: number): number | undefined {
+  if (!/^\d{1,10}$/.test(text)) return undefined;
   const value = Number(text);
-  return value >= range.min && value <= range.max ? value : undefined;
-}
-
-function rangeText(range: { min: number; max: number }): string {
-  return `${range.min} to ${range.max}`;
+  return value >= min ? value : undefined;
 }
 
 function malformed(problem: string): HashRejection {

@@ -90,6 +90,11 @@ export interface CoreClientOptions {
   retryHooks?: Pick<RetryOptions, 'random' | 'sleep' | 'now' | 'onRetry'>;
   /** How long an idle connection is kept. Default 10 s. */
   keepAliveTimeoutMs?: number;
+  /**
+   * Certificates (PEM) of the authorities an `https://` core's certificate may be signed by, instead of the ones Node
+   * trusts by default: for a core behind a private authority or a self-signed certificate.
+   */
+  ca?: string;
 }
 
 export interface CallOptions {
@@ -212,7 +217,7 @@ export class CoreClient {
       keepAliveTimeout,
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
-      connect: { timeout: this.#timeoutMs },
+      connect: { timeout: this.#timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
     });
   }
 

@@ -7,6 +7,8 @@ import {
   RecordRejected,
   SignerKeyMissing,
   TenantNotFound,
+  TlsFailed,
+  type TlsFailure,
   Transient,
   Unexpected,
 } from './errors.js';
@@ -114,8 +116,81 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
   'ENOTFOUND',
   'EAI_AGAIN',
+  'ECONNABORTED',
+  'EADDRNOTAVAIL',
+  'ENETDOWN',
+  'EHOSTDOWN',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+/** OpenSSL's and Node's codes of a failed TLS handshake, by the fix each asks for; any other `ERR_SSL_`/`ERR_TLS_` is `otherTls`. */
+const TLS_FAILURES: Readonly<Record<string, TlsFailure>> = {
+  ERR_SSL_WRONG_VERSION_NUMBER: 'notTls',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'notTls',
+  ERR_SSL_HTTP_REQUEST: 'notTls',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'untrustedCertificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'untrustedCertificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'untrustedCertificate',
+  UNABLE_TO_GET_ISSUER_CERT: 'untrustedCertificate',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'untrustedCertificate',
+  CERT_UNTRUSTED: 'untrustedCertificate',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'nameMismatch',
+  HOSTNAME_MISMATCH: 'nameMismatch',
+  CERT_HAS_EXPIRED: 'expiredCertificate',
+  CERT_NOT_YET_VALID: 'expiredCertificate',
+};
+
+function tlsFailureOf(code: string, message: string): TlsFailure | undefined {
+  // Node once reported OpenSSL's failures as EPROTO, with OpenSSL's reason in the message.
+  if (code === 'EPROTO') return /wrong version number|packet length too long|http request/i.test(message) ? 'notTls' : 'otherTls';
+  return TLS_FAILURES[code] ?? (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || code.startsWith('CERT_') ? 'otherTls' : undefined);
+}
+
+/**
+ * A TLS server closes a plain-HTTP connection without a byte of answer (Node's does; others answer 400): over
+ * http://, a connection closed before anything was read may be that, so the sentence says so.
+ */
+function closedUnanswered(error: unknown, target: string): boolean {
+  if (!target.startsWith('http://') || typeof error !== 'object' || error === null || !('socket' in error)) return false;
+  const socket = error.socket;
+  return typeof socket === 'object' && socket !== null && 'bytesRead' in socket && socket.bytesRead === 0;
+}
+
+/** undici's parser could not read the answer as HTTP at all (another protocol on that port). */
+function isParserError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'HTTPParserError' || codeOf(error)?.startsWith('HPE_') === true);
+}
+
+/** One sentence per TLS failure: the likely cause, then the fix. */
+function tlsSentence(failure: TlsFailure, target: string, code: string, detail: string): string {
+  switch (failure) {
+    case 'notTls':
+      return (
+        `The core at ${target} does not speak TLS on that port (${code}): it most likely serves plain HTTP, ` +
+        'so give its address with http:// instead of https:// (or the port of the TLS proxy in front of it).'
+      );
+    case 'untrustedCertificate':
+      return (
+        `The core at ${target} showed a certificate that no authority this machine trusts has signed (${code}: ${detail}): ` +
+        "it is self-signed or signed by a private authority; give that authority's certificate (PEM) as the CA file (--ca-file FILE)."
+      );
+    case 'nameMismatch':
+      return (
+        `The certificate of the core at ${target} is made for another name (${code}: ${detail}): ` +
+        'give the core address with a host name the certificate names, or have a certificate made for this address.'
+      );
+    case 'expiredCertificate':
+      return (
+        `The certificate of the core at ${target} is out of its dates (${code}: ${detail}): ` +
+        "it has expired (or is not valid yet); renew the core's certificate, or check this machine's clock."
+      );
+    case 'otherTls':
+      return (
+        `No TLS connection could be made to the core at ${target} (${code}: ${detail}): ` +
+        "check that https:// and the port are the core's TLS ones (http:// for a core that speaks plain HTTP), and its certificate."
+      );
+  }
+}
 
 function codeOf(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
@@ -123,13 +198,25 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /**
- * Turns a failure below HTTP (socket reset, refused connection, timeout) into a Transient error;
- * anything else (a bug, a closed client) comes back as it was.
+ * Turns a failure below HTTP into a typed error: a socket reset, refused connection or timeout into a Transient, a
+ * failed TLS handshake into a TlsFailed; anything else (a bug, a closed client) comes back as it was.
  */
 export function errorFromTransport(error: unknown, context: ExchangeContext & { target: string }): unknown {
+  if (isParserError(error)) {
+    const detail = context.redact(error instanceof Error ? error.message : String(error)).trim();
+    return new ContractViolation(
+      `The server at ${context.target} did not answer ${context.request} in HTTP (${detail}): another program listens on that port; ` +
+        "check the core's address and port.",
+      { request: context.request, cause: error },
+    );
+  }
   const code = codeOf(error) ?? codeOf(error instanceof Error ? error.cause : undefined);
   if (code === undefined) return error;
-  const detail = context.redact(error instanceof Error ? error.message : String(error));
+  const detail = context.redact(error instanceof Error ? error.message : String(error)).trim();
+  const tls = tlsFailureOf(code, detail);
+  if (tls !== undefined) {
+    return new TlsFailed(tlsSentence(tls, context.target, code, detail), tls, code, { request: context.request, cause: error });
+  }
   if (TIMEOUT_CODES.has(code)) {
     return new Transient(`The core at ${context.target} did not answer ${context.request} in time (${code}: ${detail}).`, 'timeout', undefined, {
       request: context.request,
@@ -138,7 +225,10 @@ export function errorFromTransport(error: unknown, context: ExchangeContext & { 
   }
   if (NETWORK_CODES.has(code)) {
     return new Transient(
-      `Could not talk to the core at ${context.target} for ${context.request} (${code}: ${detail}); is it running and reachable?`,
+      `Could not talk to the core at ${context.target} for ${context.request} (${code}: ${detail}); is it running and reachable?` +
+        (closedUnanswered(error, context.target)
+          ? ' It closed the connection without answering, as a core that speaks TLS does to plain HTTP: if so, use https://.'
+          : ''),
       'network',
       undefined,
       { request: context.request, cause: error },

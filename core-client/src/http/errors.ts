@@ -3,7 +3,8 @@
  * can act on; none carries the api-key, a password or a password hash (texts are redacted before they get here).
  */
 
-export type CoreErrorKind = 'authRejected' | 'recordRejected' | 'tenantNotFound' | 'transient' | 'contractViolation' | 'signerKeyMissing' | 'unexpected';
+export type CoreErrorKind =
+  'authRejected' | 'recordRejected' | 'tenantNotFound' | 'transient' | 'tlsFailed' | 'contractViolation' | 'signerKeyMissing' | 'unexpected';
 
 export interface CoreErrorDetails {
   /** HTTP status, when the core answered at all. */
@@ -79,6 +80,26 @@ export class Transient extends CoreError {
   }
 }
 
+/** Why a TLS connection to the core could not be made; each asks for its own fix. */
+export type TlsFailure = 'notTls' | 'untrustedCertificate' | 'nameMismatch' | 'expiredCertificate' | 'otherTls';
+
+/**
+ * No TLS connection could be made (`https://` to a core that speaks plain HTTP, a certificate this client does not
+ * trust, made for another name, or out of its dates). Sending again cannot help: the address or the trust must change.
+ */
+export class TlsFailed extends CoreError {
+  readonly kind = 'tlsFailed' as const;
+  constructor(
+    message: string,
+    readonly failure: TlsFailure,
+    /** The TLS library's code, e.g. `ERR_SSL_WRONG_VERSION_NUMBER` or `DEPTH_ZERO_SELF_SIGNED_CERT`. */
+    readonly code: string,
+    details: CoreErrorDetails = {},
+  ) {
+    super(message, details);
+  }
+}
+
 /** A 200 whose body does not match the contract, or a response of an unexpected content type. */
 export class ContractViolation extends CoreError {
   readonly kind = 'contractViolation' as const;
@@ -105,4 +126,4 @@ export class Unexpected extends CoreError {
 export class NotFound extends Unexpected {}
 
 /** Every concrete core error: `switch (error.kind)` on this union narrows to the class. */
-export type AnyCoreError = AuthRejected | RecordRejected | TenantNotFound | Transient | ContractViolation | SignerKeyMissing | Unexpected;
+export type AnyCoreError = AuthRejected | RecordRejected | TenantNotFound | Transient | TlsFailed | ContractViolation | SignerKeyMissing | Unexpected;

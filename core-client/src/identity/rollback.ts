@@ -2,7 +2,7 @@ import { closeSync, createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { checkOutputPaths, openOutputFile, OutputPathError, outputErrorSentence, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CoreClient } from '../http/core-client.js';
-import { AuthRejected, isCoreError, TenantNotFound } from '../http/errors.js';
+import { AuthRejected, isCoreError, TenantNotFound, TlsFailed } from '../http/errors.js';
 import { rollbackRecordPath } from '../push/journal.js';
 import { JournalLock } from '../push/journal-lock.js';
 import { journalFitsTarget } from '../push/journal-target.js';
@@ -37,7 +37,7 @@ export interface RollbackOptions {
 export interface RollbackSummary extends RollbackCounts {
   dryRun: boolean;
   recordPath: string;
-  stoppedEarly?: { reason: 'authRejected' | 'tenantNotFound' | 'interrupted' | 'outputFailed'; message: string };
+  stoppedEarly?: { reason: 'authRejected' | 'tenantNotFound' | 'tlsFailed' | 'interrupted' | 'outputFailed'; message: string };
   /** One sentence each for what failed or was left alone (ids only). */
   problems: string[];
   /** The roles the push created, removed once no user has them (after the users); absent when it created none. */
@@ -157,7 +157,7 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
         };
       }
     } catch (error) {
-      if (error instanceof AuthRejected || error instanceof TenantNotFound) {
+      if (error instanceof AuthRejected || error instanceof TenantNotFound || error instanceof TlsFailed) {
         summary.stoppedEarly ??= { reason: error.kind, message: error.message };
         summary.notAttempted += 1;
         return;

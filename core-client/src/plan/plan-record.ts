@@ -46,7 +46,15 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
     ];
   }
   withIdentity(record, items, rules.roles);
-  if (items.length === 0) {
+  const email = normaliseEmail(record.email);
+  const signsInByPhone = record.profile?.phoneNumber !== undefined;
+  if (items.length === 0 && record.providers.length === 0 && !signsInByPhone && !email.ok && email.code === 'missingEmail') {
+    // A record with nothing (`{}`, or an export whose email column is not mapped): the email is what it lacks first. A
+    // user who signs in by phone has no email by nature: what it lacks is a credential the core imports.
+    items.push(
+      rejection(record, key, email.code, `${email.reason} (and neither a password hash nor a linked provider): check the export's email field and its mapping`),
+    );
+  } else if (items.length === 0) {
     items.push(
       rejection(
         record,

@@ -63,6 +63,9 @@ export function endOfError(error: unknown, attempts: number): OperationEnd {
         code: 'transient',
         reason: `still failing after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error.message} A resume retries it.`,
       };
+    case 'tlsFailed':
+      // Every further request would meet the same handshake: the address or the trust must change first.
+      return { kind: 'stop', reason: 'coreUnreachable', message: error.message, hard: true };
     case 'contractViolation':
       return { kind: 'failed', code: 'contractViolation', reason: error.message };
     case 'authRejected':

@@ -58,6 +58,8 @@ export const stopReasons = [
   'tenantNotFound',
   'coreRefused',
   'coreUnreachable',
+  /** No TLS connection could be made (a plain-HTTP core behind https://, an untrusted or expired certificate). */
+  'tlsFailed',
   'credentialsMismatch',
   /** The export (or the Auth0 hash file) changed while the push read it: the plan's count no longer holds. */
   'sourceChanged',

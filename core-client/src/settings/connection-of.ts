@@ -22,6 +22,7 @@ const settingOfConnectionError: Record<ConnectionError['kind'], SettingKey> = {
   noCoreUrl: 'core',
   noApiKey: 'apiKeyFile',
   apiKeyFileUnreadable: 'apiKeyFile',
+  caFileUnusable: 'caFile',
   invalidSetting: 'core',
   pulumiMissing: 'stack',
   pulumiFailed: 'stack',
@@ -42,7 +43,7 @@ export async function connectionOf(settings: MigrationSettings, context: Connect
   const env: NodeJS.ProcessEnv = { ...context.env };
   if (context.apiKey !== undefined && !context.apiKey.isEmpty) env['CORE_API_KEY'] = context.apiKey.reveal();
   const resolved = await resolveConnection(
-    { core: settings.core, stack: settings.stack, tenant: settings.tenant, app: settings.app, apiKeyFile: settings.apiKeyFile },
+    { core: settings.core, stack: settings.stack, tenant: settings.tenant, app: settings.app, apiKeyFile: settings.apiKeyFile, caFile: settings.caFile },
     env,
     { cwd: context.cwd, ...(context.pulumiBinary === undefined ? {} : { pulumiBinary: context.pulumiBinary }) },
   );
@@ -66,6 +67,7 @@ export function clientOf(connection: Connection, options: ClientOptions = {}): C
       apiKey: connection.apiKey,
       ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
       ...(connection.appId === undefined ? {} : { appId: connection.appId }),
+      ...(connection.ca === undefined ? {} : { ca: connection.ca }),
       ...(options.connections === undefined ? {} : { connections: options.connections }),
       ...(options.redact === undefined ? {} : { redact: options.redact }),
       // One retry policy for every request of a command (the push's engine drives its own, to the same rule).

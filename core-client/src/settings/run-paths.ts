@@ -29,6 +29,7 @@ export const fileRoles = {
   'the roles file': 'rolesFile',
   'the credentials file': 'verifyCredentials',
   'the api-key file': 'apiKeyFile',
+  'the CA file': 'caFile',
   'the report': 'report',
   'the journal': 'journal',
 } as const satisfies Record<string, SettingKey>;
@@ -53,6 +54,7 @@ export function resolveRunPaths(settings: MigrationSettings, cwd: string): RunPa
   add('the roles file', settings.rolesFile);
   add('the credentials file', settings.verifyCredentials);
   add('the api-key file', settings.apiKeyFile);
+  add('the CA file', settings.caFile);
   return { sourcePath, reportPath, journalPath, inputs };
 }
 

@@ -193,6 +193,16 @@ export const settingFlags: readonly SettingFlag[] = [
     commands: connection,
   },
   {
+    key: 'caFile',
+    flag: '--ca-file',
+    value: '<file>',
+    label: 'CA file',
+    group: 'connection',
+    kind: { type: 'path' },
+    help: "the certificate (PEM) of the authority that signed an https:// core's certificate, e.g. a self-signed one (default: the authorities Node trusts)",
+    commands: connection,
+  },
+  {
     key: 'concurrency',
     flag: '--concurrency',
     value: '<n>',

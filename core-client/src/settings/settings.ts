@@ -60,6 +60,8 @@ export const MigrationSettingsSchema = z.object({
   tenant: optionalText,
   app: optionalText,
   apiKeyFile: optionalText,
+  /** Certificates (PEM) of the authority behind an https:// core's certificate; unset: the ones Node trusts. */
+  caFile: optionalText,
 
   /** Requests in flight at most; unset: adaptive. */
   concurrency: optionalWholeNumber(1, MAX_CONCURRENCY, 'a whole number'),

@@ -41,7 +41,7 @@ export function exitCodeOfPush(summary: PushSummary): ExitCode {
 /** The exit code of a rollback, with push's meanings. */
 export function exitCodeOfRollback(summary: RollbackSummary): ExitCode {
   const stopped = summary.stoppedEarly?.reason;
-  if (stopped === 'authRejected' || stopped === 'tenantNotFound') return ExitCode.coreUnreachableOrKeyRefused;
+  if (stopped === 'authRejected' || stopped === 'tenantNotFound' || stopped === 'tlsFailed') return ExitCode.coreUnreachableOrKeyRefused;
   if (stopped === 'outputFailed') return ExitCode.usageOrConfiguration;
   const unfinished = summary.failed + summary.leftAlone + summary.uncertain + (summary.dryRun ? 0 : summary.notAttempted);
   return unfinished > 0 ? ExitCode.someRecordsFailed : ExitCode.ok;

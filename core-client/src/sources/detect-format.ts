@@ -59,24 +59,52 @@ function firstLine(text: string): string {
   return (end === -1 ? text : text.slice(0, end)).replace(/\r$/, '');
 }
 
+function parsedJson(line: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(line) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A line holding JSON but no object (`null`, a number, `true`; text too when the name says JSON, since a CSV's one
+ * quoted header reads as JSON text): an NDJSON record the reader refuses, as any later one.
+ */
+function isJsonNonObject(line: string, textToo: boolean): boolean {
+  const parsed = parsedJson(line.trim());
+  if (parsed === undefined) return false;
+  return parsed.value === null || ['number', 'boolean'].includes(typeof parsed.value) || (textToo && typeof parsed.value === 'string');
+}
+
+/**
+ * The first object among the head's lines. A line of another JSON value is skipped: it is one record that the reader
+ * refuses, wherever it stands (the first line as any other). Stops at a line that is not JSON (the head's last line
+ * may be cut short).
+ */
+function firstJsonObject(text: string): object | undefined {
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const parsed = parsedJson(line);
+    if (parsed === undefined) return undefined;
+    if (typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)) return parsed.value;
+  }
+  return undefined;
+}
+
 function detectJsonFamily(path: string, head: string): SourceFormat | SourceError {
   const text = head.trimStart();
   if (text.startsWith('[')) return 'json-array';
   if (/^\{\s*"users"\s*:/.test(text)) return 'firebase-json';
-  let firstObject: unknown;
-  try {
-    firstObject = JSON.parse(firstLine(text));
-  } catch {
+  if (parsedJson(firstLine(text)) === undefined) {
     return new SourceError(
       'unknown-format',
       { file: path, line: 1 },
       'a JSON object that is neither a Firebase export (no leading "users" key) nor one object per line; name the format with --format',
     );
   }
-  if (typeof firstObject !== 'object' || firstObject === null) {
-    return new SourceError('unknown-format', { file: path, line: 1 }, 'the first line is not a JSON object');
-  }
-  const isAuth0 = 'user_id' in firstObject || ('_id' in firstObject && 'passwordHash' in firstObject);
+  const object = firstJsonObject(text);
+  const isAuth0 = object !== undefined && ('user_id' in object || ('_id' in object && 'passwordHash' in object));
   return isAuth0 ? 'auth0' : 'ndjson';
 }
 
@@ -91,7 +119,8 @@ function detectCsvFamily(path: string, head: string): SourceFormat | SourceError
 
 /**
  * Guesses the format from the name (a `.gz` suffix aside) and the first bytes: `{"users":` is a Firebase
- * export, `[` a JSON array, an object per line NDJSON (Auth0 when it has Auth0's keys), and a CSV first row of
+ * export, `[` a JSON array, an object per line NDJSON (Auth0 when its first object has Auth0's keys; a line of
+ * `null` or a number before it is a record the reader refuses, not the end of the file), and a CSV first row of
  * Firebase's width (28 or 52 columns and a trailing comma) a Firebase CSV, any other CSV a header row.
  */
 export async function detectFormat(path: string, maxLineBytes: number = DEFAULT_MAX_LINE_BYTES): Promise<SourceFormat | SourceError> {
@@ -106,10 +135,14 @@ export async function detectFormat(path: string, maxLineBytes: number = DEFAULT_
   if (!read.firstLineComplete && !decidedByStart(head)) return lineTooLong(path, 1, 0, maxLineBytes);
   const extension = extname(withoutGzipExtension(path)).toLowerCase();
   const first = head.trimStart().charAt(0);
-  const looksJson = first === '{' || first === '[';
+  const looksJson = first === '{' || first === '[' || isJsonNonObject(firstLine(head.trimStart()), jsonExtensions.has(extension));
   if (extension === '.csv') return detectCsvFamily(path, head);
   if (jsonExtensions.has(extension) && !looksJson) {
-    return new SourceError('wrong-format', { file: path, line: 1, byteOffset: 0 }, `the name ends in ${extension} but the file does not start with "{" or "["`);
+    return new SourceError(
+      'wrong-format',
+      { file: path, line: 1, byteOffset: 0 },
+      `the name ends in ${extension} but the file does not start with "{" or "[" (nor with a line of JSON)`,
+    );
   }
   return looksJson ? detectJsonFamily(path, head) : detectCsvFamily(path, head);
 }

@@ -15,6 +15,7 @@ import { withTempDir } from '../sources/support.js';
 const SALT_AND_HASH = 'c29tZXNhbHQ$nf65EOgLrQMR/uIPnA4rEsF5h7TKyQwu9U1bMCHGi/4';
 const argon2 = (parameters: string): string => `$argon2id$v=19$${parameters}$${SALT_AND_HASH}`;
 const BCRYPT_REST = 'CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
+const scrypt = (parameters: string): string => `$f_scrypt$${Buffer.alloc(64, 1).toString('base64')}$c2FsdA==$${parameters}$s=Bw==`;
 
 describe('hash costs beyond what a core verifies in reasonable time are refused, naming the parameter and the bound', () => {
   it.each([
@@ -24,6 +25,8 @@ describe('hash costs beyond what a core verifies in reasonable time are refused,
     ['Argon2 m=1 GiB, t=5', argon2('m=1048576,t=5,p=1'), /m × t = 1048576 × 5 is above/],
     ['BCrypt cost 31', `$2a$31$${BCRYPT_REST}`, /the BCrypt cost 31 is above 16/],
     ['BCrypt cost 17 through a wrapper', `{bcrypt}$2b$17$${BCRYPT_REST}`, /the BCrypt cost 17 is above 16/],
+    ['scrypt variant r=9, m=17', scrypt('m=17$r=9'), /memory 128 · r · 2\^m with r=9, m=17 is 144 MiB, above 128 MiB/],
+    ['scrypt variant m=40', scrypt('m=40$r=1'), /with r=1, m=40 is 128 TiB|with r=1, m=40 is .*above 128 MiB/],
   ])('%s', (_name, rawHash, reason) => {
     const result = prepareHash({ rawHash });
     expect(result).toMatchObject({ ok: false, code: 'cost_too_high', reason: expect.stringMatching(reason) });
@@ -34,6 +37,9 @@ describe('hash costs beyond what a core verifies in reasonable time are refused,
     ['Argon2 at the memory bound, t=4', argon2('m=1048576,t=4,p=1')],
     ['Argon2 m=64 MiB, t=64, p=64', argon2('m=65536,t=64,p=64')],
     ['BCrypt cost 16', `$2a$16$${BCRYPT_REST}`],
+    ["scrypt variant r=9, m=15 (a core verifies it; above the provider's own 8 and 14)", scrypt('m=15$r=9')],
+    ['scrypt variant at the bound, r=8, m=17 (128 MiB)', scrypt('m=17$r=8')],
+    ['scrypt variant r=1024, m=10 (128 MiB)', scrypt('m=10$r=1024')],
   ])('%s is still accepted', (_name, rawHash) => {
     expect(prepareHash({ rawHash }).ok).toBe(true);
   });

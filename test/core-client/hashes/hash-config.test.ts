@@ -63,9 +63,15 @@ describe('parseHashConfig', () => {
   });
 
   it.each([
-    ['mem_cost 15', 'mem_cost: 15', 'mem_cost', /1 to 14/],
-    ['mem_cost 0', 'mem_cost: 0', 'mem_cost', /1 to 14/],
-    ['rounds 9', 'rounds: 9', 'rounds', /1 to 8/],
+    [
+      'mem_cost 18 with rounds 8 (256 MiB a check)',
+      'mem_cost: 18',
+      'mem_cost',
+      /r=8, m=18 is 256 MiB, above 128 MiB a check may take: check rounds and mem_cost/,
+    ],
+    ['rounds 99 with mem_cost 14', 'rounds: 99', 'mem_cost', /r=99, m=14 is 198 MiB, above 128 MiB/],
+    ['mem_cost 0', 'mem_cost: 0', 'mem_cost', /at least 1/],
+    ['rounds 0', 'rounds: 0', 'rounds', /at least 1/],
     ['rounds written as a word', 'rounds: eight', 'rounds', /whole number/],
     ['rounds with a fraction', 'rounds: 2.5', 'rounds', /whole number/],
     ['a separator outside base64', 'base64_salt_separator: B*w==', 'base64_salt_separator', /alphabet/],
@@ -85,6 +91,10 @@ describe('parseHashConfig', () => {
     expect(result.field).toBe(field);
     expect(result.message).toMatch(message);
     expect(result.message).not.toContain(SIGNER_KEY.slice(0, 12));
+  });
+
+  it("takes parameters above the provider's defaults that a core verifies (rounds 9, mem_cost 15)", () => {
+    expect(expectConfig(parseHashConfig('base64_salt_separator: Bw==, rounds: 9, mem_cost: 15'))).toMatchObject({ rounds: 9, memCost: 15 });
   });
 
   it('refuses a setting given twice', () => {

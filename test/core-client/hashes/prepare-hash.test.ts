@@ -6,6 +6,7 @@ import { prepareHash } from '../../../core-client/src/hashes/prepare-hash.js';
 const BCRYPT = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
 const BCRYPT_2B = '$2b$04$cVWp4XaNU8a4v1uMRum2SO026BWLIoQMD/TXg5uZV.0P.uO8m3YEm';
 const ARGON2 = '$argon2id$v=19$m=256,t=2,p=1$c29tZXNhbHQ$nf65EOgLrQMR/uIPnA4rEsF5h7TKyQwu9U1bMCHGi/4';
+const F_SCRYPT = `$f_scrypt$${Buffer.alloc(64, 1).toString('base64')}$c2FsdA==$m=14$r=8$s=Bw==`;
 
 function rule(option: string): PrefixRule {
   const parsed = prefixRuleFromOption(option);
@@ -153,6 +154,27 @@ describe('everything else the entry point decides', () => {
     ['pbkdf2 with spaces and $', /that the record names/],
   ])('refuses the record algorithm %s as unsupported', (hashingAlgorithm, reason) => {
     expect(prepareHash({ rawHash: BCRYPT, hashingAlgorithm })).toMatchObject({ ok: false, code: 'unsupported_family', reason: expect.stringMatching(reason) });
+  });
+
+  it('takes a record naming the algorithm as a real core does (firebase_scrypt) as the scrypt variant', () => {
+    for (const hashingAlgorithm of ['firebase_scrypt', 'FIREBASE_SCRYPT', 'vendor_scrypt']) {
+      expect(prepareHash({ rawHash: F_SCRYPT, hashingAlgorithm }), hashingAlgorithm).toMatchObject({
+        ok: true,
+        family: 'vendor_scrypt',
+        passwordHash: F_SCRYPT,
+      });
+    }
+    expect(prepareHash({ rawHash: BCRYPT, hashingAlgorithm: 'firebase_scrypt' })).toMatchObject({ ok: false, code: 'algorithm_mismatch' });
+  });
+
+  it.each([
+    ['declared as the variant', 'vendor_scrypt', F_SCRYPT.slice('$f_scrypt$'.length)],
+    ['declared with the core’s name', 'firebase_scrypt', F_SCRYPT.slice('$f_scrypt$'.length)],
+    ['not declared, with a leading $', undefined, F_SCRYPT.slice('$f_scrypt'.length)],
+    ['not declared, with f_scrypt$', undefined, F_SCRYPT.slice(1)],
+  ])('says that the $f_scrypt$ prefix is missing from a variant string %s', (_name, hashingAlgorithm, rawHash) => {
+    const prepared = prepareHash({ rawHash, ...(hashingAlgorithm === undefined ? {} : { hashingAlgorithm }) });
+    expect(prepared).toMatchObject({ ok: false, code: 'malformed_hash', reason: expect.stringContaining('but not its $f_scrypt$ prefix') });
   });
 
   it('refuses a record naming bcrypt whose hash is something else', () => {

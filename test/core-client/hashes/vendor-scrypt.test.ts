@@ -57,9 +57,9 @@ describe('vendor scrypt: building the $f_scrypt$ string', () => {
   });
 
   it.each([
-    ['mem_cost 15', { ...config, memCost: 15 }, /mem_cost/],
+    ['mem_cost 30 (128 GiB a check)', { ...config, memCost: 30 }, /128 · r · 2\^m with r=\d+, m=30 is .*check rounds and mem_cost/],
     ['mem_cost 0', { ...config, memCost: 0 }, /mem_cost/],
-    ['rounds 9', { ...config, rounds: 9 }, /rounds/],
+    ['rounds 0', { ...config, rounds: 0 }, /rounds/],
     ['rounds 2.5', { ...config, rounds: 2.5 }, /rounds/],
     ['a separator outside base64', { ...config, saltSeparator: 'B w' }, /base64_salt_separator/],
   ])('refuses a hash config with %s, naming the field', (_name, badConfig, reason) => {
@@ -93,7 +93,7 @@ describe('vendor scrypt: reading an existing $f_scrypt$ string', () => {
     ['an unknown part', `$f_scrypt$${HASH}$${SALT}$m=4$r=2$x=Bw==`],
     ['a missing part', `$f_scrypt$${HASH}$${SALT}$m=4$r=2`],
     ['an eighth part', `${canonical}$`],
-    ['mem_cost 15', `$f_scrypt$${HASH}$${SALT}$m=15$r=2$s=Bw==`],
+    ['mem_cost 0', `$f_scrypt$${HASH}$${SALT}$m=0$r=2$s=Bw==`],
     ['rounds 0', `$f_scrypt$${HASH}$${SALT}$m=4$r=0$s=Bw==`],
     ['an empty salt', `$f_scrypt$${HASH}$$m=4$r=2$s=Bw==`],
     ['an empty separator', `$f_scrypt$${HASH}$${SALT}$m=4$r=2$s=`],
@@ -124,6 +124,14 @@ describe('vendor scrypt: local verification against an independent scrypt', () =
     expect(await verifyPassword(new Secret('correct horsf'), prepared.passwordHash, { signerKey: config.signerKey })).toMatchObject({ match: false });
     const otherKey = new Secret(Buffer.alloc(64, 8).toString('base64'));
     expect(await verifyPassword(new Secret('correct horse'), prepared.passwordHash, { signerKey: otherKey })).toMatchObject({ match: false });
+  });
+
+  it('verifies rounds beyond the provider default of 8 (a core verifies them too)', async () => {
+    const salt = Buffer.from('salt');
+    const hash = await makeVendorScryptHash({ password: 'known', salt, saltSeparator: Buffer.from([7]), signerKey, memCost: 5, rounds: 9 });
+    const prepared = prepareHash({ rawHash: `$f_scrypt$${hash}$${salt.toString('base64')}$m=5$r=9$s=Bw==` });
+    if (!prepared.ok) throw new Error(prepared.reason);
+    expect(await verifyPassword(new Secret('known'), prepared.passwordHash, { signerKey: config.signerKey })).toMatchObject({ ok: true, match: true });
   });
 
   it('warns that the core reads the password as ASCII when it is not', async () => {

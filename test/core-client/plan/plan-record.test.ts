@@ -127,6 +127,16 @@ describe('planRecord', () => {
     ]);
   });
 
+  it('names the missing email first for a record with nothing (`{}`)', () => {
+    expect(planRecord(user({ providers: [] }), rules)).toEqual([
+      expect.objectContaining({
+        kind: 'rejection',
+        code: 'missingEmail',
+        reason: "the record has no email address (and neither a password hash nor a linked provider): check the export's email field and its mapping",
+      }),
+    ]);
+  });
+
   it("turns a malformed record into a rejection carrying the reader's reason", () => {
     const items = planRecord({ kind: 'malformed', location: { file: 'x.csv', line: 4 }, reason: 'column 2: stray quote' }, rules);
     expect(items).toEqual([

@@ -120,7 +120,7 @@ describe('the plan options of the settings', () => {
       [{ stripPrefix: ['re:('] }, 'stripPrefix', /./],
       [{ providerMap: ['nothing'] }, 'providerMap', /must look like/],
       [{ hashConfig: 'missing.txt' }, 'hashConfig', /cannot read the file \(ENOENT\)/],
-      [{ hashConfig: 'hash_config.txt' }, 'hashConfig', /rounds must be a whole number from 1 to 8/],
+      [{ hashConfig: 'hash_config.txt' }, 'hashConfig', /r=99, m=14 is 198 MiB, above 128 MiB/],
     ];
     for (const [input, setting, message] of cases) {
       const result = await planOptionsOf(settings({ file: 'users.json', ...input }), { cwd: folder });

@@ -22,6 +22,20 @@ describe('detectFormat', () => {
     expect(await detectFormat(fixture(file))).toBe(format);
   });
 
+  it.each([
+    ['export.ndjson', 'null', 'ndjson'],
+    ['export.ndjson', '42', 'ndjson'],
+    ['export', 'null', 'ndjson'],
+    ['auth0.ndjson', 'true', 'auth0'],
+  ])('%s whose first line is %s (a record refused later, not the wrong format)', async (name, firstLine, format) => {
+    await withTempDir(async (dir) => {
+      const path = join(dir, name);
+      const record = format === 'auth0' ? '{"user_id":"auth0|1","email":"a@x.io"}' : '{"email":"a@x.io"}';
+      await writeFile(path, `${firstLine}\n${record}\n`);
+      expect(await detectFormat(path)).toBe(format);
+    });
+  });
+
   it('looks inside gzip, and at the content when the name says nothing', async () => {
     await withTempDir(async (dir) => {
       const gz = join(dir, 'export.json.gz');

@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type FieldMapping, parseFieldMapping } from '../../../core-client/src/sources/generic/field-mapping.js';
 import { readSource } from '../../../core-client/src/sources/read-source.js';
 import { SourceError } from '../../../core-client/src/sources/source-error.js';
-import { fixture, readAll } from './support.js';
+import { fixture, readAll, withTempDir } from './support.js';
 
 const BCRYPT = '$2a$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy';
 
@@ -38,6 +39,20 @@ describe('generic NDJSON in the contract shape (no mapping)', () => {
     const { error } = await readAll(readSource(fixture('generic/users-array.json'), { format: 'ndjson' }));
     expect((error as SourceError).kind).toBe('wrong-format');
     expect((error as SourceError).location.line).toBe(1);
+  });
+
+  it.each(['null', '7', 'true', '"text"'])('a first line %s is one malformed record, as the same line later is', async (line) => {
+    await withTempDir(async (dir) => {
+      const path = join(dir, 'users.ndjson');
+      await writeFile(path, `${line}\n{"email":"ada@example.com","passwordHash":"${BCRYPT}"}\n${line}\n`);
+      const { records, error } = await readAll(readSource(path));
+      expect(error).toBeUndefined();
+      expect(records).toEqual([
+        { kind: 'malformed', location: { file: path, line: 1 }, reason: 'the line is not a JSON object' },
+        expect.objectContaining({ kind: 'user', email: 'ada@example.com' }),
+        { kind: 'malformed', location: { file: path, line: 3 }, reason: 'the line is not a JSON object' },
+      ]);
+    });
   });
 
   it('keeps the users before a byte that is not UTF-8, then stops naming it', async () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
     join(workDir, 'hash-config.txt'),
     `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${SIGNER_KEY},\n  base64_salt_separator: Bw==,\n  rounds: 8,\n  mem_cost: 14,\n}\n`,
   );
-  await writeFile(join(workDir, 'bad-config.txt'), 'hash_config { base64_salt_separator: Bw==, rounds: 9, mem_cost: 14 }');
+  await writeFile(join(workDir, 'bad-config.txt'), 'hash_config { base64_salt_separator: Bw==, rounds: 0, mem_cost: 14 }');
 });
 
 interface Run {
@@ -78,6 +78,22 @@ describe('core-migrate hash inspect', () => {
     expect(result.stdout + result.stderr).not.toContain(SIGNER_KEY.slice(0, 16));
   });
 
+  it('names the scrypt variant once', async () => {
+    const result = await run(['inspect', SCRYPT_HASH, '--salt', SCRYPT_SALT, '--hash-config', 'hash-config.txt']);
+    expect(result.stdout.split('\n')[0]).toBe('family: scrypt variant (vendor_scrypt)');
+  });
+
+  it('--hashing-algorithm checks the algorithm a record names against the hash, as plan does', async () => {
+    const named = await run(['inspect', SCRYPT_HASH, '--salt', SCRYPT_SALT, '--hash-config', 'hash-config.txt', '--hashing-algorithm', 'firebase_scrypt']);
+    expect(named.exitCode).toBe(0);
+    expect(named.stdout).toContain('hashingAlgorithm: vendor_scrypt');
+    const mismatch = await run(['inspect', BCRYPT, '--hashing-algorithm', 'vendor_scrypt']);
+    expect(mismatch.exitCode).toBe(2);
+    expect(mismatch.stdout).toContain('rejected (algorithm_mismatch)');
+    const unsupported = await run(['inspect', BCRYPT, '--hashing-algorithm', 'md5']);
+    expect(unsupported.stdout).toContain('rejected (unsupported_family)');
+  });
+
   it('applies --strip-prefix, exact or re:', async () => {
     const exact = await run(['inspect', `old:${BCRYPT}`, '--strip-prefix', 'old:', '--json']);
     expect(JSON.parse(exact.stdout)).toMatchObject({ passwordHash: BCRYPT, strippedBy: 'operator prefix "old:"' });
@@ -98,7 +114,7 @@ describe('core-migrate hash inspect', () => {
   });
 
   it.each([
-    [['--hash-config', 'bad-config.txt'], /bad-config.txt: rounds must be a whole number from 1 to 8/],
+    [['--hash-config', 'bad-config.txt'], /bad-config.txt: rounds must be a whole number of at least 1/],
     [['--hash-config', 'missing.txt'], /missing.txt: cannot read the file \(ENOENT\)/],
     [['--strip-prefix', 're:('], /not a valid regular expression/],
   ])('reports unusable options %j on stderr, exit 2', async (options, message) => {
@@ -113,6 +129,14 @@ describe('core-migrate hash verify', () => {
     const result = await run(['verify', BCRYPT], { stdin: 'U*U\n' });
     expect(result).toMatchObject({ exitCode: 0, stdout: 'match: BCrypt\n' });
     expect(result.stdout + result.stderr).not.toContain('U*U');
+  });
+
+  it('says the argon2i warning once', async () => {
+    // The hashes page's argon2i example, a hash of "password".
+    const argon2i = '$argon2i$v=19$m=256,t=2,p=1$c29tZXNhbHQ$iekCn0Y3spW+sCcFanM2xBT63UP2sghkUoHLIUpWRS8';
+    const result = await run(['verify', argon2i], { stdin: 'password\n' });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.match(/warning: argon2i/g)).toHaveLength(1);
   });
 
   it('exits 1 on a mismatch', async () => {

@@ -26,6 +26,24 @@ async function hashConfigFile(): Promise<string> {
 }
 
 describe('core-migrate plan', () => {
+  it('a first NDJSON line of null or {} is one refused record, as the same line later is: exit 1, not 2', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'plan-null-'));
+    const { writeFile } = await import('node:fs/promises');
+    const user = JSON.stringify({ email: 'ada@example.com', passwordHash: '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW' });
+    for (const [name, lines] of [
+      ['first.ndjson', ['null', user, '{}']],
+      ['later.ndjson', [user, 'null', '{}']],
+    ] as const) {
+      await writeFile(join(folder, name), `${lines.join('\n')}\n`);
+      const result = await run(['plan', join(folder, name), '--json']);
+      expect(result.code, name).toBe(1);
+      const summary = JSON.parse(result.stdout) as { records: number; passwordImports: number; rejected: number; rejections: { code: string }[] };
+      expect(summary).toMatchObject({ records: 3, passwordImports: 1, rejected: 2 });
+      expect(JSON.stringify(summary.rejections)).toContain('malformedRecord');
+      expect(JSON.stringify(summary.rejections)).toContain('missingEmail');
+    }
+  });
+
   it('prints the --json summary with the fields scripts rely on, and exits 1 because records are rejected', async () => {
     const result = await run(['plan', join(fixtures, 'firebase/users.json'), '--hash-config', await hashConfigFile(), '--json']);
     expect(result.code).toBe(1);

@@ -29,6 +29,7 @@ export interface Draft {
   tenant: string;
   app: string;
   apiKeyFile: string;
+  caFile: string;
   concurrency: string;
   giveUpAfter: string;
   journal: string;
@@ -77,6 +78,7 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     tenant: settings.tenant ?? '',
     app: settings.app ?? '',
     apiKeyFile: settings.apiKeyFile ?? '',
+    caFile: settings.caFile ?? '',
     concurrency: settings.concurrency === undefined ? '' : String(settings.concurrency),
     giveUpAfter: settings.giveUpAfter === undefined ? '' : String(settings.giveUpAfter),
     journal: settings.journal ?? '',
@@ -118,6 +120,7 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
     tenant: draft.tenant,
     app: draft.app,
     apiKeyFile: draft.apiKeyFile,
+    caFile: draft.caFile,
     concurrency: draft.concurrency,
     giveUpAfter: draft.giveUpAfter,
     journal: draft.journal,

@@ -22,6 +22,7 @@ const inputSettings = [
   'hashConfig',
   'verifyCredentials',
   'apiKeyFile',
+  'caFile',
   'rolesFile',
 ] as const satisfies readonly SettingKey[];
 export const checkedSettings: readonly SettingKey[] = [...inputSettings, 'journal', 'report'];

@@ -13,6 +13,7 @@ export const originKeys = [
   'tenant',
   'app',
   'apiKeyFile',
+  'caFile',
   'file',
   'auth0PasswordFile',
   'mapping',

@@ -211,7 +211,7 @@ export function initialAppState({ settings, env, invocation, apiKey, apiKeyFromE
   };
 }
 
-const connectionFields: readonly (keyof Draft)[] = ['core', 'moreCores', 'stack', 'tenant', 'app', 'apiKeyFile'];
+const connectionFields: readonly (keyof Draft)[] = ['core', 'moreCores', 'stack', 'tenant', 'app', 'apiKeyFile', 'caFile'];
 
 function changed<T extends object>(before: T, after: T, keys: readonly (keyof T)[]): boolean {
   return keys.some((key) => {

@@ -21,6 +21,7 @@ interface HashFlags {
   hashFile?: string;
   saltFile?: string;
   hashConfig?: string;
+  hashingAlgorithm?: string;
   stripPrefix?: string[];
   json?: boolean;
 }
@@ -59,7 +60,8 @@ export const registerHashCommand: RegisterCommand = (hash: Command, { io, setExi
       const checked = await untilInterrupted((signal) => verifyPassword(password, result.passwordHash, { signerKey: config?.signerKey, signal }));
       if (checked === undefined) return fail('interrupted (Ctrl-C) before the check ended; nothing was decided.');
       if (!checked.ok) return fail(`cannot check: ${checked.reason}`);
-      const warnings = [...result.warnings, ...checked.warnings];
+      // The check prepares the hash again, so the preparation's warnings come back from it too: each is said once.
+      const warnings = [...new Set([...result.warnings, ...checked.warnings])];
       const notes = checked.match && checked.family === 'vendor_scrypt' ? [signerKeyReminder()] : [];
       const lines = [`${checked.match ? 'match' : 'no match'}: ${hashFamilyLabel(checked.family)}`];
       for (const warning of warnings) lines.push(`warning: ${warning}`);
@@ -95,6 +97,7 @@ function addHashOptions(command: Command): Command {
     .option('--salt <salt>', "the user's salt (vendor scrypt exports carry it beside the hash)")
     .option('--salt-file <file>', `read the salt from the first line of this file ("${STDIN_NAME}": standard input)`)
     .option('--hash-config <file>', "the provider's hash_config block or JSON (vendor scrypt)")
+    .option('--hashing-algorithm <name>', 'the algorithm the record names (its hashingAlgorithm field), checked against the hash as plan checks it')
     .option('--strip-prefix <prefix>', 'strip this prefix from the hash: exact text, or re:<regex> matched at the start (repeatable)', collect)
     .addHelpText(
       'after',
@@ -157,6 +160,7 @@ async function prepareFromFlags(
     rawHash: input.rawHash,
     ...(input.salt !== undefined && { salt: input.salt }),
     ...(config !== undefined && { hashConfig: config }),
+    ...(flags.hashingAlgorithm !== undefined && { hashingAlgorithm: flags.hashingAlgorithm }),
     prefixRules,
   });
   return { result, ...(config !== undefined && { config }) };
@@ -187,7 +191,9 @@ function inspectionJson(result: PrepareHashResult): Record<string, unknown> {
 
 function formatInspection(result: PrepareHashResult): string {
   if (!result.ok) return `rejected (${result.code}): ${result.reason}\n`;
-  const lines = [`family: ${hashFamilyLabel(result.family)} (${result.family})`, `passwordHash: ${result.passwordHash}`];
+  const label = hashFamilyLabel(result.family);
+  // A label may already carry the family's name ("scrypt variant (vendor_scrypt)"): it is said once.
+  const lines = [`family: ${label.includes(result.family) ? label : `${label} (${result.family})`}`, `passwordHash: ${result.passwordHash}`];
   if (result.hashingAlgorithm !== undefined) lines.push(`hashingAlgorithm: ${result.hashingAlgorithm}`);
   if (result.strippedBy !== undefined) lines.push(`stripped: ${result.strippedBy}`);
   for (const warning of result.warnings) lines.push(`warning: ${warning}`);

@@ -18,6 +18,7 @@ const endWords: Partial<Record<RunEnd, string>> = {
   complete: 'complete',
   interrupted: 'interrupted',
   coreUnreachable: 'gave up (core unreachable)',
+  tlsFailed: 'stopped (no TLS connection)',
 };
 
 /** `journal show` as lines: the journal, its users, then its runs oldest first. Ids and counts only. */

@@ -95,6 +95,16 @@ function fields({ state }: FieldsContext): FieldSpec[] {
       problem: state.fieldProblems['apiKeyFile'],
       set: (value) => ({ type: 'draft', patch: { apiKeyFile: value } }),
     },
+    {
+      id: 'caFile',
+      kind: 'path',
+      label: 'CA file',
+      setting: 'caFile',
+      value: draft.caFile,
+      placeholder: 'optional: for https://, the certificate (PEM) of its authority',
+      problem: state.fieldProblems['caFile'],
+      set: (value) => ({ type: 'draft', patch: { caFile: value } }),
+    },
   ];
 }
 

@@ -11,8 +11,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * One JSON object per line (blank lines skipped). A bad line later on is a bad record; a first line that is
- * not a JSON object means the file is not NDJSON at all (a pretty-printed JSON file, a CSV...).
+ * One JSON object per line (blank lines skipped). A bad line later on is a bad record; a first line that is not
+ * JSON at all means the file is not NDJSON (a pretty-printed JSON file, a CSV...). A first line of JSON that is no
+ * object (`null`, a number) is one bad record, as the same line later is.
  */
 export async function* readNdjsonObjects(file: string, lines: AsyncIterable<TextLine>): AsyncGenerator<NdjsonEntry> {
   let first = true;
@@ -20,13 +21,16 @@ export async function* readNdjsonObjects(file: string, lines: AsyncIterable<Text
     if (text.trim().length === 0) continue;
     let value: unknown;
     let problem: string | undefined;
+    let notJson = false;
     try {
       value = JSON.parse(text);
       if (!isObject(value)) problem = 'the line is not a JSON object';
     } catch (error) {
+      notJson = true;
       problem = `the line is not valid JSON (${(error as Error).message})`;
     }
-    if (problem !== undefined && first) {
+    // A first `[` is a JSON array's start (or a pretty-printed file's), not one record.
+    if (first && (notJson || Array.isArray(value))) {
       throw new SourceError('wrong-format', { file, line: number }, `expected one JSON object per line (NDJSON): ${problem}`);
     }
     first = false;
