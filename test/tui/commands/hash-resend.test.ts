@@ -85,6 +85,9 @@ describe('a wrong hash config is fixed by running again (issue 25, item 2)', () 
 
     const wrong = await run('push', file, 'wrong.txt');
     expect(jsonOf(wrong)).toMatchObject({ imported: 3, existingUntouched: 1 });
+    // Nothing proved the parameters: said loudly before anything was sent, with the one line that would have.
+    expect(wrong.stderr).toMatch(/WARNING: 4 scrypt-variant user\(s\) .*every such user is locked out/s);
+    expect(wrong.stderr).toContain('add --verify-credentials known.txt, where known.txt holds the line\n  tester@example.com the-password-you-know');
     expect(await signIn(core, 'user1@example.com', 'password-1')).toBe('WRONG_CREDENTIALS_ERROR');
 
     const states = await stateLines();
@@ -115,5 +118,18 @@ describe('a wrong hash config is fixed by running again (issue 25, item 2)', () 
     const newer = await run('sync', await exportOf('newer.json', changed), 'right.txt');
     expect(jsonOf(newer)['sync']).toMatchObject({ changed: 1, passwordChanged: 1, passwordResent: 0 });
     expect(await signIn(core, 'user1@example.com', 'a-new-password')).toBe('OK');
+  });
+
+  it('with a known account, a wrong mem_cost stops the push before anything is sent, and there is no warning', async () => {
+    const file = await exportOf('users.json', users);
+    await writeFile(join(dir, 'known.txt'), `user2@example.com password-2\n`, { mode: 0o600 });
+    const wrong = await run('push', file, 'wrong.txt', '--verify-credentials', 'known.txt');
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).not.toContain('WARNING');
+    expect(hashImports(core)).toBe(0);
+    const right = await run('push', file, 'right.txt', '--verify-credentials', 'known.txt');
+    expect(right.exitCode).toBe(0);
+    expect(right.stderr).not.toContain('WARNING');
+    expect(jsonOf(right)).toMatchObject({ imported: 4, credentials: { matchedLocally: 1, loggedIn: 1 } });
   });
 });
