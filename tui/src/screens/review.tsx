@@ -48,6 +48,7 @@ export function planRows(summary: PlanSummary): TableRow[] {
 export function syncRows(sync: SyncCounts): TableRow[] {
   const kinds = {
     password: sync.passwordChanged,
+    'password re-sent': sync.passwordResent,
     email: sync.emailChanged,
     verified: sync.verified,
     unverified: sync.unverified,
