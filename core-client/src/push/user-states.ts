@@ -18,9 +18,9 @@ const NO_NEXT = -1;
 
 /**
  * What the journal says the migration last brought over, per account of an old user (its password login, each
- * third-party account): a 32-bit digest per field group, flags, and where its latest state line is in the journal
+ * third-party account): a 32-bit digest per field group (and of a password's credential as exported), flags, and where its latest state line is in the journal
  * (for the ids, read only for the few accounts a sync changes or removes). Accounts are found by old id and role
- * through 64-bit digests (`SeenKeys`), never through strings: about 90 bytes an account (`npm run bench`).
+ * through 64-bit digests (`SeenKeys`), never through strings: about 95 to 115 bytes an account (`npm run bench`).
  */
 export class UserStates {
   readonly #accounts = new SeenKeys(1 << 12);
