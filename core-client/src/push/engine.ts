@@ -5,7 +5,7 @@ import { isCoreError, Transient } from '../http/errors.js';
 import { DEFAULT_GIVE_UP_AFTER_MS, type RetryPolicy, defaultRetryPolicy } from '../http/retry.js';
 import { formatLocation } from '../location.js';
 import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-groups.js';
-import type { ImportOperation } from '../plan/operation.js';
+import type { ImportOperation, PasswordImportOperation } from '../plan/operation.js';
 import { runAccountChange, runAccountRemoval } from './account-changes.js';
 import { syncDelta, type DeletedPolicy, type EngineItem, type EngineRecord, type SyncItem } from './delta.js';
 import { OutputPathError, outputErrorSentence } from '../files/output-paths.js';
@@ -434,13 +434,15 @@ class PushRun {
         reason: `refused by the core in an earlier run (${journalled.reason ?? 'no reason kept'}); fix the record and push again: a changed record is sent again.`,
       });
     }
-    const earlier = this.#syncCounts === undefined ? this.#earlierCreation(item) : undefined;
-    if (earlier === 'asExported') {
-      if (this.#coreCheck?.wants() === true) return this.#skipIfOnCore(item as ImportOperation & { kind: 'passwordImport' });
-      addOutcome(this.#counts, 'skipped');
-      return undefined;
+    if (this.#syncCounts === undefined && item.kind === 'passwordImport') {
+      const earlier = this.#earlierCreation(item);
+      if (earlier === 'asExported') {
+        if (this.#coreCheck?.wants() === true) return this.#skipIfOnCore(item);
+        addOutcome(this.#counts, 'skipped');
+        return undefined;
+      }
+      if (earlier === 'otherHash') return this.#leaveForSync(item);
     }
-    if (earlier === 'otherHash') return this.#leaveForSync(item);
     if (this.#options.dryRun === true) {
       addOutcome(this.#counts, 'notAttempted');
       return undefined;
@@ -454,10 +456,10 @@ class PushRun {
    * another hash (`otherHash`: other hash parameters or wrappers), or as a sync since brought it over (`asExported`).
    * Undefined when the journal does not say so, or the user's steps are still to be resumed.
    */
-  #earlierCreation(item: ImportOperation): 'asExported' | 'otherHash' | undefined {
+  #earlierCreation(item: PasswordImportOperation): 'asExported' | 'otherHash' | undefined {
     const journal = this.#journal;
     const sourceId = item.identity?.sourceId;
-    if (journal === undefined || item.kind !== 'passwordImport' || sourceId === undefined || journal.progressOf(item) !== undefined) return undefined;
+    if (journal === undefined || sourceId === undefined || journal.progressOf(item) !== undefined) return undefined;
     const account = journal.states.find(sourceId, accountRoleOf(item));
     if (account === undefined || !journal.states.has(account, StateFlag.createdHere) || journal.states.has(account, StateFlag.removed)) return undefined;
     const digests = journal.groupDigests(item);

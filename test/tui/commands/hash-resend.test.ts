@@ -120,6 +120,24 @@ describe('a wrong hash config is fixed by running again (issue 25, item 2)', () 
     expect(await signIn(core, 'user1@example.com', 'a-new-password')).toBe('OK');
   });
 
+  it('a journal written before the exported credential was kept (no "e") still syncs: the re-sent hashes count as changed passwords', async () => {
+    const file = await exportOf('users.json', users);
+    expect((await run('push', file, 'wrong.txt')).exitCode).toBe(0);
+    const journal = join(dir, 'journal.ndjson');
+    const older = (await readFile(journal, 'utf8')).replace(/,"e":"[0-9a-f]{8}"/g, '');
+    expect(older).not.toContain('"e":');
+    await writeFile(journal, older);
+    const sync = await run('sync', file, 'right.txt');
+    expect(sync.exitCode).toBe(0);
+    expect(jsonOf(sync)['sync']).toMatchObject({ changed: 4, passwordChanged: 4, passwordResent: 0 });
+    for (const user of users) expect(await signIn(core, user.email, user.password)).toBe('OK');
+    // From then on the journal knows the exported credential: a second corrected config would count as re-sent.
+    expect((await readFile(journal, 'utf8')).match(/"e":/g)).toHaveLength(4);
+    const rollback = await runCli(['rollback', '--journal', 'journal.ndjson', '--core', core.url, '--json'], dir);
+    expect(rollback.exitCode).toBe(0);
+    expect(core.emailPasswordUsers()).toEqual([]);
+  });
+
   it('with a known account, a wrong mem_cost stops the push before anything is sent, and there is no warning', async () => {
     const file = await exportOf('users.json', users);
     await writeFile(join(dir, 'known.txt'), `user2@example.com password-2\n`, { mode: 0o600 });
