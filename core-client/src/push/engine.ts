@@ -480,7 +480,7 @@ class PushRun {
         type: 'createdWithOtherHash',
         message:
           `${formatLocation(item.location)}: this user was created by an earlier run of the journal ${this.#journal?.path ?? ''} with another hash ` +
-          'than this run builds from the same record (other hash parameters: --hash-config, --strip-prefix, or the Auth0 hash file). ' +
+          'than this run builds from the same record (other hash parameters or wrappers: --hash-config, --strip-prefix). ' +
           'A push leaves such users as they are (they may not be able to sign in); a sync with these settings re-imports exactly their hashes.',
       });
     }
