@@ -279,7 +279,7 @@ export const outcomeLabels: Record<PushOutcome, string> = {
   thirdPartyCreated: 'third-party created',
   thirdPartyExisting: 'third-party existing',
   existingUntouched: 'existing, left untouched',
-  createdWithOtherHash: 'created earlier with another hash (sync re-sends)',
+  createdWithOtherHash: 'created with another hash (for sync)',
   disabledSkipped: 'disabled, not imported',
   rejected: 'rejected by plan',
   failed: 'failed at core',

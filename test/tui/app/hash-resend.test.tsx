@@ -50,7 +50,7 @@ describe('the app after a push with a wrong hash config (issue 25, item 2)', () 
     await press(app, 'y');
     await waitFor(app, 'Push finished.', 20_000);
     const summary = flat(app.lastFrame());
-    expect(summary).toMatch(/created earlier with another hash \(sync re-sends\)\s+3/);
+    expect(summary).toMatch(/created with another hash \(for sync\)\s+3/);
     expect(summary).toContain('to re-import the hashes of the 3 user(s) created earlier with another hash:');
     expect(summary).toMatch(/core-migrate sync users\.json .*--hash-config hash_config\.txt .*--journal/);
     const importsAfter = bed

@@ -42,7 +42,7 @@ export function formatSummary(summary: PushSummary): string {
   const lines = [summary.dryRun ? 'Dry run: nothing was written to the core.' : summary.sync === undefined ? 'Push summary:' : 'Sync summary:'];
   if (summary.sync !== undefined) lines.push(...describeSyncCounts(summary.sync).map((line) => `  ${line}`), '  Operations sent:');
   for (const outcome of pushOutcomes) {
-    if (outcome === 'notAttempted' && summary.notAttempted === 0) continue;
+    if ((outcome === 'notAttempted' || outcome === 'createdWithOtherHash') && summary[outcome] === 0) continue;
     if (summary.sync === undefined && syncOnlyOutcomes.has(outcome)) continue;
     const label = summary.dryRun && outcome === 'notAttempted' ? 'would be sent' : outcomeLabels[outcome];
     lines.push(`  ${label.padEnd(width)}  ${summary[outcome]}`);
