@@ -84,6 +84,7 @@ function identityOperations(tag: string, count: number): ImportOperation[] {
       email,
       family: 'bcrypt',
       body: { email, passwordHash: `$2a$10$${String(line).padStart(53, 'N')}` },
+      exportedCredential: `$2a$10$${String(line).padStart(53, 'N')}`,
       warnings: [],
       identity: {
         sourceId: `${tag}-old-${line}`,

@@ -188,6 +188,7 @@ function importOperations(tag: string, count: number): ImportOperation[] {
       email,
       family: 'bcrypt',
       body: { email, passwordHash: `$2a$10$${String(line).padStart(53, 'N')}` },
+      exportedCredential: `$2a$10$${String(line).padStart(53, 'N')}`,
       warnings: [],
     });
   }

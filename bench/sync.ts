@@ -80,6 +80,7 @@ function benchOperations(count: number, renamedEvery: number): ImportOperation[]
       email,
       family: 'bcrypt',
       body: { email, passwordHash: `$2a$10$${String(line).padStart(53, 'N')}` },
+      exportedCredential: `$2a$10$${String(line).padStart(53, 'N')}`,
       warnings: [],
       identity: {
         sourceId: `old-${line}`,

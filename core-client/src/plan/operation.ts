@@ -48,6 +48,12 @@ export const PasswordImportOperationSchema = z.object({
   }),
   /** The wrapper rule that was stripped from the exported hash, if any (counted in the plan). */
   strippedBy: z.string().optional(),
+  /**
+   * The credential as the export holds it (hash, salt, the algorithm the record names), before any hash parameter or
+   * wrapper rule: the journal keeps a keyed digest of it beside that of the hash as sent, so a sync tells a password
+   * changed in the old system from the same one re-sent with corrected parameters. Never in the body, never written.
+   */
+  exportedCredential: z.string(),
   warnings: z.array(z.string()),
   identity: OperationIdentitySchema.optional(),
 });

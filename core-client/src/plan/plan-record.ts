@@ -120,6 +120,7 @@ function planPasswordImport(user: SourceUser, key: string, rules: RecordPlanning
       ...(prepared.hashingAlgorithm !== undefined && { hashingAlgorithm: prepared.hashingAlgorithm }),
     },
     ...(prepared.strippedBy !== undefined && { strippedBy: prepared.strippedBy }),
+    exportedCredential: [user.passwordHash ?? '', user.salt ?? '', user.hashingAlgorithm ?? ''].join('\n'),
     warnings: prepared.warnings,
   };
   return operation;

@@ -138,7 +138,15 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
     return { kind: 'done', outcome: 'updated', journal: 'imported' };
   } finally {
     const complete = digests.every((digest, index) => digest === wanted[index]);
-    recordDigests(journal, state, digests, complete ? journal.wholeDigest(operation) : undefined);
+    const credentials = fieldGroups.indexOf('credentials');
+    const hashSent = operation.kind === 'passwordImport' && digests[credentials] !== state.digests[credentials];
+    recordDigests(
+      journal,
+      state,
+      digests,
+      complete ? journal.wholeDigest(operation) : undefined,
+      hashSent ? journal.exportedDigest(operation) : state.exported,
+    );
   }
 }
 
@@ -173,10 +181,10 @@ export async function runAccountRemoval(removal: AccountRemoval, context: Change
   return { kind: 'done', outcome: 'removed', journal: 'imported' };
 }
 
-function recordDigests(journal: Journal, state: AccountState, digests: readonly number[], whole: number | undefined): void {
+function recordDigests(journal: Journal, state: AccountState, digests: readonly number[], whole: number | undefined, exported: number | undefined): void {
   if (digests.every((digest, index) => digest === state.digests[index])) return;
-  const { whole: _earlier, ...rest } = state;
-  journal.recordState({ ...rest, digests, ...(whole === undefined ? {} : { whole }) });
+  const { whole: _earlier, exported: _exported, ...rest } = state;
+  journal.recordState({ ...rest, digests, ...(whole === undefined ? {} : { whole }), ...(exported === undefined ? {} : { exported }) });
 }
 
 /** The core has no such call (404), or not for this method (405): a user it cannot change, not a core to stop for. */

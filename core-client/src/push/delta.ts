@@ -92,6 +92,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     let created = 0;
     const changedGroups = new Set<string>();
     let verification: 'verified' | 'unverified' | undefined;
+    let passwordResent = false;
     for (const operation of operations) {
       const account = states.find(sourceId, accountRoleOf(operation));
       if (account === undefined || states.has(account, StateFlag.removed)) {
@@ -103,7 +104,13 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
       const whole = states.whole(account);
       if (whole !== 0 && whole === journal.wholeDigest(operation) >>> 0) continue;
       const digests = journal.groupDigests(operation);
-      const changed = fieldGroups.filter((_, group) => states.digest(account, group) !== (digests[group] ?? 0) >>> 0);
+      let changed = fieldGroups.filter((_, group) => states.digest(account, group) !== (digests[group] ?? 0) >>> 0);
+      if (changed.includes('credentials') && sameExportedCredential(journal, account, operation)) {
+        // The old system has the same password: only the hash parameters or wrappers changed. Re-sent to a user this
+        // migration created; a user that was in the core before keeps its own hash, so nothing changed for it.
+        if (states.has(account, StateFlag.createdHere)) passwordResent = true;
+        else changed = changed.filter((group) => group !== 'credentials');
+      }
       if (changed.length === 0) continue;
       for (const group of changed) changedGroups.add(`${operation.kind}:${group}`);
       if (changed.includes('verification')) {
@@ -126,7 +133,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     } else if (created > 0 || changedGroups.size > 0) {
       counts.changed += 1;
       if (verification !== undefined) counts[verification] += 1;
-      if (changedGroups.has('passwordImport:credentials')) counts.passwordChanged += 1;
+      if (changedGroups.has('passwordImport:credentials')) counts[passwordResent ? 'passwordResent' : 'passwordChanged'] += 1;
       if ([...changedGroups].some((group) => group.endsWith(':roles'))) counts.rolesChanged += 1;
       if (changedGroups.has('passwordImport:email') || changedGroups.has('thirdPartySignInUp:email')) counts.emailChanged += 1;
       if (
@@ -142,6 +149,12 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     yield { items };
   }
   yield* vanished(journal, options);
+}
+
+/** Whether the journal knows the credential the account's hash was built from, and the export still holds that one. */
+function sameExportedCredential(journal: Journal, account: number, operation: ImportOperation): boolean {
+  const known = journal.states.exported(account);
+  return known !== 0 && known === journal.exportedDigest(operation) >>> 0;
 }
 
 /** The accounts the newer export no longer has, user by user: reported, and removed with --deleted remove. */

@@ -4,8 +4,8 @@ import type { CoreClient } from '../http/core-client.js';
 import { isCoreError, Transient } from '../http/errors.js';
 import { DEFAULT_GIVE_UP_AFTER_MS, type RetryPolicy, defaultRetryPolicy } from '../http/retry.js';
 import { formatLocation } from '../location.js';
-import { accountRoleOf, fieldGroups } from '../plan/field-groups.js';
-import type { ImportOperation } from '../plan/operation.js';
+import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-groups.js';
+import type { ImportOperation, PasswordImportOperation } from '../plan/operation.js';
 import { runAccountChange, runAccountRemoval } from './account-changes.js';
 import { syncDelta, type DeletedPolicy, type EngineItem, type EngineRecord, type SyncItem } from './delta.js';
 import { OutputPathError, outputErrorSentence } from '../files/output-paths.js';
@@ -198,6 +198,7 @@ class PushRun {
   #graceTimer: NodeJS.Timeout | undefined;
   #fatal: unknown;
   #scryptProbed = false;
+  #otherHashSaid = false;
   #sentAndAnswered = 0;
   #firstSendAt: number | undefined;
   readonly #coreCheck: JournalCoreCheck | undefined;
@@ -251,6 +252,9 @@ class PushRun {
     if (journal === undefined || sourceId === undefined) return;
     const role = accountRoleOf(item);
     const known = journal.states.find(sourceId, role);
+    // Nothing is sent to a user left untouched: a later run that leaves it again has nothing new to journal.
+    if (ids.untouched === true && known !== undefined && journal.states.has(known, StateFlag.untouched) && !journal.states.has(known, StateFlag.removed))
+      return;
     const wanted = journal.groupDigests(item);
     const digests = fieldGroups.map((group, index) =>
       groups.includes(group)
@@ -260,6 +264,8 @@ class PushRun {
           : journal.states.digest(known, index),
     );
     const whole = fieldGroups.every((group) => groups.includes(group)) ? { whole: journal.wholeDigest(item) } : {};
+    const earlierExported = known === undefined || journal.states.has(known, StateFlag.removed) ? 0 : journal.states.exported(known);
+    const exported = groups.includes('credentials') ? journal.exportedDigest(item) : earlierExported;
     journal.recordState({
       sourceId,
       role,
@@ -270,6 +276,7 @@ class PushRun {
       removed: false,
       digests,
       ...whole,
+      ...(exported === 0 ? {} : { exported }),
     });
   }
 
@@ -449,12 +456,61 @@ class PushRun {
         reason: `refused by the core in an earlier run (${journalled.reason ?? 'no reason kept'}); fix the record and push again: a changed record is sent again.`,
       });
     }
+    if (this.#syncCounts === undefined && item.kind === 'passwordImport') {
+      const earlier = this.#earlierCreation(item);
+      if (earlier === 'asExported') {
+        if (this.#coreCheck?.wants() === true) return this.#skipIfOnCore(item);
+        addOutcome(this.#counts, 'skipped');
+        return undefined;
+      }
+      if (earlier === 'otherHash') return this.#leaveForSync(item);
+    }
     if (this.#options.dryRun === true) {
       addOutcome(this.#counts, 'notAttempted');
       return undefined;
     }
     if (item.kind === 'passwordImport' && item.family === 'vendor_scrypt' && !this.#scryptProbed) return this.#probeScrypt(item);
     return this.#whenFree(item);
+  }
+
+  /**
+   * A password user an earlier run of this journal created (and finished), met with another body than it sent: with
+   * another hash (`otherHash`: other hash parameters or wrappers), or as a sync since brought it over (`asExported`).
+   * Undefined when the journal does not say so, or the user's steps are still to be resumed.
+   */
+  #earlierCreation(item: PasswordImportOperation): 'asExported' | 'otherHash' | undefined {
+    const journal = this.#journal;
+    const sourceId = item.identity?.sourceId;
+    if (journal === undefined || sourceId === undefined || journal.progressOf(item) !== undefined) return undefined;
+    const account = journal.states.find(sourceId, accountRoleOf(item));
+    if (account === undefined || !journal.states.has(account, StateFlag.createdHere) || journal.states.has(account, StateFlag.removed)) return undefined;
+    const digests = journal.groupDigests(item);
+    const sent = (group: FieldGroup): boolean => journal.states.digest(account, fieldGroups.indexOf(group)) === digests[fieldGroups.indexOf(group)];
+    if (!sent('credentials')) return 'otherHash';
+    return sent('email') ? 'asExported' : undefined;
+  }
+
+  /**
+   * A push never sends a user this migration created again (to the core it would be "already there", and left
+   * untouched): it says so once, before anything is sent for such a user, and the face names the sync that re-imports
+   * exactly their hashes. Nothing is journalled: the journal keeps the hash that was sent.
+   */
+  #leaveForSync(item: ImportOperation): Promise<void> | undefined {
+    if (!this.#otherHashSaid) {
+      this.#otherHashSaid = true;
+      this.#emit({
+        type: 'createdWithOtherHash',
+        message:
+          `${formatLocation(item.location)}: this user was created by an earlier run of the journal ${this.#journal?.path ?? ''} with another hash ` +
+          'than this run builds from the same record (other hash parameters or wrappers: --hash-config, --strip-prefix). ' +
+          'A push leaves such users as they are (they may not be able to sign in); a sync with these settings re-imports exactly their hashes.',
+      });
+    }
+    return this.#count(item, 'createdWithOtherHash', {
+      code: 'createdWithOtherHash',
+      reason:
+        'created by an earlier run of this journal with another hash (other hash parameters or wrappers): not sent again by a push; a sync re-imports its hash',
+    });
   }
 
   /** Launches the item when a slot is free, or waits for one. */

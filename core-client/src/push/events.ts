@@ -19,6 +19,8 @@ export type PushEvent =
   | { type: 'probe'; message: string }
   /** Something the operator should read that does not stop the push (a stale lock taken over, a check not possible). */
   | { type: 'note'; message: string }
+  /** Users an earlier run of the journal created with another hash: said once, before anything is sent for them; a face adds the sync command. */
+  | { type: 'createdWithOtherHash'; message: string }
   | { type: 'pushBack'; status: number | undefined; retryAfterMs: number | undefined; concurrency: number }
   | { type: 'signerKeyMissing'; message: string }
   | { type: 'authRejected'; message: string }

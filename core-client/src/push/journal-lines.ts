@@ -61,6 +61,15 @@ export const JournalStateEntrySchema = z.object({
     .string()
     .regex(/^[0-9a-f]{8}$/)
     .optional(),
+  /**
+   * A password account's credential as the export held it (before hash parameters and wrappers), keyed like `g`, when
+   * its hash was brought over: a newer `g` credentials digest with the same `e` is the same password re-sent.
+   * Journals written before it lack it (read as unknown).
+   */
+  e: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
+    .optional(),
 });
 export type JournalStateEntry = z.infer<typeof JournalStateEntrySchema>;
 
@@ -135,12 +144,14 @@ export function parseState(line: string): JournalStateEntry | undefined {
   if (!line.includes('"w":')) return undefined;
   const value = safeJson(line);
   if (typeof value !== 'object' || value === null) return undefined;
-  const { x, w, c, i, f, g, a } = value as Record<string, unknown>;
+  const { x, w, c, i, f, g, a, e } = value as Record<string, unknown>;
   if (typeof x !== 'string' || typeof w !== 'string' || typeof c !== 'string' || typeof f !== 'string' || typeof g !== 'string') return undefined;
-  if ((i !== undefined && typeof i !== 'string') || (a !== undefined && (typeof a !== 'string' || !WHOLE_DIGEST.test(a))) || !STATE_DIGESTS.test(g)) {
-    return undefined;
-  }
-  return { x, w, c, f, g, ...(i === undefined ? {} : { i }), ...(a === undefined ? {} : { a }) };
+  if ((i !== undefined && typeof i !== 'string') || !isDigestOrAbsent(a) || !isDigestOrAbsent(e) || !STATE_DIGESTS.test(g)) return undefined;
+  return { x, w, c, f, g, ...(i === undefined ? {} : { i }), ...(a === undefined ? {} : { a }), ...(e === undefined ? {} : { e }) };
+}
+
+function isDigestOrAbsent(value: unknown): value is string | undefined {
+  return value === undefined || (typeof value === 'string' && WHOLE_DIGEST.test(value));
 }
 
 export function hexOf(digest: number): string {

@@ -103,6 +103,8 @@ export interface AccountState {
   digests: number[];
   /** `Journal.wholeDigest` of the account as the export had it, when every group was brought over. */
   whole?: number;
+  /** `Journal.exportedDigest` of the password account's credential when its hash was brought over; absent when unknown. */
+  exported?: number;
 }
 
 /** What a resume knows of an operation whose steps began but did not all end. */
@@ -359,7 +361,8 @@ export class Journal {
     const isRemoved = (flags & StateFlag.removed) !== 0 && (flags & StateFlag.createdHere) !== 0;
     if (isRemoved && !wasRemoved) this.#removedUsers += 1;
     if (!isRemoved && wasRemoved) this.#removedUsers -= 1;
-    this.states.remember(entry.x, entry.w, digestsOf(entry.g), entry.a === undefined ? 0 : Number.parseInt(entry.a, 16), flags, offset);
+    const exported = entry.e === undefined ? 0 : Number.parseInt(entry.e, 16);
+    this.states.remember(entry.x, entry.w, digestsOf(entry.g), entry.a === undefined ? 0 : Number.parseInt(entry.a, 16), flags, offset, exported);
   }
 
   #rememberStep(entry: JournalStepEntry): void {
@@ -432,6 +435,15 @@ export class Journal {
   }
 
   /**
+   * A keyed 32-bit digest of a password account's credential as the export holds it (before hash parameters and
+   * wrappers); 0 for a third-party account, which has none.
+   */
+  exportedDigest(operation: ImportOperation): number {
+    if (operation.kind !== 'passwordImport') return 0;
+    return Number.parseInt(hash('sha256', `${this.#key}\nexported\n${operation.exportedCredential}`, 'hex').slice(0, 8), 16);
+  }
+
+  /**
    * Journals an account's state after the migration brought it over or changed it; `digests` are what the core now
    * holds from the export (a group a step could not finish keeps its earlier digest, so the next sync sends it again).
    */
@@ -445,6 +457,7 @@ export class Journal {
       f: `${state.createdHere ? 'm' : ''}${state.untouched ? 't' : ''}${state.removed ? 'r' : ''}`,
       g: state.digests.map(hexOf).join(''),
       ...(state.whole === undefined ? {} : { a: hexOf(state.whole) }),
+      ...(state.exported === undefined ? {} : { e: hexOf(state.exported) }),
     };
     this.#startRun();
     const offset = this.#end;
@@ -487,6 +500,7 @@ export class Journal {
       removed: (flags & StateFlag.removed) !== 0,
       digests: digestsOf(entry.g),
       ...(entry.a === undefined ? {} : { whole: Number.parseInt(entry.a, 16) }),
+      ...(entry.e === undefined ? {} : { exported: Number.parseInt(entry.e, 16) }),
     };
   }
 

@@ -8,6 +8,7 @@ export const pushOutcomes = [
   'thirdPartyCreated',
   'thirdPartyExisting',
   'existingUntouched',
+  'createdWithOtherHash',
   'disabledSkipped',
   'rejected',
   'failed',
@@ -31,6 +32,11 @@ export const PushCountsSchema = z.object({
   thirdPartyExisting: count,
   /** Password users already in the core and not created by this migration: left untouched (`--existing skip`). */
   existingUntouched: count,
+  /**
+   * Password users an earlier run of this journal created from the same record with another hash (other hash
+   * parameters or wrappers): a push does not send them again (`sync` re-imports exactly their hashes).
+   */
+  createdWithOtherHash: count,
   /** Accounts disabled in the old system: not imported (`--disabled import` imports them). */
   disabledSkipped: count,
   /** Refused by the plan (never sent): see the report for each reason. */
@@ -168,6 +174,8 @@ export const SyncCountsSchema = z.object({
   /** Users of the newer export plus those that vanished from it: the sum of the six above. */
   users: count,
   passwordChanged: count,
+  /** Password users this migration created whose hash is sent again from the same exported credential (corrected hash parameters or wrappers). */
+  passwordResent: count,
   emailChanged: count,
   verified: count,
   unverified: count,
@@ -190,6 +198,7 @@ export function emptySyncCounts(): SyncCounts {
     deletedInSource: 0,
     users: 0,
     passwordChanged: 0,
+    passwordResent: 0,
     emailChanged: 0,
     verified: 0,
     unverified: 0,
@@ -207,7 +216,7 @@ export function describeSyncCounts(sync: SyncCounts): string[] {
   return [
     `Users: ${sync.new} new, ${sync.changed} changed, ${sync.disabled} disabled, ${sync.unchanged} unchanged, ${sync.refused} refused by the plan, ` +
       `${sync.deletedInSource} deleted in source = ${sum} of ${sync.users} users (the newer export's and the vanished ones)`,
-    `Changes: ${sync.passwordChanged} password, ${sync.emailChanged} email, ${sync.verified} verified, ${sync.unverified} unverified, ` +
+    `Changes: ${sync.passwordChanged} password, ${sync.passwordResent} password re-sent, ${sync.emailChanged} email, ${sync.verified} verified, ${sync.unverified} unverified, ` +
       `${sync.profileChanged} profile, ${sync.rolesChanged} roles, ${sync.accountsAdded} third-party accounts added, ${sync.reEnabled} re-enabled; ` +
       `${sync.removed} of the deleted in source removed from the core`,
   ];
@@ -263,6 +272,7 @@ export function emptyCounts(): PushCounts {
     thirdPartyCreated: 0,
     thirdPartyExisting: 0,
     existingUntouched: 0,
+    createdWithOtherHash: 0,
     disabledSkipped: 0,
     rejected: 0,
     failed: 0,
@@ -302,9 +312,9 @@ export function addUnread(counts: PushCounts, unread: number, planned: PlannedRe
   addOutcome(counts, 'notAttempted', left);
 }
 
-/** Operations that ended well: imported, already there, or done in an earlier run. */
+/** Operations that ended well: imported, already there, or done in an earlier run as this run would do them. */
 export function allSucceeded(counts: PushCounts): boolean {
-  return counts.rejected === 0 && counts.failed === 0 && counts.notAttempted === 0;
+  return counts.rejected === 0 && counts.failed === 0 && counts.notAttempted === 0 && counts.createdWithOtherHash === 0;
 }
 
 /** The outcomes a summary shows: those that are not zero (the sum line and --json still say the total). */
@@ -324,6 +334,7 @@ export const outcomeLabels: Record<PushOutcome, string> = {
   thirdPartyCreated: 'third-party created',
   thirdPartyExisting: 'third-party existing',
   existingUntouched: 'existing, left untouched',
+  createdWithOtherHash: 'created with another hash (for sync)',
   disabledSkipped: 'disabled, not imported',
   rejected: 'rejected by plan',
   failed: 'failed at core',

@@ -18,9 +18,9 @@ const NO_NEXT = -1;
 
 /**
  * What the journal says the migration last brought over, per account of an old user (its password login, each
- * third-party account): a 32-bit digest per field group, flags, and where its latest state line is in the journal
+ * third-party account): a 32-bit digest per field group (and of a password's credential as exported), flags, and where its latest state line is in the journal
  * (for the ids, read only for the few accounts a sync changes or removes). Accounts are found by old id and role
- * through 64-bit digests (`SeenKeys`), never through strings: about 90 bytes an account (`npm run bench`).
+ * through 64-bit digests (`SeenKeys`), never through strings: about 95 to 115 bytes an account (`npm run bench`).
  */
 export class UserStates {
   readonly #accounts = new SeenKeys(1 << 12);
@@ -30,6 +30,7 @@ export class UserStates {
   #flags = new Uint8Array(1 << 12);
   #offsets = new Float64Array(1 << 12);
   #wholes = new Uint32Array(1 << 12);
+  #exported = new Uint32Array(1 << 12);
   #size = 0;
 
   get size(): number {
@@ -44,7 +45,8 @@ export class UserStates {
       this.#digests.byteLength +
       this.#flags.byteLength +
       this.#offsets.byteLength +
-      this.#wholes.byteLength
+      this.#wholes.byteLength +
+      this.#exported.byteLength
     );
   }
 
@@ -62,7 +64,7 @@ export class UserStates {
   }
 
   /** Records (or replaces) an account's latest state; returns its index. */
-  remember(sourceId: string, role: string, digests: readonly number[], whole: number, flags: number, offset: number): number {
+  remember(sourceId: string, role: string, digests: readonly number[], whole: number, flags: number, offset: number, exported = 0): number {
     const key = accountKey(sourceId, role);
     const known = this.#accounts.positionOf(key);
     const index = known?.position ?? this.#add(key, sourceId);
@@ -70,6 +72,7 @@ export class UserStates {
     this.#flags[index] = (flags & ~StateFlag.seen) | ((this.#flags[index] ?? 0) & StateFlag.seen);
     this.#offsets[index] = offset;
     this.#wholes[index] = whole;
+    this.#exported[index] = exported;
     return index;
   }
 
@@ -80,6 +83,11 @@ export class UserStates {
   /** The digest of every group together, or 0 when some group was not brought over. */
   whole(index: number): number {
     return this.#wholes[index] ?? 0;
+  }
+
+  /** The digest of the credential as the export held it when its hash was last brought over, or 0 when unknown. */
+  exported(index: number): number {
+    return this.#exported[index] ?? 0;
   }
 
   flags(index: number): number {
@@ -141,6 +149,9 @@ export class UserStates {
     const wholes = new Uint32Array(capacity);
     wholes.set(this.#wholes);
     this.#wholes = wholes;
+    const exported = new Uint32Array(capacity);
+    exported.set(this.#exported);
+    this.#exported = exported;
   }
 }
 

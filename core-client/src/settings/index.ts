@@ -24,8 +24,9 @@ export {
   type RunContext,
   type MigrationCommand,
 } from './prepare-migration.js';
-export { runPrepared, resumeSettings, resumeCommandLine, type RunControls } from './run-prepared.js';
+export { runPrepared, resumeSettings, resumeCommandLine, syncCommandLine, type RunControls } from './run-prepared.js';
 export { rollbackWithSettings, type RollbackRun } from './run-rollback.js';
 export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js';
 export { ExitCode, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
 export { migrationCommandOf } from './migration-command.js';
+export { unprovenScryptWarning, KNOWN_ACCOUNT_LINE } from './scrypt-proof.js';

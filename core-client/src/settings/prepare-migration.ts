@@ -20,6 +20,7 @@ import type { FileSnapshot } from '../files/file-snapshot.js';
 import { planOptionsOf } from './plan-options.js';
 import { resolveRunPaths, roleOfSetting, settingOfRole, type RunPaths } from './run-paths.js';
 import { RunSetupError } from './run-setup-error.js';
+import { unprovenScryptWarning } from './scrypt-proof.js';
 import { SettingError } from './setting-error.js';
 import { settingName, type SettingFace } from './setting-flags.js';
 import type { MigrationSettings, SettingKey } from './settings.js';
@@ -43,6 +44,8 @@ export interface RunContext {
   signal?: AbortSignal;
   /** `sync`: the export is a newer one of the system the journal migrated, and only what changed is sent. Default `push`. */
   command?: MigrationCommand;
+  /** Whose words the messages use for settings (flags, or the app's labels). Default `flags`. */
+  face?: SettingFace;
 }
 
 export type MigrationCommand = 'push' | 'sync';
@@ -214,6 +217,8 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
       ),
     );
   }
+  const scryptUsers = command === 'push' ? (summary?.byFamily.vendor_scrypt ?? 0) : 0;
+  if (credentials === undefined && scryptUsers > 0) say('warning', unprovenScryptWarning(scryptUsers, context.face ?? 'flags'));
   if ((summary === undefined || summary.byFamily.vendor_scrypt > 0) && connection.signerKeyConfigured === false) {
     say('info', 'Warning: the stack says the core has no signer key; the first vendor_scrypt user will prove it, and the push stop.');
   }

@@ -110,3 +110,8 @@ export function resumeSettings(prepared: Pick<PreparedMigration, 'settings' | 'p
 export function resumeCommandLine(prepared: Pick<PreparedMigration, 'settings' | 'paths' | 'command'>): string[] {
   return commandLineOf(resumeSettings(prepared), prepared.command);
 }
+
+/** The sync that re-imports the hashes of users an earlier run of the journal created with other hash parameters. */
+export function syncCommandLine(prepared: Pick<PreparedMigration, 'settings' | 'paths' | 'command'>): string[] {
+  return commandLineOf(resumeSettings(prepared), 'sync');
+}

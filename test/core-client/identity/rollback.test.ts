@@ -20,6 +20,7 @@ function operation(line: number): ImportOperation {
     email: `u${line}@example.com`,
     family: 'bcrypt',
     body: { email: `u${line}@example.com`, passwordHash: `h${line}` },
+    exportedCredential: `h${line}`,
     warnings: [],
   };
 }

@@ -21,6 +21,7 @@ function operation(line: number): ImportOperation {
     email: `u${line}@example.com`,
     family: 'bcrypt',
     body: { email: `u${line}@example.com`, passwordHash: `$2a$04$${'x'.repeat(53)}` },
+    exportedCredential: `$2a$04$${'x'.repeat(53)}`,
     warnings: [],
   };
 }

@@ -13,6 +13,7 @@ export function bcryptOperation(line: number, email = `user${line}@example.com`)
     email,
     family: 'bcrypt',
     body: { email, passwordHash: `$2a$04$${filler}` },
+    exportedCredential: `$2a$04$${filler}`,
     warnings: [],
   };
 }
@@ -29,6 +30,7 @@ export function scryptOperation(line: number, email = `scrypt${line}@example.com
       passwordHash: `$f_scrypt$aGFzaC0ke${line}$c2FsdC0ke${line}$m=14$r=8$s=Bw==`,
       hashingAlgorithm: 'vendor_scrypt',
     },
+    exportedCredential: `aGFzaC0ke${line}\nc2FsdC0ke${line}\n`,
     warnings: [],
   };
 }

@@ -51,7 +51,8 @@ describe('core-migrate push brings roles along (issue 21)', () => {
 
     const push = ['push', files.exportPath, '--core', core.url, '--hash-config', files.hashConfigPath, '--report', 'report.ndjson', ...roleFlags];
     const run = await runCli([...push, '--json'], dir);
-    expect(run.stderr).not.toMatch(/warning|error/i);
+    // The one warning: the scrypt-variant users go with no known account proving their hash parameters.
+    expect(run.stderr.split('\n').filter((line) => /warning|error/i.test(line) && !line.includes('scrypt-variant user(s)'))).toEqual([]);
     expect(run.exitCode).toBe(0);
     const summary = jsonOf(run);
     expect(summary['steps']).toMatchObject({ rolesCreated: 2, rolesAssigned: 3, mapped: 4 });

@@ -88,9 +88,10 @@ export function summaryText(run: Run): string {
 }
 
 // What a --json push says about itself on standard error, for the person watching: the pre-flight's and the plan's
-// line, the probe of the first scrypt user, and progress.
+// line, the probe of the first scrypt user, progress, and (scrypt users without a known account) the warning that
+// nothing proves their hash parameters, which hash-resend.test.ts asserts.
 const RUN_ACCOUNT =
-  /^(Core: .* is reachable and accepts the key\.|Plan: \d+ operations from \d+ records .*|Sending the first vendor_scrypt user .* alone, .*|push \d+(\/\d+)? .*|)$/;
+  /^(Core: .* is reachable and accepts the key\.|Plan: \d+ operations from \d+ records .*|Sending the first vendor_scrypt user .* alone, .*|push \d+(\/\d+)? .*|WARNING: \d+ scrypt-variant user\(s\) .*| {2}tester@example\.com the-password-you-know|)$/;
 
 /** The lines of standard error that are not the run's own account of itself: its warnings, notes and refusals. */
 export function notesOf(run: Run): string[] {

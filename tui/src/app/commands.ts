@@ -158,6 +158,7 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
       }
       const prepared = await prepareMigration(settings, {
         command: state.command,
+        face: 'app',
         ...connectionContext(environment, state),
         ...(typed === undefined ? {} : { hashConfig: typed }),
         ...(state.plan?.counted === undefined ? {} : { counted: state.plan.counted }),

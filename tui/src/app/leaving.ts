@@ -28,6 +28,14 @@ export function leavingCommand(state: AppState): LeavingCommand | undefined {
         : {};
     const what = run.commandLine[0] === 'sync' ? 'sync' : 'push';
     if (summary.dryRun) return { label: `to ${what} for real`, args: run.commandLine.filter((arg) => arg !== '--dry-run'), ...caveat };
+    const parsed = settingsOfState(state);
+    if (summary.createdWithOtherHash > 0 && summary.journalPath !== undefined && !('problems' in parsed)) {
+      return {
+        label: `to re-import the hashes of the ${summary.createdWithOtherHash} user(s) created earlier with another hash`,
+        args: commandLineOf({ ...parsed.settings, journal: summary.journalPath }, 'sync'),
+        ...caveat,
+      };
+    }
     const resumable = summary.notAttempted > 0 && (summary.stoppedEarly === undefined || !notResumableStops.has(summary.stoppedEarly.reason));
     return { label: resumable ? 'to resume' : 'to run it again (the journal skips what is done)', args: run.commandLine, ...caveat };
   }

@@ -52,6 +52,7 @@ export function foldPushEvent(view: PushProgressView, event: PushEvent): PushPro
     case 'probe':
       return { ...view, note: withoutPaths(event.message), noteIsProbe: true };
     case 'note':
+    case 'createdWithOtherHash':
       return { ...view, note: withoutPaths(event.message), noteIsProbe: false };
     case 'pushBack':
       return {

@@ -11,6 +11,7 @@ import {
   prepareMigration,
   resumeCommandLine,
   runPrepared,
+  syncCommandLine,
   RunSetupError,
   type MigrationCommand,
   type PreparedMigration,
@@ -74,8 +75,12 @@ async function migrate(
       resumable && final.notAttempted > 0
         ? `To resume, run: ${formatCommandLine(invocationFor(io.env), resumeCommandLine(prepared))}\n(the journal skips what is done; nothing is sent twice).\n`
         : '';
-    output.result(final, formatSummary(final) + resumeHint);
-    if (output.json && resumeHint !== '') output.say(resumeHint);
+    const syncHint =
+      final.createdWithOtherHash > 0
+        ? `To re-import the hashes of the ${final.createdWithOtherHash} user(s) created earlier with another hash, run:\n  ${formatCommandLine(invocationFor(io.env), syncCommandLine(prepared))}\n`
+        : '';
+    output.result(final, formatSummary(final) + resumeHint + syncHint);
+    if (output.json && resumeHint + syncHint !== '') output.say(resumeHint + syncHint);
     return exitCodeOfPush(final);
   } finally {
     await prepared.client.close();
@@ -102,7 +107,8 @@ async function pushWithInterrupts(
   process.on('SIGINT', onSigint);
   guarded.onClosed(() => interrupt.abort());
   if (guarded.closed) interrupt.abort();
-  const progress = progressPrinter(output, prepared.command);
+  const syncLine = formatCommandLine(invocationFor(io.env), syncCommandLine(prepared));
+  const progress = progressPrinter(output, prepared.command, syncLine);
   try {
     return await runPrepared(prepared, {
       signal: interrupt.signal,
@@ -117,7 +123,7 @@ async function pushWithInterrupts(
 }
 
 /** Progress, probes and stops for the person: a redrawn line on a terminal, a line every few seconds elsewhere. */
-function progressPrinter(output: CommandOutput, name: MigrationCommand): { onEvent: (event: PushEvent) => void; end: () => void } {
+function progressPrinter(output: CommandOutput, name: MigrationCommand, syncLine: string): { onEvent: (event: PushEvent) => void; end: () => void } {
   const tty = output.sayingToTerminal;
   let lastPlainAt = Number.NEGATIVE_INFINITY;
   let lineOpen = false;
@@ -144,6 +150,10 @@ function progressPrinter(output: CommandOutput, name: MigrationCommand): { onEve
       case 'note':
         endLine();
         output.warn(event.message);
+        return;
+      case 'createdWithOtherHash':
+        endLine();
+        output.warn(`${event.message} Run:\n  ${syncLine}`);
         return;
       case 'stopping':
         endLine();

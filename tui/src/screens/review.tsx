@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { PlanSummary } from 'core-client/plan/summary';
 import type { SyncCounts } from 'core-client/push/summary';
-import { defaultJournalName, defaultReportName } from 'core-client/settings';
+import { defaultJournalName, defaultReportName, unprovenScryptWarning } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
 import { Table, type TableRow } from '../components/table.js';
@@ -48,6 +48,7 @@ export function planRows(summary: PlanSummary): TableRow[] {
 export function syncRows(sync: SyncCounts): TableRow[] {
   const kinds = {
     password: sync.passwordChanged,
+    'password re-sent': sync.passwordResent,
     email: sync.emailChanged,
     verified: sync.verified,
     unverified: sync.unverified,
@@ -177,9 +178,18 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   ];
 }
 
+/** Scrypt-variant users with nothing proving their hash parameters: no known-accounts file, no known password that matched. */
+function scryptWarnings(state: AppState): string[] {
+  const users = state.command === 'push' && planCurrent(state) ? (state.plan?.counted?.summary.byFamily.vendor_scrypt ?? 0) : 0;
+  const proven = state.draft.verifyCredentials.trim() !== '' || (state.check.state === 'done' && state.check.value.match);
+  return users > 0 && !proven ? [unprovenScryptWarning(users, 'app')] : [];
+}
+
 function Body({ state, fields: list, columns, rows }: BodyProps) {
   const summary = state.plan?.counted?.summary;
-  const warnings = state.warnings.flatMap((warning) => wrapText(`! ${warning}`, columns));
+  const warnings = [...scryptWarnings(state), ...state.warnings].flatMap((warning) =>
+    warning.split('\n').flatMap((line, index) => wrapText(index === 0 ? `! ${line}` : line, columns)),
+  );
   const tableRows = Math.max(3, rows - list.length - 2 - warnings.length);
   return (
     <Box flexDirection="column">
