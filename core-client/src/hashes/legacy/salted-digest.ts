@@ -20,7 +20,8 @@ export type SaltedDigestScheme = z.input<typeof SaltedDigestSchemeSchema>;
 
 const PREFIX = '$salted-digest$';
 
-export function saltedDigestHash(scheme: SaltedDigestScheme, record: { digestHex: string; salt: string }): string | LegacyUnusable {
+/** The scheme is taken as the operator wrote it (a settings file) and checked here; see SaltedDigestSchemeSchema. */
+export function saltedDigestHash(scheme: unknown, record: { digestHex: string; salt: string }): string | LegacyUnusable {
   const declared = SaltedDigestSchemeSchema.safeParse(scheme);
   if (!declared.success) return unusable('malformed_hash', `the salted digest scheme is not valid: ${declared.error.issues[0]?.message ?? ''}`);
   const { digest: name, saltPosition, saltEncoding } = declared.data;
