@@ -3,10 +3,10 @@ import { normaliseBcrypt, verifyBcrypt } from '../bcrypt.js';
 import { type LegacyFamilyRules } from './family.js';
 import { unusable } from './outcome.js';
 
-/** A bcrypt hash of a pre-hashed password: the bcrypt string (as the import's own bcrypt rules read it) and the pre-hash. */
+/** A bcrypt hash of a pre-hashed password: the inner bcrypt string, its cost, and the family's pre-hash. */
 export interface BcryptOfPreHash {
-  /** The inner bcrypt hash, normalised to `$2a$` by the same rules as an imported one. */
   bcryptHash: string;
+  cost: number;
   preHash: (password: Buffer) => Buffer;
 }
 
@@ -20,26 +20,22 @@ interface BcryptSha256Variant {
 
 const BCRYPT_COST = /^\$2[a-z]?\$(\d\d)\$/;
 
-/** Django's and passlib's bcrypt-sha256 differ only in their outer form and pre-hash; the bcrypt inside is checked as an import's. */
+/** Django's and passlib's bcrypt-sha256 differ only in their outer form and pre-hash; the bcrypt inside is read by the import's own rules. */
 export function bcryptSha256Rules(variant: BcryptSha256Variant): LegacyFamilyRules<BcryptOfPreHash> {
   return {
     detect: (hash) => hash.startsWith(variant.prefix),
     parse(hash) {
       const read = variant.read(hash);
       if (read === undefined) return unusable('malformed_hash', `malformed ${variant.label} hash: it must be ${variant.shape}`);
-      const cost = Number(BCRYPT_COST.exec(read.bcryptHash)?.[1] ?? 0);
-      if (cost > HASH_COST_LIMITS.bcryptMaxCost) {
-        return unusable(
-          'cost_too_high',
-          `the ${variant.label} cost ${cost} is above ${HASH_COST_LIMITS.bcryptMaxCost}: checking it would stall a login-time migration — needs a password reset`,
-        );
-      }
       const inner = normaliseBcrypt(read.bcryptHash);
-      if (!inner.ok) return unusable('malformed_hash', `malformed ${variant.label} hash: ${inner.reason}`);
-      return { bcryptHash: inner.passwordHash, preHash: read.preHash };
+      // The cost is judged by costProblem, with this family's words; every other refusal of the bcrypt rules stands.
+      if (!inner.ok && inner.code !== 'cost_too_high') return unusable('malformed_hash', `malformed ${variant.label} hash: ${inner.reason}`);
+      return { ...read, cost: Number(BCRYPT_COST.exec(read.bcryptHash)?.[1] ?? 0) };
     },
-    // The cost is bounded while parsing: the inner bcrypt rules refuse an over-cost hash before anything else.
-    costProblem: () => undefined,
+    costProblem: (parsed) =>
+      parsed.cost > HASH_COST_LIMITS.bcryptMaxCost
+        ? `the ${variant.label} cost ${parsed.cost} is above ${HASH_COST_LIMITS.bcryptMaxCost}: checking it would stall a login-time migration — needs a password reset`
+        : undefined,
     async verify(password, parsed) {
       return (await verifyBcrypt(parsed.preHash(password).toString('utf8'), parsed.bcryptHash)).match;
     },

@@ -38,17 +38,15 @@ export const werkzeugPbkdf2: LegacyFamilyRules<Pbkdf2Parameters> = {
 };
 
 const SCRYPT_LABEL = 'Werkzeug scrypt';
-/** Werkzeug's defaults for a bare `scrypt$…` (and what it writes since 2.3). */
-const WERKZEUG_SCRYPT_DEFAULTS = { n: '32768', r: '8', p: '1' } as const;
-
 /** Werkzeug's `scrypt:<n>:<r>:<p>$<salt>$<hex>`: the salt is text, the key 64 bytes (hashlib's default). */
 export const werkzeugScrypt = scryptRules({
   label: SCRYPT_LABEL,
-  detect: (hash) => hash.startsWith('scrypt:') || hash.startsWith('scrypt$'),
+  // Werkzeug always writes the parameters; a bare `scrypt$` is Django's (another layout), not read here.
+  detect: (hash) => hash.startsWith('scrypt:'),
   read(hash) {
-    const shape = matchShape(hash, /^scrypt(?::([^:$]*):([^:$]*):([^:$]*))?\$([^$]*)\$([^$]*)$/, SCRYPT_LABEL, 'scrypt:<n>:<r>:<p>$<salt>$<hex hash>');
+    const shape = matchShape(hash, /^scrypt:([^:$]*):([^:$]*):([^:$]*)\$([^$]*)\$([^$]*)$/, SCRYPT_LABEL, 'scrypt:<n>:<r>:<p>$<salt>$<hex hash>');
     if (isUnusable(shape)) return shape;
-    const [, n = WERKZEUG_SCRYPT_DEFAULTS.n, r = WERKZEUG_SCRYPT_DEFAULTS.r, p = WERKZEUG_SCRYPT_DEFAULTS.p, salt, key] = shape;
+    const [, n, r, p, salt, key] = shape;
     const schema = z.object({
       N: decimalField('n'),
       r: decimalField('r'),

@@ -47,6 +47,7 @@ describe('a corrupted hash is unusable, with a reason that names the family and 
     ['x'.repeat(300), 'too_long'],
     ['$2a$10$abcdefghijklmnopqrstuu5s2v8.iXieOjg/.AySBTTZIIVFJeBui', 'unrecognised_format'],
     ['5f4dcc3b5aa765d61d8327deb882cf99', 'unrecognised_format'],
+    ["scrypt$salt$16384$8$1$Django's layout", 'unrecognised_format'],
   ] as const)('%s… is %s, with no family', async (hash, code) => {
     const outcome = await verifyLegacyPassword(new Secret('password'), hash);
     expect(outcome).toEqual({ outcome: 'unusable', code, reason: expect.any(String) });
