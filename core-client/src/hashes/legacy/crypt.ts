@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { type LegacyFamilyRules } from './family.js';
+import { bufferSchema } from './fields.js';
 import { cryptBase64 } from './encodings.js';
 import { shaCryptCostProblem } from './cost-limits.js';
 import { unusable } from './outcome.js';
@@ -11,11 +13,8 @@ import { digest, inSlices, sameBytes, type DigestName } from './primitives.js';
  * this without blocking the event loop (see docs/hashes.md), so the loop here runs in slices.
  */
 
-interface CryptHash {
-  salt: Buffer;
-  rounds: number;
-  encoded: Buffer;
-}
+export const CryptHashSchema = z.object({ salt: bufferSchema, rounds: z.number().int(), encoded: bufferSchema });
+type CryptHash = z.infer<typeof CryptHashSchema>;
 
 const MD5_CRYPT_ROUNDS = 1000;
 const MD5_GROUPS = [[0, 6, 12], [1, 7, 13], [2, 8, 14], [3, 9, 15], [4, 10, 5], [11]] as const;

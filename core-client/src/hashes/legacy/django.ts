@@ -4,7 +4,7 @@ import { type LegacyFamilyRules } from './family.js';
 import { base64Field, decimalField, matchShape, parseParts, textSaltField } from './fields.js';
 import { isUnusable } from './outcome.js';
 import { pbkdf2Cost, verifyPbkdf2, type Pbkdf2Parameters } from './pbkdf2.js';
-import { DIGEST_LENGTHS, digest } from './primitives.js';
+import { DIGEST_LENGTHS } from './primitives.js';
 
 /** Django's `pbkdf2_sha256$<iterations>$<salt>$<base64 key>` (and `pbkdf2_sha1$`): the salt is text, the key as long as the digest. */
 function djangoPbkdf2(digestName: 'sha256' | 'sha1', label: string): LegacyFamilyRules<Pbkdf2Parameters> {
@@ -37,7 +37,7 @@ export const djangoBcryptSha256 = bcryptSha256Rules({
   prefix: 'bcrypt_sha256$',
   read(hash) {
     const shape = /^bcrypt_sha256\$(\$2[a-z]?\$.*)$/s.exec(hash);
-    return shape === null ? undefined : { bcryptHash: shape[1] ?? '', preHash: (password) => Buffer.from(digest('sha256', password).toString('hex'), 'utf8') };
+    return shape === null ? undefined : { bcryptHash: shape[1] ?? '', preHash: { kind: 'hex-sha256' } };
   },
   shape: 'bcrypt_sha256$$2b$<cost>$<salt and hash>',
 });

@@ -1,12 +1,12 @@
+import { z } from 'zod';
 import { type LegacyFamilyRules } from './family.js';
+import { bufferSchema } from './fields.js';
 import { decodeBase64 } from './encodings.js';
 import { unusable } from './outcome.js';
 import { DIGEST_LENGTHS, digest, sameBytes, type DigestName } from './primitives.js';
 
-interface LdapDigest {
-  digest: Buffer;
-  salt: Buffer;
-}
+export const LdapDigestSchema = z.object({ digest: bufferSchema, salt: bufferSchema });
+type LdapDigest = z.infer<typeof LdapDigestSchema>;
 
 /**
  * RFC 2307 userPassword schemes as OpenLDAP's slappasswd writes them: `{SCHEME}` then base64 of the digest of

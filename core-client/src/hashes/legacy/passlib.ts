@@ -1,11 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import { bcryptSha256Rules } from './bcrypt-sha256.js';
 import { type LegacyFamilyRules } from './family.js';
 import { adaptedBase64Field, base64Field, decimalField, matchShape, parseParts } from './fields.js';
 import { isUnusable } from './outcome.js';
 import { pbkdf2Cost, verifyPbkdf2, type Pbkdf2Parameters } from './pbkdf2.js';
-import { DIGEST_LENGTHS, digest } from './primitives.js';
+import { DIGEST_LENGTHS } from './primitives.js';
 import { scryptRules } from './scrypt.js';
 
 /** passlib's `$pbkdf2-sha256$<rounds>$<salt>$<checksum>` (and -sha512, and `$pbkdf2$` for SHA-1), both in adapted base64. */
@@ -51,7 +50,7 @@ export const passlibBcryptSha256 = bcryptSha256Rules({
       const [, , cost = '', salt = '', checksum = ''] = v2;
       return {
         bcryptHash: `$2b$${cost.padStart(2, '0')}$${salt}${checksum}`,
-        preHash: (password) => Buffer.from(createHmac('sha256', salt).update(password).digest('base64'), 'utf8'),
+        preHash: { kind: 'base64-hmac-sha256', key: salt },
       };
     }
     const v1 = V1.exec(hash);
@@ -59,7 +58,7 @@ export const passlibBcryptSha256 = bcryptSha256Rules({
     const [, ident = '', cost = '', salt = '', checksum = ''] = v1;
     return {
       bcryptHash: `$${ident}$${cost.padStart(2, '0')}$${salt}${checksum}`,
-      preHash: (password) => Buffer.from(digest('sha256', password).toString('base64'), 'utf8'),
+      preHash: { kind: 'base64-sha256' },
     };
   },
 });

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { type LegacyFamilyRules } from './family.js';
+import { bufferSchema } from './fields.js';
 import { CRYPT_ALPHABET, cryptBase64 } from './encodings.js';
 import { phpassCostProblem } from './cost-limits.js';
 import { unusable } from './outcome.js';
@@ -12,11 +14,8 @@ const MAX_LOG2 = 30;
 /** The 16 MD5 bytes in phpass's order: groups of three, least significant first. */
 const GROUPS = [[2, 1, 0], [5, 4, 3], [8, 7, 6], [11, 10, 9], [14, 13, 12], [15]] as const;
 
-interface PhpassHash {
-  log2: number;
-  salt: Buffer;
-  encoded: Buffer;
-}
+export const PhpassHashSchema = z.object({ log2: z.number().int(), salt: bufferSchema, encoded: bufferSchema });
+type PhpassHash = z.infer<typeof PhpassHashSchema>;
 
 /**
  * phpass portable hashes (`$P$` WordPress, `$H$` phpBB3): MD5 of salt ‖ password, then 2^count times MD5 of the

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decodeBase64, decodeHex } from './encodings.js';
 import { type LegacyFamilyRules } from './family.js';
+import { bufferSchema } from './fields.js';
 import { unusable, type LegacyUnusable } from './outcome.js';
 import { DIGEST_LENGTHS, DigestNameSchema, digest, sameBytes } from './primitives.js';
 
@@ -34,12 +35,8 @@ export function saltedDigestHash(scheme: unknown, record: { digestHex: string; s
   return `${PREFIX}${name}$${saltPosition}$${salt.toString('base64')}$${stored}`;
 }
 
-interface SaltedDigest {
-  name: z.infer<typeof DigestNameSchema>;
-  saltFirst: boolean;
-  salt: Buffer;
-  digest: Buffer;
-}
+export const SaltedDigestSchema = z.object({ name: DigestNameSchema, saltFirst: z.boolean(), salt: bufferSchema, digest: bufferSchema });
+type SaltedDigest = z.infer<typeof SaltedDigestSchema>;
 
 const SHAPE = /^\$salted-digest\$([a-z0-9]+)\$(salt-before-password|salt-after-password)\$([A-Za-z0-9+/]+={0,2})\$([0-9a-f]+)$/;
 

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { type LegacyFamilyRules } from './family.js';
+import { bufferSchema } from './fields.js';
 import { decodeHex } from './encodings.js';
 import { unusable } from './outcome.js';
 import { pbkdf2Cost, verifyPbkdf2, type Pbkdf2Parameters } from './pbkdf2.js';
@@ -40,13 +42,11 @@ const SHA256_LABEL = 'Spring Security StandardPasswordEncoder';
 const SHA256_SALT_LENGTH = 8;
 const SHA256_ITERATIONS = 1024;
 
-interface SaltedDigest {
-  salt: Buffer;
-  digest: Buffer;
-}
+export const StandardEncoderHashSchema = z.object({ salt: bufferSchema, digest: bufferSchema });
+type StandardEncoderHash = z.infer<typeof StandardEncoderHashSchema>;
 
 /** Spring's `{sha256}` (StandardPasswordEncoder, empty secret): hex(salt ‖ SHA-256 iterated 1,024 times over salt ‖ password). */
-export const springSha256: LegacyFamilyRules<SaltedDigest> = {
+export const springSha256: LegacyFamilyRules<StandardEncoderHash> = {
   detect: (hash) => hash.startsWith('{sha256}'),
   parse(hash) {
     const bytes = decodeHex(hash.slice('{sha256}'.length));
