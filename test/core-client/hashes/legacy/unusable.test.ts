@@ -6,14 +6,11 @@ import { inspectLegacyHash, verifyLegacyPassword } from '../../../../core-client
 import { Secret } from '../../../../core-client/src/secret.js';
 import { loadLegacyVectors } from './legacy-vectors.js';
 
-const made = [
-  ...loadLegacyVectors('django').vectors,
-  ...loadLegacyVectors('werkzeug').vectors,
-  ...loadLegacyVectors('passlib').vectors,
-  ...loadLegacyVectors('crypt').vectors,
-]
-  .filter((vector) => 'hash' in vector)
-  .map((vector) => ({ family: vector.family, password: vector.password, hash: 'hash' in vector ? vector.hash : '' }));
+// ASP.NET Identity blobs have no prefix: with a character outside base64 they are of no family (their own cases below).
+const made = (['django', 'werkzeug', 'passlib', 'crypt', 'published'] as const)
+  .flatMap((file) => loadLegacyVectors(file).vectors)
+  .flatMap((vector) => ('hash' in vector && vector.expect === 'match' && !vector.family.startsWith('aspnet') ? [vector] : []))
+  .map((vector) => ({ family: vector.family, password: vector.password, hash: vector.hash }));
 
 describe('a corrupted hash is unusable, with a reason that names the family and holds neither hash nor password', () => {
   it.each(made.map((vector, index) => ({ name: `${index}: ${vector.family}`, ...vector })))('$name', async ({ hash, password, family }) => {
