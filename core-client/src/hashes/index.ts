@@ -18,3 +18,4 @@ export { HASH_COST_LIMITS } from './cost-limits.js';
 export { verifyPassword, type VerifyPasswordOptions, type VerifyPasswordResult } from './verify-password.js';
 export { formatVendorScrypt, parseVendorScrypt, type VendorScryptParts } from './vendor-scrypt.js';
 export { signerKeyReminder } from './signer-key-reminder.js';
+export * from './legacy/index.js';

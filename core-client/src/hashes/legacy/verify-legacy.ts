@@ -1,0 +1,54 @@
+import type { Secret } from '../../secret.js';
+import { MAX_HASH_LENGTH } from '../prepare-hash.js';
+import { unusable, type LegacyUnusableCode } from './outcome.js';
+import { detectLegacyFamily, type LegacyHashFamily } from './registry.js';
+import type { CheckableLegacyHash } from './family.js';
+
+/** What a check of one password against one legacy hash answers: data, never an exception, never the password or hash. */
+export type LegacyVerification =
+  | { outcome: 'match'; family: LegacyHashFamily }
+  | { outcome: 'mismatch'; family: LegacyHashFamily }
+  | { outcome: 'unusable'; family?: LegacyHashFamily; code: LegacyUnusableCode; reason: string };
+
+/** A legacy hash read without a password: its family and whether it can be checked (within the cost limits). */
+export type LegacyHashInspection =
+  { usable: true; family: LegacyHashFamily } | { usable: false; family?: LegacyHashFamily; code: LegacyUnusableCode; reason: string };
+
+type Prepared = { usable: true; family: LegacyHashFamily; hash: CheckableLegacyHash } | Extract<LegacyHashInspection, { usable: false }>;
+
+function prepare(hash: string): Prepared {
+  if (hash.length === 0) return unusable('empty_hash', 'the hash is empty');
+  if (hash.length > MAX_HASH_LENGTH) return unusable('too_long', `the hash is longer than ${MAX_HASH_LENGTH} characters`);
+  const detected = detectLegacyFamily(hash);
+  if (detected === undefined) return unusable('unrecognised_format', 'the hash is of no family core-migrate can verify');
+  const prepared = detected.check.prepare(hash);
+  if (!prepared.usable) return { ...prepared, family: detected.id };
+  return { usable: true, family: detected.id, hash: prepared };
+}
+
+/** Reads a legacy hash (for a plan: which family, and whether it can be checked at login) without computing anything. */
+export function inspectLegacyHash(hash: string): LegacyHashInspection {
+  const prepared = prepare(hash);
+  return prepared.usable ? { usable: true, family: prepared.family } : prepared;
+}
+
+/**
+ * Checks a password against a legacy hash. The work runs in libuv's thread pool (PBKDF2, scrypt) or in slices between
+ * which the event loop answers others (iterated digests), so a service stays responsive while it verifies; a hash
+ * beyond the cost limits is answered `unusable` before any work. The comparison is constant-time.
+ */
+export async function verifyLegacyPassword(password: Secret, hash: string): Promise<LegacyVerification> {
+  const prepared = prepare(hash);
+  if (!prepared.usable) {
+    const { code, reason, family } = prepared;
+    return { outcome: 'unusable', code, reason, ...(family !== undefined && { family }) };
+  }
+  try {
+    const match = await prepared.hash.verify(Buffer.from(password.reveal(), 'utf8'));
+    return match ? { outcome: 'match', family: prepared.family } : { outcome: 'mismatch', family: prepared.family };
+  } catch (error) {
+    // Node's crypto errors name the parameter at fault (e.g. scrypt memory), never the password or the hash.
+    const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'an error';
+    return { outcome: 'unusable', family: prepared.family, code: 'malformed_hash', reason: `the hash could not be checked (${code})` };
+  }
+}
