@@ -29,3 +29,4 @@ export { rollbackWithSettings, type RollbackRun } from './run-rollback.js';
 export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js';
 export { ExitCode, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
 export { migrationCommandOf } from './migration-command.js';
+export { syncRefusal, withheldRemovalsSentence } from './sync-guard-sentences.js';
