@@ -165,7 +165,7 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
         'To sync, push the newer export with a new --journal (users already in the core are left untouched or their hash replaced, as --existing says).',
     );
   }
-  const forecast = options.sync === undefined || journal === undefined ? undefined : await guardSync(options.sync, journal);
+  const forecast = options.sync === undefined || journal === undefined ? undefined : await guardSync(options.sync, journal, options.signal);
   if (forecast instanceof Error) throw forecast;
   let report: ReportWriter | undefined;
   try {
@@ -188,15 +188,17 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
  * system (unless the operator says so), and the removals counted against their limit. The journal is closed on a
  * refusal.
  */
-async function guardSync(sync: SyncRunOptions, journal: Journal): Promise<SyncForecast | Error> {
+async function guardSync(sync: SyncRunOptions, journal: Journal, signal: AbortSignal | undefined): Promise<SyncForecast | Error> {
   const empty = journalWithoutStates(journal);
   const forecast =
     empty === undefined
-      ? await forecastSync(sync.firstPass(), journal, { ...sync, removesGone: sync.deleted === 'remove' }).catch((error: unknown) =>
+      ? await forecastSync(sync.firstPass(), journal, { ...sync, removesGone: sync.deleted === 'remove', signal }).catch((error: unknown) =>
           error instanceof Error ? error : new Error(String(error)),
         )
       : new JournalError(empty);
-  if (forecast instanceof Error || (sync.ignoreOverlap !== true && overlapTooLow(forecast))) {
+  // Interrupted during the first pass: its counts are partial, and the run that follows stops before sending.
+  const interrupted = signal?.aborted === true;
+  if (forecast instanceof Error || (sync.ignoreOverlap !== true && !interrupted && overlapTooLow(forecast))) {
     journal.close();
     return forecast instanceof Error ? forecast : new SyncRefusedError(forecast);
   }

@@ -42,6 +42,8 @@ export interface SyncGuardOptions {
   ignoreOverlap?: boolean | undefined;
   /** A count or a share of the journal's users (`RemovalLimitSchema`). */
   maxRemovals?: string | undefined;
+  /** Stops the first pass early (Ctrl-C): what it counted until then is partial, and the run sends nothing. */
+  signal?: AbortSignal | undefined;
 }
 
 export const SyncForecastSchema = z.object({
@@ -118,6 +120,7 @@ export async function forecastSync(records: AsyncIterable<PlannedRecord>, journa
   let recognised = 0;
   let removals = 0;
   for await (const record of records) {
+    if (options.signal?.aborted === true) break;
     const sourceId = sourceIdOf(record);
     if (sourceId === undefined) continue;
     const live = states.accountsOf(sourceId).filter((account) => !states.has(account, StateFlag.removed));

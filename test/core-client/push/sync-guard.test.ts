@@ -6,9 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PasswordImportOperation, PlanItem } from '../../../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
 import { Journal, JournalError } from '../../../core-client/src/push/journal.js';
+import { runPush } from '../../../core-client/src/push/engine.js';
 import { accountRoleOf } from '../../../core-client/src/plan/field-groups.js';
 import { forecastSync, overlapTooLow, RemovalLimitSchema, removalLimitOf } from '../../../core-client/src/push/sync-guard.js';
 import { bcryptOperation } from './plan-fixtures.js';
+import { startPushBench, type PushBench } from './engine-support.js';
 
 const digestKey = (salt: string): Buffer => createHash('sha256').update(`sync-guard-key\n${salt}`).digest();
 
@@ -121,5 +123,57 @@ describe("a sync's first pass", () => {
     const forecast = await forecastSync(recordsOf(others), journal, { removesGone: false, minOverlapPercent: 1 });
     expect(forecast).toMatchObject({ recognised: 0, minOverlapPercent: 1 });
     expect(overlapTooLow(forecast)).toBe(true);
+  });
+});
+
+describe('runPush with a sync, as a library calls it', () => {
+  let bench: PushBench;
+  beforeEach(async () => {
+    bench = await startPushBench();
+  });
+  afterEach(async () => {
+    await bench.close();
+  });
+  const monday = ['u1', 'u2', 'u3', 'u4'].map((sourceId, index) => userOf(sourceId, index + 1));
+
+  it('refuses a journal that does not exist, sending nothing', async () => {
+    const before = bench.core.requests().length;
+    const sync = runPush({
+      records: recordsOf(monday.map(recordOf)),
+      sync: { deleted: 'remove', firstPass: () => recordsOf(monday.map(recordOf)) },
+      client: bench.client,
+      sourceFingerprint: 'sha256:tuesday',
+      journalPath: join(bench.dir, 'mistyped.journal'),
+    });
+    await expect(sync).rejects.toThrow(/mistyped\.journal does not exist/);
+    expect(bench.core.requests().length).toBe(before);
+  });
+
+  it('a Ctrl-C during the first pass stops the sync before anything is sent, not as a refusal', async () => {
+    expect((await bench.push(monday)).summary.imported).toBe(4);
+    const before = bench.core.requests().length;
+    const stop = new AbortController();
+    const tuesday = monday.map((operation, index) => recordOf(userOf(`u${index + 1}`, index + 1, `renamed${index}@example.com`)));
+    async function* firstPass(): AsyncGenerator<PlannedRecord> {
+      for (const record of tuesday) {
+        yield record;
+        stop.abort();
+      }
+    }
+    const summary = await runPush({
+      records: recordsOf(tuesday),
+      sync: { deleted: 'remove', firstPass },
+      client: bench.client,
+      sourceFingerprint: 'sha256:tuesday',
+      journalPath: bench.journalPath,
+      signal: stop.signal,
+    });
+    expect(summary.stoppedEarly?.reason).toBe('interrupted');
+    expect(
+      bench.core
+        .requests()
+        .slice(before)
+        .filter((request) => request.method !== 'GET'),
+    ).toEqual([]);
   });
 });
