@@ -49,7 +49,7 @@ export interface SyncGuardOptions {
 export const SyncForecastSchema = z.object({
   /** Users of the journal still in the core: an account created or left untouched, not removed since. */
   journalUsers: z.number().int().nonnegative(),
-  /** Of those, the ones the newer export still has: the same old id, with the email the migration brought over. */
+  /** Of those, the ones the newer export still has: the same old id, with the same email or password hash (`keepsAnAccount`). */
   recognised: z.number().int().nonnegative(),
   minOverlapPercent: z.number().int().min(0).max(100),
   /** Users the sync would remove (disabled in the export, or gone with --deleted remove; only those the migration created). */
@@ -131,7 +131,7 @@ export async function forecastSync(records: AsyncIterable<PlannedRecord>, journa
     const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection');
     const disabled = record.items.some((item) => item.kind === 'rejection' && item.code === 'disabledAccount');
     if (disabled && createdAny(states, live)) removals += 1;
-    if (emailOfJournalledAccount(journal, live, operations) !== 'other') {
+    if (operations.length === 0 || keepsAnAccount(journal, live, operations)) {
       recognised += 1;
       states.mark(first, StateFlag.recognised);
     }
@@ -161,20 +161,21 @@ export function createdAny(states: UserStates, accounts: readonly number[]): boo
 }
 
 const EMAIL_GROUP = fieldGroups.indexOf('email');
+const CREDENTIALS_GROUP = fieldGroups.indexOf('credentials');
 
 /**
- * Whether an account the record plans is one the journal has with the email the migration brought over (`same`),
- * only with other emails (`other`), or none is journalled (`none`: a record disabled, refused, or with new accounts
- * only is known by its old id alone).
+ * Whether the record plans an account the migration brought over (same old id and account: password login, or the
+ * same provider's user) with the same email or the same password hash. A newer export of the same system keeps one
+ * or the other for almost every user (a domain renamed keeps the hashes, a forced reset keeps the emails); another
+ * system whose ids happen to be the same (`1`, `2`, … of two generic exports) keeps neither.
  */
-function emailOfJournalledAccount(journal: Journal, live: readonly number[], operations: readonly ImportOperation[]): 'same' | 'other' | 'none' {
-  let compared = false;
+function keepsAnAccount(journal: Journal, live: readonly number[], operations: readonly ImportOperation[]): boolean {
   for (const operation of operations) {
     const sourceId = operation.identity?.sourceId;
     const account = sourceId === undefined ? undefined : journal.states.find(sourceId, accountRoleOf(operation));
     if (account === undefined || !live.includes(account)) continue;
-    if (journal.states.digest(account, EMAIL_GROUP) === journal.groupDigest(operation, 'email') >>> 0) return 'same';
-    compared = true;
+    if (journal.states.digest(account, EMAIL_GROUP) === journal.groupDigest(operation, 'email') >>> 0) return true;
+    if (journal.states.digest(account, CREDENTIALS_GROUP) === journal.groupDigest(operation, 'credentials') >>> 0) return true;
   }
-  return compared ? 'other' : 'none';
+  return false;
 }

@@ -15,7 +15,7 @@ export const StateFlag = {
   firstOfUser: 16,
   /** The sync's first pass met the old id in the newer export (not written to the journal). */
   present: 32,
-  /** The sync's first pass met the old id with the email the migration brought over (not written to the journal). */
+  /** The sync's first pass met the old id with an email or hash the migration brought over (not written to the journal). */
   recognised: 64,
 } as const;
 

@@ -315,7 +315,7 @@ export const settingFlags: readonly SettingFlag[] = [
     label: 'least overlap',
     group: 'identity',
     kind: { type: 'text' },
-    help: `the least share of the journal's users the newer export must still have (same old id and email), or the sync is refused before anything is sent (default: ${DEFAULT_MIN_OVERLAP_PERCENT})`,
+    help: `the least share of the journal's users the newer export must still have (same old id, and the same email or password hash), or the sync is refused before anything is sent (default: ${DEFAULT_MIN_OVERLAP_PERCENT})`,
     commands: ['sync'],
   },
   {

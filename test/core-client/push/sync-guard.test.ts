@@ -86,7 +86,7 @@ describe("a sync's first pass", () => {
     });
   }
 
-  it('counts the live users the export keeps (same old id and email; disabled by old id), once each, and the removals it would make', async () => {
+  it('counts the live users the export keeps (same old id, and the same email or hash; disabled by old id), once each, and the removals it would make', async () => {
     journalled();
     const export_ = [
       recordOf(userOf('u1', 1)),
@@ -97,8 +97,8 @@ describe("a sync's first pass", () => {
       recordOf(userOf('n1', 6)),
     ];
     const keep = await forecastSync(recordsOf(export_), journal, { removesGone: false });
-    // Six live users (u6 was removed); u1, u2 and the disabled u4 are recognised; u3's email is another's.
-    expect(keep).toEqual({ journalUsers: 6, recognised: 3, minOverlapPercent: 50, removals: 1, removalLimit: 1, removalsWithheld: false });
+    // Six live users (u6 was removed); u1, u2, u3 (another email, the same hash) and the disabled u4 are recognised.
+    expect(keep).toEqual({ journalUsers: 6, recognised: 4, minOverlapPercent: 50, removals: 1, removalLimit: 1, removalsWithheld: false });
     expect(overlapTooLow(keep)).toBe(false);
   });
 
@@ -119,7 +119,8 @@ describe("a sync's first pass", () => {
 
   it('the same ids for other people keep nobody either', async () => {
     journalled();
-    const others = ['u1', 'u2', 'u3', 'u4', 'u5', 'u7'].map((sourceId, index) => recordOf(userOf(sourceId, index + 1, `other${index}@elsewhere.example`)));
+    // Other emails and other hashes (the fixture's hash follows the line).
+    const others = ['u1', 'u2', 'u3', 'u4', 'u5', 'u7'].map((sourceId, index) => recordOf(userOf(sourceId, index + 100, `other${index}@elsewhere.example`)));
     const forecast = await forecastSync(recordsOf(others), journal, { removesGone: false, minOverlapPercent: 1 });
     expect(forecast).toMatchObject({ recognised: 0, minOverlapPercent: 1 });
     expect(overlapTooLow(forecast)).toBe(true);

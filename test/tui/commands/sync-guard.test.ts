@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
+import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../../core-double/known-hashes.js';
 import { SIGNER_KEY } from './identity-support.js';
 import { API_KEY, jsonOf, runCli } from './push-support.js';
 
@@ -80,12 +80,18 @@ describe('a sync is bound to its journal: an unlike export is refused, removals 
     expect(await readFile(join(dir, 'a.journal'), 'utf8')).toBe(journal);
   });
 
-  it('the same old ids with other emails are not the same users: refused too', async () => {
+  it('the same old ids for other people (other emails, other hashes) are not the same users: refused too', async () => {
     expect((await run('push', await write('a.json', users('a', 1, 6)), 'a.journal')).exitCode).toBe(0);
-    const other = users('a', 1, 6).map((user, index) => ({ ...user, email: `someone${index}@elsewhere.example` }));
+    const theirs = await bcryptHashOf('another-system');
+    const other = users('a', 1, 6).map((user, index) => ({ ...user, email: `someone${index}@elsewhere.example`, passwordHash: theirs, salt: undefined }));
     const sync = await run('sync', await write('b.json', other), 'a.journal', '--json');
     expect(sync.exitCode).toBe(2);
     expect(sync.stderr).toContain("0 of the journal's 6 users appear in this export");
+    // Every email changed (a domain renamed), the hashes kept: the same users, so the sync goes on.
+    const renamed = users('a', 1, 6).map((user, index) => ({ ...user, email: `user${index}@renamed.example` }));
+    const domain = await run('sync', await write('c.json', renamed), 'a.journal', '--json');
+    expect(domain.exitCode).toBe(0);
+    expect(jsonOf(domain)).toMatchObject({ sync: { changed: 6, emailChanged: 6 }, syncGuard: { recognised: 6 } });
   });
 
   it('a mistyped or empty journal is refused in one sentence before connecting; nothing is sent', async () => {

@@ -253,10 +253,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
       { localId: 'fb-direct', email: 'direct@example.com', emailVerified: false, ...scrypt },
       ...users.filter((user) => user['localId'] !== 'fb-u2'),
     ];
-    // Of the journal's 5 users, 2 keep their old id and email here (Linus and Grace change emails, u2 is gone, u1
-    // is disabled): under the 50 % a sync needs by default, so this tiny journal lowers it.
-    const overlap = ['--min-overlap', '40'];
-    const sync = await run('sync', await write('tuesday.json', tuesday), ...overlap);
+    const sync = await run('sync', await write('tuesday.json', tuesday));
     expect(sync.stderr).not.toMatch(/warning|error/i);
     expect(sync.exitCode).toBe(0);
     const summary = jsonOf(sync);

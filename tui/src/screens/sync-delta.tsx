@@ -56,6 +56,15 @@ export function deltaWindow(view: SyncDeltaView, scroll: number, room: number): 
   return { first, rows: view.users.slice(first, first + room) };
 }
 
+/** Which users the window shows, of how many, and how to see the others. */
+function listFooter(view: SyncDeltaView, first: number, shown: number, room: number): string {
+  const listed = view.users.length;
+  if (listed === 0) return 'no user to create, change or remove';
+  const notListed = view.more > 0 ? ` (and ${formatCount(view.more)} more not listed)` : '';
+  const scroll = listed > room ? ' · PgUp/PgDn scroll' : '';
+  return `users ${formatCount(first + 1)}–${formatCount(first + shown)} of ${formatCount(listed)}${notListed}${scroll}`;
+}
+
 /** Review's view of a sync: its counts, the removal limit when it is passed, and the users one by one, removals first. */
 export function SyncDelta({ state, columns, rows }: { state: AppState; columns: number; rows: number }) {
   const preview = state.syncPreview;
@@ -81,12 +90,8 @@ export function SyncDelta({ state, columns, rows }: { state: AppState; columns: 
   const warning = wrapText(withheldRemovalsSentence(view.forecast, 'app', true) ?? '', columns).filter((line) => line !== '');
   const room = Math.max(1, rows - 1 - head.length - warning.length - 1);
   const { first, rows: shown } = deltaWindow(view, state.deltaScroll, room);
-  const listed = view.users.length;
   const idWidth = Math.min(Math.max(8, ...shown.map((user) => JSON.stringify(user.sourceId).length)), Math.floor(columns * 0.4));
-  const footer =
-    listed === 0
-      ? 'no user to create, change or remove'
-      : `users ${formatCount(first + 1)}–${formatCount(first + shown.length)} of ${formatCount(listed)}${view.more > 0 ? ` (and ${formatCount(view.more)} more not listed)` : ''}${listed > room ? ' · PgUp/PgDn scroll' : ''}`;
+  const footer = listFooter(view, first, shown.length, room);
   return (
     <Box flexDirection="column" width={columns}>
       <Text bold>{TITLE}</Text>
