@@ -51,6 +51,7 @@ export async function benchSync(sizes: readonly number[]): Promise<void> {
         'journal B/user': Math.round(Number(written['journalBytes']) / users),
         'index B/account': Math.round(Number(delta['indexBytes']) / Number(delta['accounts'])),
         'journal load s': Number(delta['loadedSeconds']).toFixed(1),
+        'first pass s': Number(delta['firstPassSeconds']).toFixed(1),
         'delta s': Number(delta['seconds']).toFixed(1),
         'users/s': Math.round(users / Number(delta['seconds'])),
         changed: counts.changed,
@@ -120,7 +121,7 @@ export async function benchSyncAgainstPush(users: number): Promise<void> {
         const started = performance.now();
         const summary = await runPush({
           records: recordsOf(run.operations),
-          ...(run.sync ? { sync: { deleted: 'keep' as const } } : { total: users }),
+          ...(run.sync ? { sync: { deleted: 'keep' as const, firstPass: () => recordsOf(run.operations) } } : { total: users }),
           client,
           identity: defaultIdentityOptions,
           sourceFingerprint: `sha256:bench-sync-${run.sync ? 'tuesday' : 'monday'}`,

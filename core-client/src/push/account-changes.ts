@@ -158,6 +158,13 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
 export async function runAccountRemoval(removal: AccountRemoval, context: ChangeContext): Promise<OperationEnd> {
   const { journal, client } = context;
   const state = journal.stateOf(removal.account);
+  if (removal.withheld !== undefined && state.createdHere) {
+    const { removals, limit } = removal.withheld;
+    return keptAsIs(
+      `the user "${removal.sourceId}" is ${removal.why === 'disabled' ? 'disabled in the old system' : 'no longer in the export'}, but this sync would remove ${removals} users, ` +
+        `more than its limit of ${limit} (--max-removals): nobody was removed; a sync with a higher limit removes them`,
+    );
+  }
   if (!removal.remove) {
     return keptAsIs(`the user "${removal.sourceId}" is no longer in the export: left in the core (--deleted remove removes the users the migration created)`);
   }

@@ -4,6 +4,7 @@ import type { ImportOperation, PlanItem, PlanRejection } from '../plan/operation
 import type { PlannedRecord } from '../plan/plan-source.js';
 import type { Journal } from './journal.js';
 import type { SyncCounts } from './summary.js';
+import { createdAny, sourceIdOf } from './sync-guard.js';
 import { StateFlag } from './user-states.js';
 
 /** An account the migration brought over earlier whose fields changed in the newer export. */
@@ -28,7 +29,27 @@ export interface AccountRemoval {
   why: 'disabled' | 'deletedInSource';
   /** Whether to remove it (disabled accounts, and gone ones with --deleted remove), or only report it. */
   remove: boolean;
+  /** Not removed although it should be: the sync would remove more users than its limit allows. */
+  withheld?: RemovalsWithheld;
   location?: RecordLocation;
+}
+
+export interface RemovalsWithheld {
+  removals: number;
+  limit: number;
+}
+
+/** What a sync does about one user of the newer export or of the journal (unchanged users are not told). */
+export interface SyncUserDelta {
+  sourceId: string;
+  change: 'new' | 'reEnabled' | 'changed' | 'disabled' | 'deletedInSource';
+  /** For a change: which groups changed (`email`, `credentials`, ...), once each. */
+  groups: FieldGroup[];
+  /**
+   * Whether the sync removes it from the core (only a user the migration created), unless the removals are over
+   * their limit: then none is removed, and the summary's `syncGuard.removalsWithheld` says so.
+   */
+  removes: boolean;
 }
 
 export type SyncItem = AccountChange | AccountRemoval;
@@ -43,6 +64,10 @@ export interface SyncDeltaOptions {
   deleted: DeletedPolicy;
   /** Filled in as the delta is read; the summary carries it. */
   counts: SyncCounts;
+  /** Set when the sync would remove more users than its limit: then it removes none (`forecastSync`). */
+  withheld?: RemovalsWithheld | undefined;
+  /** Told about each user the sync creates, changes or removes (or would remove), in the order of the export. */
+  onUser?: ((user: SyncUserDelta) => void) | undefined;
 }
 
 /**
@@ -52,15 +77,14 @@ export interface SyncDeltaOptions {
  * follow. Keyed by the old id, never by email or line, so a record may move in the file.
  */
 export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal: Journal, options: SyncDeltaOptions): AsyncGenerator<EngineRecord> {
-  const { counts } = options;
+  const { counts, withheld } = options;
   const states = journal.states;
   for await (const record of records) {
     counts.users += 1;
     const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection');
     const rejections = record.items.filter((item): item is PlanRejection => item.kind === 'rejection');
-    const sourceId =
-      operations.find((item) => item.identity?.sourceId !== undefined)?.identity?.sourceId ?? rejections.find((item) => item.sourceId !== undefined)?.sourceId;
-    if (sourceId === undefined || sourceId.trim() === '') {
+    const sourceId = sourceIdOf(record);
+    if (sourceId === undefined) {
       counts.refused += 1;
       yield { items: [...rejections, ...operations.map(withoutSourceId)] };
       continue;
@@ -70,6 +94,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     const live = known.filter((account) => !states.has(account, StateFlag.removed));
     if (rejections.some((item) => item.code === 'disabledAccount') && live.length > 0) {
       counts.disabled += 1;
+      options.onUser?.({ sourceId, change: 'disabled', groups: [], removes: createdAny(states, live) });
       yield {
         items: live.map((account) => ({
           kind: 'accountRemoval',
@@ -77,7 +102,8 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
           account,
           sourceId,
           why: 'disabled',
-          remove: true,
+          remove: withheld === undefined,
+          ...(withheld === undefined ? {} : { withheld }),
           location: record.location,
         })),
       };
@@ -91,6 +117,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     const items: EngineItem[] = [...rejections];
     let created = 0;
     const changedGroups = new Set<string>();
+    const changedKinds = new Set<FieldGroup>();
     let verification: 'verified' | 'unverified' | undefined;
     let passwordResent = false;
     for (const operation of operations) {
@@ -112,7 +139,10 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
         else changed = changed.filter((group) => group !== 'credentials');
       }
       if (changed.length === 0) continue;
-      for (const group of changed) changedGroups.add(`${operation.kind}:${group}`);
+      for (const group of changed) {
+        changedGroups.add(`${operation.kind}:${group}`);
+        changedKinds.add(group);
+      }
       if (changed.includes('verification')) {
         const isVerified = operation.kind === 'passwordImport' ? operation.identity?.emailVerified === true : operation.body.email.isVerified;
         verification ??= isVerified ? 'verified' : 'unverified';
@@ -130,8 +160,10 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     if (live.length === 0 && created > 0) {
       counts.new += 1;
       if (known.length > 0) counts.reEnabled += 1;
+      options.onUser?.({ sourceId, change: known.length > 0 ? 'reEnabled' : 'new', groups: [], removes: false });
     } else if (created > 0 || changedGroups.size > 0) {
       counts.changed += 1;
+      options.onUser?.({ sourceId, change: 'changed', groups: [...changedKinds], removes: false });
       if (verification !== undefined) counts[verification] += 1;
       if (changedGroups.has('passwordImport:credentials')) counts[passwordResent ? 'passwordResent' : 'passwordChanged'] += 1;
       if ([...changedGroups].some((group) => group.endsWith(':roles'))) counts.rolesChanged += 1;
@@ -167,6 +199,13 @@ async function* vanished(journal: Journal, options: SyncDeltaOptions): AsyncGene
     options.counts.deletedInSource += 1;
     options.counts.users += 1;
     const accounts = journal.states.accountsOf(state.sourceId).filter((index) => !journal.states.has(index, StateFlag.removed));
+    const remove = options.deleted === 'remove' && options.withheld === undefined;
+    options.onUser?.({
+      sourceId: state.sourceId,
+      change: 'deletedInSource',
+      groups: [],
+      removes: options.deleted === 'remove' && createdAny(journal.states, accounts),
+    });
     yield {
       items: accounts.map((index) => ({
         kind: 'accountRemoval',
@@ -174,7 +213,8 @@ async function* vanished(journal: Journal, options: SyncDeltaOptions): AsyncGene
         account: index,
         sourceId: state.sourceId,
         why: 'deletedInSource',
-        remove: options.deleted === 'remove',
+        remove,
+        ...(options.deleted === 'remove' && options.withheld !== undefined ? { withheld: options.withheld } : {}),
       })),
     };
   }

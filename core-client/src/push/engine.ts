@@ -16,6 +16,15 @@ import { ChangeNotifier, type PushControl } from './control.js';
 import type { PushEvent, PushEventListener } from './events.js';
 import { Journal, JournalError } from './journal.js';
 import { StateFlag } from './user-states.js';
+import {
+  forecastSync,
+  journalWithoutStates,
+  overlapTooLow,
+  syncJournalProblem,
+  SyncRefusedError,
+  type SyncForecast,
+  type SyncGuardOptions,
+} from './sync-guard.js';
 import type { PlannedRecord as PlannedRecordLike } from '../plan/plan-source.js';
 import { JournalCoreCheck } from './journal-core-check.js';
 import { endOfError, type OperationEnd } from './outcome.js';
@@ -46,7 +55,7 @@ export interface RunPushOptions {
    * A sync (issue 19): the records are a newer export of the system the journal migrated; only what changed since
    * the journal's last run is sent (`syncDelta`), and `deleted` says what happens to users gone from the export.
    */
-  sync?: { deleted: DeletedPolicy };
+  sync?: SyncRunOptions;
   /** Operations the plan holds (`summarisePlan(...).operations`), for progress, ETA and the summary's sum. */
   total?: number;
   /**
@@ -102,6 +111,15 @@ export interface RunPushOptions {
   random?: () => number;
 }
 
+export interface SyncRunOptions extends Omit<SyncGuardOptions, 'removesGone'> {
+  deleted: DeletedPolicy;
+  /**
+   * The same plan read once more, from its start: the sync's first pass (`forecastSync`) reads it before anything is
+   * sent, to refuse an export unlike the journal's system and to count the removals against their limit.
+   */
+  firstPass: () => AsyncIterable<PlannedRecordLike>;
+}
+
 /**
  * Retries per request: a little more patient than the client's default, because a push runs for a long time and a
  * core under load recovers; the concurrency controller already slows everyone down.
@@ -132,6 +150,8 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
   if (options.sync !== undefined && options.journalPath === undefined) {
     throw new JournalError('A sync compares the newer export with the journal of an earlier push or sync: pass that journal with --journal.');
   }
+  const missing = options.sync === undefined || options.journalPath === undefined ? undefined : await syncJournalProblem(options.journalPath);
+  if (missing !== undefined) throw new JournalError(missing);
   const journal =
     options.journalPath === undefined
       ? undefined
@@ -153,6 +173,8 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
         'To sync, push the newer export with a new --journal (users already in the core are left untouched or their hash replaced, as --existing says).',
     );
   }
+  const forecast = options.sync === undefined || journal === undefined ? undefined : await guardSync(options.sync, journal, options.signal);
+  if (forecast instanceof Error) throw forecast;
   let report: ReportWriter | undefined;
   try {
     report =
@@ -166,7 +188,29 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
     journal?.close();
     throw error;
   }
-  return new PushRun(options, journal, report).run();
+  return new PushRun(options, journal, report, forecast).run();
+}
+
+/**
+ * Before anything is sent: a journal with account states, an export that looks like a newer one of the journal's
+ * system (unless the operator says so), and the removals counted against their limit. The journal is closed on a
+ * refusal.
+ */
+async function guardSync(sync: SyncRunOptions, journal: Journal, signal: AbortSignal | undefined): Promise<SyncForecast | Error> {
+  const empty = journalWithoutStates(journal);
+  const forecast =
+    empty === undefined
+      ? await forecastSync(sync.firstPass(), journal, { ...sync, removesGone: sync.deleted === 'remove', signal }).catch((error: unknown) =>
+          error instanceof Error ? error : new Error(String(error)),
+        )
+      : new JournalError(empty);
+  // Interrupted during the first pass: its counts are partial, and the run that follows stops before sending.
+  const interrupted = signal?.aborted === true;
+  if (forecast instanceof Error || (sync.ignoreOverlap !== true && !interrupted && overlapTooLow(forecast))) {
+    journal.close();
+    return forecast instanceof Error ? forecast : new SyncRefusedError(forecast);
+  }
+  return forecast;
 }
 
 interface StopState {
@@ -206,8 +250,11 @@ class PushRun {
   /** Users gone from the newer export that this sync removed (an account each, or several). */
   readonly #removedInSource = new Set<string>();
 
-  constructor(options: RunPushOptions, journal: Journal | undefined, report: ReportWriter | undefined) {
+  readonly #forecast: SyncForecast | undefined;
+
+  constructor(options: RunPushOptions, journal: Journal | undefined, report: ReportWriter | undefined, forecast: SyncForecast | undefined) {
     this.#options = options;
+    this.#forecast = forecast;
     this.#journal = journal;
     this.#report = report;
     this.#coreCheck = journal !== undefined && journal.entries > 0 ? new JournalCoreCheck(options.client, journal.path) : undefined;
@@ -334,6 +381,8 @@ class PushRun {
           ? syncDelta(this.#options.records as AsyncIterable<PlannedRecordLike>, this.#journal, {
               deleted: this.#options.sync?.deleted ?? 'keep',
               counts: this.#syncCounts,
+              withheld: this.#forecast?.removalsWithheld === true ? { removals: this.#forecast.removals, limit: this.#forecast.removalLimit } : undefined,
+              onUser: (user) => this.#emit({ type: 'syncUser', user }),
             })
           : this.#options.records,
       );
@@ -750,6 +799,7 @@ class PushRun {
       steps: { ...this.#steps },
       retries: this.#dispatcher.retries,
       ...(this.#syncCounts === undefined ? {} : { sync: { ...this.#syncCounts, removed: this.#removedInSource.size } }),
+      ...(this.#forecast === undefined ? {} : { syncGuard: this.#forecast }),
       ...(this.#stop === undefined ? {} : { stoppedEarly: { reason: this.#stop.reason, message: this.#stop.message } }),
       ...(this.#options.journalPath === undefined ? {} : { journalPath: this.#options.journalPath }),
       ...(this.#options.reportPath === undefined ? {} : { reportPath: this.#options.reportPath }),

@@ -1,3 +1,4 @@
+import type { SyncUserDelta } from './delta.js';
 import type { PushCounts, PushSummary, StopReason } from './summary.js';
 
 /**
@@ -25,6 +26,8 @@ export type PushEvent =
   | { type: 'signerKeyMissing'; message: string }
   | { type: 'authRejected'; message: string }
   | { type: 'stopping'; reason: StopReason; message: string }
+  /** A sync: one user it creates, changes or removes (or would, in a dry run); unchanged users are not told. */
+  | { type: 'syncUser'; user: SyncUserDelta }
   | { type: 'finished'; summary: PushSummary };
 
 export type PushEventListener = (event: PushEvent) => void;

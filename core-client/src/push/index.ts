@@ -66,6 +66,24 @@ export {
   type SignInCheck,
 } from './credentials.js';
 export { runMigration, migrationInputs, migrationSourceFiles, type RunMigrationOptions } from './migration.js';
-export { syncDelta, type AccountChange, type AccountRemoval, type DeletedPolicy, type EngineItem, type EngineRecord, type SyncItem } from './delta.js';
+export {
+  syncDelta,
+  type AccountChange,
+  type AccountRemoval,
+  type DeletedPolicy,
+  type EngineItem,
+  type EngineRecord,
+  type SyncItem,
+  type SyncUserDelta,
+} from './delta.js';
+export {
+  DEFAULT_MAX_REMOVALS,
+  DEFAULT_MIN_OVERLAP_PERCENT,
+  forecastSync,
+  RemovalLimitSchema,
+  SyncRefusedError,
+  syncJournalProblem,
+  type SyncForecast,
+} from './sync-guard.js';
 export { UserStates, StateFlag } from './user-states.js';
 export { runAccountChange, runAccountRemoval, metadataUpdateOf } from './account-changes.js';

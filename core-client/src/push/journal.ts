@@ -4,7 +4,7 @@ import { lstat, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { openOutputFile, OutputPathError, outputErrorSentence, writeFully } from '../files/output-paths.js';
-import { fieldGroups, fieldGroupTexts } from '../plan/field-groups.js';
+import { fieldGroups, fieldGroupTexts, type FieldGroup } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
 import { SeenKeys } from '../seen-keys.js';
 import {
@@ -421,7 +421,16 @@ export class Journal {
   /** The keyed 32-bit digest of each field group of an operation, in `fieldGroups` order (see JournalStateEntrySchema). */
   groupDigests(operation: ImportOperation): number[] {
     const texts = fieldGroupTexts(operation);
-    return fieldGroups.map((group) => Number.parseInt(hash('sha256', `${this.#key}\n${group}\n${texts[group]}`, 'hex').slice(0, 8), 16));
+    return fieldGroups.map((group) => this.#groupDigest(group, texts[group]));
+  }
+
+  /** The digest of one field group, as `groupDigests` has it (a sync's first pass compares the email alone). */
+  groupDigest(operation: ImportOperation, group: FieldGroup): number {
+    return this.#groupDigest(group, fieldGroupTexts(operation)[group]);
+  }
+
+  #groupDigest(group: FieldGroup, text: string): number {
+    return Number.parseInt(hash('sha256', `${this.#key}\n${group}\n${text}`, 'hex').slice(0, 8), 16);
   }
 
   /**

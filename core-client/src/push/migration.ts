@@ -3,11 +3,13 @@ import { describeFileChange, snapshotFiles, type FileSnapshot } from '../files/f
 import { checkOutputPaths, type NamedFile } from '../files/output-paths.js';
 import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import { checkCredentialsLocally, credentialsProof, signInCredentials, type CredentialCheck, type KnownCredential } from './credentials.js';
-import { runPush, type PushClient, type RunPushOptions } from './engine.js';
+import { runPush, type PushClient, type RunPushOptions, type SyncRunOptions } from './engine.js';
 import { sourceFingerprint } from './fingerprint.js';
 import { addUnread, emptyCounts, type PushCounts, type PushSummary } from './summary.js';
 
-export interface RunMigrationOptions extends Omit<RunPushOptions, 'records' | 'sourceFingerprint' | 'client' | 'sourceCheck' | 'sourceName'> {
+export interface RunMigrationOptions extends Omit<RunPushOptions, 'records' | 'sourceFingerprint' | 'client' | 'sourceCheck' | 'sourceName' | 'sync'> {
+  /** A sync: its first pass reads the export's plan once more before anything is sent. */
+  sync?: Omit<SyncRunOptions, 'firstPass'>;
   sourcePath: string;
   planOptions: PlanOptions;
   client: PushClient & Pick<CoreClient, 'signIn'>;
@@ -43,7 +45,7 @@ export function migrationInputs(options: Pick<RunMigrationOptions, 'sourcePath' 
  * that family, so nothing is sent.
  */
 export async function runMigration(options: RunMigrationOptions): Promise<PushSummary> {
-  const { sourcePath, planOptions, credentials, onCredentialChecks, inputFiles, sourceSnapshot, ...pushOptions } = options;
+  const { sourcePath, planOptions, credentials, onCredentialChecks, inputFiles, sourceSnapshot, sync, ...pushOptions } = options;
   const outputs: NamedFile[] = [];
   if (options.reportPath !== undefined) outputs.push({ role: 'the report', path: options.reportPath });
   if (options.journalPath !== undefined && options.dryRun !== true) outputs.push({ role: 'the journal', path: options.journalPath });
@@ -72,6 +74,7 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
   const summary = await runPush({
     ...pushOptions,
     records: planSource(sourcePath, planOptions),
+    ...(sync === undefined ? {} : { sync: { ...sync, firstPass: () => planSource(sourcePath, planOptions) } }),
     sourceFingerprint: await sourceFingerprint(sourcePath, sourceFiles.slice(1)),
     sourceName: sourcePath,
     sourceCheck: () => describeFileChange(snapshot),

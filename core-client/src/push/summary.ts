@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PlanSummary } from '../plan/summary.js';
+import { SyncForecastSchema } from './sync-guard.js';
 
 /** Every operation of the plan ends in exactly one of these; the counts add up to `total`. */
 export const pushOutcomes = [
@@ -225,6 +226,8 @@ export function describeSyncCounts(sync: SyncCounts): string[] {
 export const PushSummarySchema = PushCountsSchema.extend({
   dryRun: z.boolean(),
   sync: SyncCountsSchema.optional(),
+  /** A sync's first pass: how much of the journal the export still has, and the removals against their limit. */
+  syncGuard: SyncForecastSchema.optional(),
   steps: StepCountsSchema.optional(),
   roles: RoleSetupSchema.optional(),
   stoppedEarly: z.object({ reason: z.enum(stopReasons), message: z.string() }).optional(),

@@ -11,7 +11,16 @@ export const StateFlag = {
   removed: 4,
   /** Seen in the export this run reads (not written to the journal). */
   seen: 8,
+  /** The first account of its user: one per old id (not written to the journal). */
+  firstOfUser: 16,
+  /** The sync's first pass met the old id in the newer export (not written to the journal). */
+  present: 32,
+  /** The sync's first pass met the old id with an email or hash the migration brought over (not written to the journal). */
+  recognised: 64,
 } as const;
+
+/** The flags a run keeps in memory only: a state line read or written never changes them. */
+const IN_MEMORY_FLAGS = StateFlag.seen | StateFlag.firstOfUser | StateFlag.present | StateFlag.recognised;
 
 const GROUPS = fieldGroups.length;
 const NO_NEXT = -1;
@@ -58,9 +67,7 @@ export class UserStates {
   /** Every account of an old user the journal has a state of. */
   accountsOf(sourceId: string): number[] {
     const first = this.#firstOfUser.positionOf(sourceId);
-    const found: number[] = [];
-    for (let at = first?.position ?? NO_NEXT; at !== NO_NEXT; at = this.#next[at] ?? NO_NEXT) found.push(at);
-    return found;
+    return first === undefined ? [] : this.accountsFrom(first.position);
   }
 
   /** Records (or replaces) an account's latest state; returns its index. */
@@ -69,7 +76,7 @@ export class UserStates {
     const known = this.#accounts.positionOf(key);
     const index = known?.position ?? this.#add(key, sourceId);
     for (let group = 0; group < GROUPS; group += 1) this.#digests[index * GROUPS + group] = digests[group] ?? 0;
-    this.#flags[index] = (flags & ~StateFlag.seen) | ((this.#flags[index] ?? 0) & StateFlag.seen);
+    this.#flags[index] = (flags & ~IN_MEMORY_FLAGS) | ((this.#flags[index] ?? 0) & IN_MEMORY_FLAGS);
     this.#offsets[index] = offset;
     this.#wholes[index] = whole;
     this.#exported[index] = exported;
@@ -99,7 +106,24 @@ export class UserStates {
   }
 
   markSeen(index: number): void {
-    this.#flags[index] = (this.#flags[index] ?? 0) | StateFlag.seen;
+    this.mark(index, StateFlag.seen);
+  }
+
+  /** Sets one of the in-memory flags (`seen`, `present`, `recognised`). */
+  mark(index: number, flag: number): void {
+    this.#flags[index] = (this.#flags[index] ?? 0) | (flag & IN_MEMORY_FLAGS);
+  }
+
+  /** The first account of each old user, one index per user. */
+  *users(): Generator<number> {
+    for (let index = 0; index < this.#size; index += 1) if (this.has(index, StateFlag.firstOfUser)) yield index;
+  }
+
+  /** Every account of the user whose first account this is (`users()`). */
+  accountsFrom(first: number): number[] {
+    const found: number[] = [];
+    for (let at = first; at !== NO_NEXT; at = this.#next[at] ?? NO_NEXT) found.push(at);
+    return found;
   }
 
   /** Where the account's latest state line starts in the journal. */
@@ -123,6 +147,7 @@ export class UserStates {
     if (first === undefined) {
       this.#firstOfUser.recordLatest(sourceId, { position: index, source: 0 });
       this.#next[index] = NO_NEXT;
+      this.#flags[index] = StateFlag.firstOfUser;
     } else {
       // Linked after the first: a user has one or a few accounts.
       this.#next[index] = this.#next[first.position] ?? NO_NEXT;

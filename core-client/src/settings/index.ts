@@ -30,3 +30,4 @@ export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js'
 export { ExitCode, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
 export { migrationCommandOf } from './migration-command.js';
 export { unprovenScryptWarning, KNOWN_ACCOUNT_LINE } from './scrypt-proof.js';
+export { syncRefusal, withheldRemovalsSentence } from './sync-guard-sentences.js';

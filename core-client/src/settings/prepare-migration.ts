@@ -13,6 +13,7 @@ import type { PlanSummary } from '../plan/summary.js';
 import { concurrencyLimitsFor, defaultConcurrencyLimits, type ConcurrencyLimits } from '../push/concurrency.js';
 import { readCredentials, type KnownCredential } from '../push/credentials.js';
 import { migrationInputs } from '../push/migration.js';
+import { syncJournalProblem } from '../push/sync-guard.js';
 import type { Secret } from '../secret.js';
 import { clientOf, connectionOf } from './connection-of.js';
 import { countPlan, planKeyOf, snapshotOfSource, type CountedPlan, type CountOptions } from './count-plan.js';
@@ -134,6 +135,9 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
     return RunSetupError.of(new SettingError('journal', '{setting} is needed: a sync compares the newer export with the journal of the earlier push or sync.'));
   }
   const paths = resolveRunPaths(settings, context.cwd);
+  // Before connecting: a mistyped journal would otherwise make the sync a full push of the export.
+  const noJournal = command === 'sync' ? await syncJournalProblem(paths.journalPath) : undefined;
+  if (noJournal !== undefined) return RunSetupError.sentence(ExitCode.usageOrConfiguration, noJournal, 'journal');
   const planOptions = await planOptionsOf(settings, { cwd: context.cwd, ...(context.hashConfig === undefined ? {} : { hashConfig: context.hashConfig }) });
   if (planOptions instanceof SettingError) return RunSetupError.of(planOptions);
   const limits = concurrencyLimitsOf(settings);

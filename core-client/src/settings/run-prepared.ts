@@ -5,6 +5,7 @@ import type { PushControl } from '../push/control.js';
 import type { CredentialCheck } from '../push/credentials.js';
 import type { PushEventListener } from '../push/events.js';
 import { JournalError } from '../push/journal.js';
+import { SyncRefusedError } from '../push/sync-guard.js';
 import { runMigration } from '../push/migration.js';
 import { plannedRejectionsOf, type PushSummary, type RoleSetup } from '../push/summary.js';
 import { isSourceError } from '../sources/source-error.js';
@@ -14,6 +15,7 @@ import type { PreparedMigration } from './prepare-migration.js';
 import { settingOfRole } from './run-paths.js';
 import { RunSetupError } from './run-setup-error.js';
 import type { MigrationSettings } from './settings.js';
+import { syncRefusal } from './sync-guard-sentences.js';
 import { ExitCode } from './verdict.js';
 
 export interface RunControls {
@@ -46,7 +48,16 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       sourcePath: prepared.paths.sourcePath,
       planOptions: prepared.planOptions,
       // A sync's count is the delta's, known only once the export is read.
-      ...(prepared.command === 'sync' ? { sync: { deleted: prepared.settings.deleted } } : {}),
+      ...(prepared.command === 'sync'
+        ? {
+            sync: {
+              deleted: prepared.settings.deleted,
+              minOverlapPercent: prepared.settings.minOverlap,
+              ignoreOverlap: prepared.settings.ignoreOverlap,
+              maxRemovals: prepared.settings.maxRemovals,
+            },
+          }
+        : {}),
       ...(prepared.planned === undefined || prepared.command === 'sync'
         ? {}
         : { total: prepared.planned.summary.operations, plannedRejections: plannedRejectionsOf(prepared.planned.summary) }),
@@ -67,6 +78,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     return { ...summary, roles, ...(steps === undefined ? {} : { steps }) };
   } catch (error) {
     if (error instanceof JournalError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
+    if (error instanceof SyncRefusedError) return syncRefusal(error);
     if (error instanceof OutputPathError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, settingOfRole(error.role ?? ''));
     if (isSourceError(error)) return RunSetupError.of(sourceSettingError(error, prepared.planOptions));
     throw error;

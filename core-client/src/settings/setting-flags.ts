@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from '../push/sync-guard.js';
 import { sourceFormats } from '../sources/source-format.js';
 import { MAX_CONCURRENCY, type SettingKey } from './settings.js';
 
@@ -315,6 +316,35 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'identity',
     kind: { type: 'choice', choices: ['keep', 'remove'] },
     help: 'a user the migration brought over that the newer export no longer has: reported and kept, or removed from the core (only if the migration created it)',
+    commands: ['sync'],
+  },
+  {
+    key: 'minOverlap',
+    flag: '--min-overlap',
+    value: '<percent>',
+    label: 'least overlap',
+    group: 'identity',
+    kind: { type: 'text' },
+    help: `the least share of the journal's users the newer export must still have (same old id, and the same email or password hash), or the sync is refused before anything is sent (default: ${DEFAULT_MIN_OVERLAP_PERCENT})`,
+    commands: ['sync'],
+  },
+  {
+    key: 'ignoreOverlap',
+    flag: '--ignore-overlap',
+    label: 'sync an unlike export',
+    group: 'identity',
+    kind: { type: 'switch' },
+    help: "sync even an export that shares less than --min-overlap of the journal's users (it is the right one)",
+    commands: ['sync'],
+  },
+  {
+    key: 'maxRemovals',
+    flag: '--max-removals',
+    value: '<n|share%>',
+    label: 'most removals',
+    group: 'identity',
+    kind: { type: 'text' },
+    help: `remove at most this many users (disabled, or gone with --deleted remove): a count, or a share of the journal's users; over it nobody is removed (default: ${DEFAULT_MAX_REMOVALS})`,
     commands: ['sync'],
   },
   {

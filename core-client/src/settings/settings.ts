@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RemovalLimitSchema } from '../push/sync-guard.js';
 import { sourceFormats } from '../sources/source-format.js';
 
 /** The most requests in flight an operator may ask for: beyond it a single client only queues in its own pool. */
@@ -79,6 +80,12 @@ export const MigrationSettingsSchema = z.object({
   existing: z.enum(['skip', 'replace']).default('skip'),
   /** A sync: what happens to users gone from the newer export. */
   deleted: z.enum(['keep', 'remove']).default('keep'),
+  /** A sync: the least share (percent) of the journal's users the newer export must still have; unset: 50. */
+  minOverlap: optionalWholeNumber(0, 100, 'a whole percentage'),
+  /** A sync goes on whatever the overlap: the operator says the export is the right one. */
+  ignoreOverlap: z.boolean().default(false),
+  /** A sync removes at most this many users: a count, or a share of the journal's users (`5%`); unset: 5%. */
+  maxRemovals: z.preprocess(unset, RemovalLimitSchema.optional()),
 
   /** Give users their roles of the old system (`--no-roles` turns it off). */
   roles: z.boolean().default(true),

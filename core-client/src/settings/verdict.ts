@@ -31,6 +31,8 @@ export function exitCodeOfPush(summary: PushSummary): ExitCode {
     default:
       break;
   }
+  // Removals withheld over their limit: not done, like a failed operation (rsync's --max-delete exits non-zero too).
+  if (summary.syncGuard?.removalsWithheld === true) return ExitCode.someRecordsFailed;
   if (summary.dryRun) return summary.rejected + summary.failed > 0 ? ExitCode.someRecordsFailed : ExitCode.ok;
   if (!allSucceeded(summary)) return ExitCode.someRecordsFailed;
   const proof = summary.credentials;

@@ -29,6 +29,7 @@ import { foldPushEvent, initialPushView, type PushProgressView } from './push-pr
 import { settingsOrProblem } from './problems.js';
 import { typedHashForPlan } from './plan-status.js';
 import type { AppAction, AppState, PreflightView, Problem } from './state.js';
+import { SyncDeltaCollector } from './sync-delta.js';
 
 export interface CommandEnvironment {
   current: () => AppState;
@@ -209,10 +210,11 @@ export async function previewSync(environment: CommandEnvironment): Promise<AppA
   );
   if (prepared instanceof RunSetupError) return { type: 'syncPreviewFinished', result: problemOf(prepared) };
   try {
-    const summary = await runPrepared(prepared);
+    const delta = new SyncDeltaCollector();
+    const summary = await runPrepared(prepared, { onEvent: delta.onEvent });
     if (summary instanceof RunSetupError) return { type: 'syncPreviewFinished', result: problemOf(summary) };
     if (summary.sync === undefined) return { type: 'syncPreviewFinished', result: { message: 'the dry run found no delta' } };
-    return { type: 'syncPreviewFinished', result: summary.sync };
+    return { type: 'syncPreviewFinished', result: delta.view(summary.sync, summary.syncGuard) };
   } finally {
     await prepared.client.close();
   }

@@ -41,6 +41,9 @@ export interface Draft {
   metadata: boolean;
   existing: MigrationSettings['existing'];
   deleted: MigrationSettings['deleted'];
+  minOverlap: string;
+  ignoreOverlap: boolean;
+  maxRemovals: string;
   roles: boolean;
   rolesFrom: string;
   /** `old=new` renames, separated by commas, as typed in one field. */
@@ -90,6 +93,9 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     metadata: settings.metadata,
     existing: settings.existing,
     deleted: settings.deleted,
+    minOverlap: settings.minOverlap === undefined ? '' : String(settings.minOverlap),
+    ignoreOverlap: settings.ignoreOverlap,
+    maxRemovals: settings.maxRemovals ?? '',
     roles: settings.roles,
     rolesFrom: settings.rolesFrom ?? '',
     roleMap: settings.roleMap.join(', '),
@@ -132,6 +138,9 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
     metadata: draft.metadata,
     existing: draft.existing,
     deleted: draft.deleted,
+    minOverlap: draft.minOverlap,
+    ignoreOverlap: draft.ignoreOverlap,
+    maxRemovals: draft.maxRemovals,
     roles: draft.roles,
     rolesFrom: draft.rolesFrom,
     roleMap: draft.roleMap

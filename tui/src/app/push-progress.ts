@@ -68,6 +68,9 @@ export function foldPushEvent(view: PushProgressView, event: PushEvent): PushPro
       return { ...view, note: event.message, noteIsProbe: false, stopping: true };
     case 'finished':
       return { ...view, counts: event.summary, done: event.summary.total - event.summary.notAttempted };
+    case 'syncUser':
+      // The users of the delta are Review's (before the run); the progress counts them.
+      return view;
   }
 }
 

@@ -3,11 +3,12 @@ import type { FeatureSupport } from 'core-client/identity/features';
 import type { RollbackSummary } from 'core-client/identity/rollback';
 import type { ReportGroups } from 'core-client/plan/report-groups';
 import type { KnownPasswordCheck } from 'core-client/push/known-password';
-import type { PushSummary, SyncCounts } from 'core-client/push/summary';
+import type { PushSummary } from 'core-client/push/summary';
 import { Secret } from 'core-client/secret';
 import { type ExitCode, type CountedPlan, type MigrationCommand, type MigrationSettings, type SettingKey } from 'core-client/settings';
 import type { SourceFormat } from 'core-client/sources/source-format';
 import { initialPushView, type PushProgressView } from './push-progress.js';
+import type { SyncDeltaView } from './sync-delta.js';
 import { draftFromSettings, type Draft } from './draft.js';
 import { initialOrigins, originsAfter, type FieldOrigins } from './origins.js';
 
@@ -115,7 +116,9 @@ export interface AppState {
   /** A sync when the journal holds the states of another export's users (`migrationCommandOf`), else a push. */
   command: MigrationCommand;
   /** The delta a sync would send, from a dry run (nothing sent); worked out again after any change of a setting. */
-  syncPreview: Outcome<SyncCounts>;
+  syncPreview: Outcome<SyncDeltaView>;
+  /** The first user of the delta's list Review shows (PgUp/PgDn). */
+  deltaScroll: number;
   run: RunView;
   rollback: Outcome<RollbackSummary>;
   /** How many users the rollback asked about removes (read from the journal when asked), for the y/n question. */
@@ -148,7 +151,8 @@ export type AppAction =
   | { type: 'warnings'; warnings: string[] }
   | { type: 'command'; command: MigrationCommand }
   | { type: 'syncPreviewStarted' }
-  | { type: 'syncPreviewFinished'; result: SyncCounts | Problem }
+  | { type: 'syncPreviewFinished'; result: SyncDeltaView | Problem }
+  | { type: 'deltaScrolled'; scroll: number }
   | { type: 'runPreparing'; note: string }
   | { type: 'runProgress'; progress: PushProgressView }
   | { type: 'runFinished'; summary: PushSummary; commandLine: readonly string[] }
@@ -205,6 +209,7 @@ export function initialAppState({ settings, env, invocation, apiKey, apiKeyFromE
     command: 'push',
     syncPreview: { state: 'idle' },
     rollbackRemoves: undefined,
+    deltaScroll: 0,
     run: { state: 'idle' },
     rollback: { state: 'idle' },
     report: undefined,
@@ -338,7 +343,13 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'syncPreviewStarted':
       return { ...state, syncPreview: { state: 'running' } };
     case 'syncPreviewFinished':
-      return { ...state, syncPreview: 'message' in action.result ? failed(action.result) : { state: 'done', value: action.result } };
+      return {
+        ...state,
+        deltaScroll: 0,
+        syncPreview: isProblem(action.result) ? failed(action.result) : { state: 'done', value: action.result },
+      };
+    case 'deltaScrolled':
+      return { ...state, deltaScroll: Math.max(0, action.scroll) };
     case 'runPreparing':
       return { ...state, run: { state: 'preparing', note: action.note }, ...moveTo(state, 'push') };
     case 'runProgress':

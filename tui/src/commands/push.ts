@@ -15,6 +15,7 @@ import {
   RunSetupError,
   type MigrationCommand,
   type PreparedMigration,
+  withheldRemovalsSentence,
 } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { invocationFor } from '../invocation.js';
@@ -22,6 +23,7 @@ import { CommandOutput, wantsJson } from './command-output.js';
 import { GuardedOutput } from './guarded-output.js';
 import type { RegisterCommand } from './index.js';
 import { formatCredentialChecks, formatProgress, formatSummary } from './push-format.js';
+import { SyncRemovals } from './sync-removals.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
 
 /** Without a TTY (CI logs, files) a progress line every few seconds is enough. */
@@ -67,8 +69,9 @@ async function migrate(
     onMessage: ({ level, text }) => (level === 'info' ? say(text) : output.warn(text)),
   });
   if (prepared instanceof RunSetupError) return output.fail(prepared.message, prepared.exitCode);
+  const removals = new SyncRemovals();
   try {
-    const final = await pushWithInterrupts(io, guarded, output, prepared);
+    const final = await pushWithInterrupts(io, guarded, output, prepared, removals.onEvent);
     if (final instanceof RunSetupError) return output.fail(final.message, final.exitCode);
     const resumable = final.stoppedEarly !== undefined && !notResumableStops.has(final.stoppedEarly.reason);
     const resumeHint =
@@ -79,7 +82,10 @@ async function migrate(
       final.createdWithOtherHash > 0
         ? `To re-import the hashes of the ${final.createdWithOtherHash} user(s) created earlier with another hash, run:\n  ${formatCommandLine(invocationFor(io.env), syncCommandLine(prepared))}\n`
         : '';
-    output.result(final, formatSummary(final) + resumeHint + syncHint);
+    const withheld = withheldRemovalsSentence(final.syncGuard, 'flags', final.dryRun);
+    const syncLines = (final.dryRun ? removals.describe() : '') + (withheld === undefined ? '' : `${withheld}\n`);
+    output.result(final, formatSummary(final) + syncLines + resumeHint + syncHint);
+    if (output.json && syncLines !== '') output.say(syncLines);
     if (output.json && resumeHint + syncHint !== '') output.say(resumeHint + syncHint);
     return exitCodeOfPush(final);
   } finally {
@@ -97,6 +103,7 @@ async function pushWithInterrupts(
   guarded: GuardedOutput,
   output: CommandOutput,
   prepared: PreparedMigration,
+  alsoOnEvent: (event: PushEvent) => void,
 ): Promise<PushSummary | RunSetupError> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
@@ -112,7 +119,10 @@ async function pushWithInterrupts(
   try {
     return await runPrepared(prepared, {
       signal: interrupt.signal,
-      onEvent: progress.onEvent,
+      onEvent: (event) => {
+        progress.onEvent(event);
+        alsoOnEvent(event);
+      },
       onCredentialChecks: (checks, stage) => output.say(formatCredentialChecks(checks, stage)),
     });
   } finally {

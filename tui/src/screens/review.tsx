@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { PlanSummary } from 'core-client/plan/summary';
-import type { SyncCounts } from 'core-client/push/summary';
+import { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from 'core-client/push/sync-guard';
 import { defaultJournalName, defaultReportName, unprovenScryptWarning } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
@@ -12,6 +12,7 @@ import { settingProblems } from '../app/problems.js';
 import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { shortLocation, withFileNames } from './locations.js';
+import { SyncDelta } from './sync-delta.js';
 
 function breakdown(counts: Record<string, number>): string {
   return Object.entries(counts)
@@ -44,36 +45,6 @@ export function planRows(summary: PlanSummary): TableRow[] {
   return rows;
 }
 
-/** What a sync would send, user by user (each user in one row; the kinds of change in the notes). */
-export function syncRows(sync: SyncCounts): TableRow[] {
-  const kinds = {
-    password: sync.passwordChanged,
-    'password re-sent': sync.passwordResent,
-    email: sync.emailChanged,
-    verified: sync.verified,
-    unverified: sync.unverified,
-    profile: sync.profileChanged,
-    roles: sync.rolesChanged,
-    'accounts added': sync.accountsAdded,
-  };
-  return [
-    {
-      label: 'new users',
-      value: sync.new,
-      note: sync.reEnabled > 0 ? `${formatCount(sync.reEnabled)} re-enabled (same id again)` : 'created as a push creates them',
-    },
-    { label: 'changed', value: sync.changed, note: breakdown(kinds) },
-    { label: 'disabled', value: sync.disabled, note: sync.disabled > 0 ? 'removed from the core: they can no longer sign in' : '' },
-    {
-      label: 'deleted in source',
-      value: sync.deletedInSource,
-      note: sync.deletedInSource > 0 ? 'reported; "gone from the export: remove" removes those the migration created' : '',
-    },
-    { label: 'unchanged', value: sync.unchanged, note: 'nothing is sent about them' },
-    { label: 'refused by the plan', value: sync.refused, ...(sync.refused > 0 ? { tone: 'warning' as const, note: 'each one goes to the report' } : {}) },
-  ];
-}
-
 /** Whether Enter may ask to start: a current plan, and no setting with a problem (and, for a sync, its delta). */
 function readiness(state: AppState): string | undefined {
   if (!planCurrent(state) || state.plan?.counted === undefined) return 'the plan is not read yet: Enter on Source reads it';
@@ -89,21 +60,7 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   const file = draft.file.trim() === '' ? 'users.json' : draft.file.trim();
   const report = draft.report.trim() === '' ? defaultReportName(file) : draft.report.trim();
   const rejected = state.plan?.counted?.summary.rejected ?? 0;
-  const sync: FieldSpec[] =
-    state.command === 'sync'
-      ? [
-          {
-            id: 'deleted',
-            kind: 'choice',
-            label: 'gone from the export',
-            setting: 'deleted',
-            value: draft.deleted,
-            choices: ['keep', 'remove'],
-            describe: (choice) => (choice === 'remove' ? 'remove: the users the migration created' : 'keep: reported, left in the core'),
-            set: (value) => ({ type: 'draft', patch: { deleted: value === 'remove' ? 'remove' : 'keep' } }),
-          },
-        ]
-      : [];
+  const sync: FieldSpec[] = state.command === 'sync' ? syncFields(state) : [];
   return [
     ...sync,
     {
@@ -185,6 +142,66 @@ function scryptWarnings(state: AppState): string[] {
   return users > 0 && !proven ? [unprovenScryptWarning(users, 'app')] : [];
 }
 
+/**
+ * A sync's own fields: what happens to users gone from the export, and, when they matter (a removal, a refusal, or
+ * a value given), the removal limit and the overlap an export must keep.
+ */
+function syncFields(state: AppState): FieldSpec[] {
+  const { draft } = state;
+  const problems = settingProblems(state);
+  const forecast = state.syncPreview.state === 'done' ? state.syncPreview.value.forecast : undefined;
+  const refused = state.syncPreview.state === 'failed' && state.syncPreview.setting === 'ignoreOverlap';
+  const fields: FieldSpec[] = [
+    {
+      id: 'deleted',
+      kind: 'choice',
+      label: 'gone from the export',
+      setting: 'deleted',
+      value: draft.deleted,
+      choices: ['keep', 'remove'],
+      describe: (choice) => (choice === 'remove' ? 'remove: the users the migration created' : 'keep: reported, left in the core'),
+      set: (value) => ({ type: 'draft', patch: { deleted: value === 'remove' ? 'remove' : 'keep' } }),
+    },
+  ];
+  if ((forecast?.removals ?? 0) > 0 || draft.maxRemovals.trim() !== '') {
+    fields.push({
+      id: 'maxRemovals',
+      kind: 'text',
+      label: 'most removals',
+      setting: 'maxRemovals',
+      value: draft.maxRemovals,
+      placeholder: `${DEFAULT_MAX_REMOVALS} of the journal's users${forecast === undefined ? '' : ` (${formatCount(forecast.removalLimit)} now)`}; or a count`,
+      problem: problems.maxRemovals,
+      set: (value) => ({ type: 'draft', patch: { maxRemovals: value } }),
+    });
+  }
+  if (refused || draft.ignoreOverlap || draft.minOverlap.trim() !== '') {
+    fields.push(
+      {
+        id: 'minOverlap',
+        kind: 'text',
+        label: 'least overlap',
+        setting: 'minOverlap',
+        value: draft.minOverlap,
+        placeholder: `${DEFAULT_MIN_OVERLAP_PERCENT} % of the journal's users still in the export`,
+        problem: problems.minOverlap,
+        set: (value) => ({ type: 'draft', patch: { minOverlap: value } }),
+      },
+      {
+        id: 'ignoreOverlap',
+        kind: 'choice',
+        label: 'sync an unlike export',
+        setting: 'ignoreOverlap',
+        value: draft.ignoreOverlap ? 'yes' : 'no',
+        choices: ['no', 'yes'],
+        describe: (choice) => (choice === 'yes' ? 'yes: it is the right export, whatever the overlap' : 'no'),
+        set: (value) => ({ type: 'draft', patch: { ignoreOverlap: value === 'yes' } }),
+      },
+    );
+  }
+  return fields;
+}
+
 function Body({ state, fields: list, columns, rows }: BodyProps) {
   const summary = state.plan?.counted?.summary;
   const warnings = [...scryptWarnings(state), ...state.warnings].flatMap((warning) =>
@@ -220,26 +237,6 @@ function Body({ state, fields: list, columns, rows }: BodyProps) {
   );
 }
 
-function SyncDelta({ state, columns, rows }: { state: AppState; columns: number; rows: number }) {
-  const preview = state.syncPreview;
-  const title = 'A sync: the newer export against the journal of the earlier run';
-  if (preview.state === 'done') return <Table title={title} rows={syncRows(preview.value)} columns={columns} maxRows={rows} />;
-  const text =
-    preview.state === 'running'
-      ? 'Comparing the newer export with the journal (a dry run: nothing is sent)…'
-      : preview.state === 'failed'
-        ? `✗ ${preview.message}`
-        : 'Enter works out what changed since the journal (a dry run: nothing is sent).';
-  return (
-    <Box flexDirection="column">
-      <Text bold>{title}</Text>
-      {wrapText(text, columns).map((line) => (
-        <Text key={line}>{line}</Text>
-      ))}
-    </Box>
-  );
-}
-
 function target(state: AppState): string {
   return state.preflight.state === 'done' ? state.preflight.value.target : 'the core';
 }
@@ -249,7 +246,13 @@ export const reviewScreen: ScreenSpec = {
   title: 'Review',
   fields,
   keys: (press, { state, dispatch, commands }) => {
-    if (state.confirm !== 'push') return false;
+    if (state.confirm !== 'push') {
+      // The delta's users scroll by pages; the arrows stay the fields'.
+      const page = press.key.pageDown ? 10 : press.key.pageUp ? -10 : 0;
+      if (page === 0 || state.command !== 'sync' || state.syncPreview.state !== 'done') return false;
+      dispatch({ type: 'deltaScrolled', scroll: Math.min(state.deltaScroll + page, Math.max(0, state.syncPreview.value.users.length - 1)) });
+      return true;
+    }
     if (press.input === 'y' || press.input === 'Y') commands.startPush();
     else if (press.input === 'n' || press.input === 'N' || press.key.escape) dispatch({ type: 'confirm', what: undefined });
     return true;
@@ -265,7 +268,7 @@ export const reviewScreen: ScreenSpec = {
     if (state.confirm === 'push') {
       const summary = state.plan?.counted?.summary;
       const operations = summary === undefined ? 0 : summary.operations - summary.rejected;
-      const delta = state.syncPreview.state === 'done' ? state.syncPreview.value : undefined;
+      const delta = state.syncPreview.state === 'done' ? state.syncPreview.value.counts : undefined;
       const what =
         state.command === 'sync'
           ? `the changes of ${formatCount((delta?.new ?? 0) + (delta?.changed ?? 0) + (delta?.disabled ?? 0) + (state.draft.deleted === 'remove' ? (delta?.deletedInSource ?? 0) : 0))} users`
@@ -298,7 +301,9 @@ export const reviewScreen: ScreenSpec = {
     'and a file of known accounts (email password) checked locally before and signed in after the push.',
     'Enter asks before anything is sent; y runs exactly what the command printed on leaving would run.',
     'With a journal of an earlier run and a newer export, the run is a sync: Enter first shows what changed',
-    '(new, changed by kind, disabled, deleted in source, unchanged; a dry run, nothing sent), then asks.',
+    '(a dry run, nothing sent): the counts, then the users one by one with their old ids, removals first',
+    '(PgUp/PgDn scroll them), then asks. An export that keeps under "least overlap" of the journal\'s users is',
+    'refused ("sync an unlike export" goes on anyway); more removals than "most removals" remove nobody.',
     '"rejected records" opens the report view: every refused record, by reason.',
   ],
   Body,

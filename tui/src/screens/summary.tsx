@@ -11,6 +11,7 @@ import {
 } from 'core-client/push/summary';
 import type { RollbackSummary } from 'core-client/identity/rollback';
 import { printable } from 'core-client/printable';
+import { withheldRemovalsSentence } from 'core-client/settings';
 import { formatCount } from '../components/numbers.js';
 import { wrapText } from '../components/wrap.js';
 import { Table, type TableRow } from '../components/table.js';
@@ -54,6 +55,7 @@ function Body({ state, columns, rows }: BodyProps) {
   const rollback = rollbackLine(state);
   const notes = [
     ...(summary.sync === undefined ? [] : describeSyncCounts(summary.sync)),
+    withheldRemovalsSentence(summary.syncGuard, 'app', summary.dryRun),
     describeSteps(summary),
     describeRetries(summary),
     ...describeRoles(summary),

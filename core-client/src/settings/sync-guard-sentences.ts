@@ -1,0 +1,34 @@
+import type { SyncForecast, SyncRefusedError } from '../push/sync-guard.js';
+import { RunSetupError } from './run-setup-error.js';
+import { settingName, type SettingFace } from './setting-flags.js';
+import { ExitCode } from './verdict.js';
+
+/** How a face tells the operator to set a setting: the flag on the command line, the field in the app. */
+function setIt(face: SettingFace, flags: string, app: string): string {
+  return face === 'flags' ? `run again with ${flags}` : app;
+}
+
+/** A sync refused before anything was sent, because its export is unlike the journal's system; exit 2. */
+export function syncRefusal(error: SyncRefusedError): RunSetupError {
+  return new RunSetupError(ExitCode.usageOrConfiguration, 'ignoreOverlap', (face) => {
+    const ignore = settingName('ignoreOverlap', face);
+    return (
+      `${error.message} Check the export and the journal (${settingName('journal', face)}); if both are right, ` +
+      `${setIt(face, ignore, `set "${ignore}" to yes`)}.`
+    );
+  });
+}
+
+/**
+ * The sentence when a sync withheld its removals (more than its limit), else undefined: how many it would have
+ * removed, and how to raise the limit. Both faces print it after the summary.
+ */
+export function withheldRemovalsSentence(forecast: SyncForecast | undefined, face: SettingFace, dryRun: boolean): string | undefined {
+  if (forecast === undefined || !forecast.removalsWithheld) return undefined;
+  const limit = settingName('maxRemovals', face);
+  return (
+    `Removals withheld: this sync ${dryRun ? 'would remove' : 'would have removed'} ${forecast.removals} users (disabled, or gone from the export), ` +
+    `more than its limit of ${forecast.removalLimit} (${limit}), so ${dryRun ? 'it would remove nobody' : 'nobody was removed'}. ` +
+    `If they should go, ${setIt(face, `${limit} ${forecast.removals}`, `set "${limit}" to ${forecast.removals}`)}.`
+  );
+}
