@@ -1,0 +1,101 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { bcryptHashOf, VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
+import { makeVendorScryptHash } from '../../support/vendor-scrypt-maker.js';
+
+/** A user of an old system as a test knows it: what it exported, and the password it signs in with. */
+export interface OldUser {
+  oldId: string;
+  email: string;
+  password: string;
+  verified: boolean;
+  name: string;
+  disabled?: boolean;
+}
+
+/** `count` verified users with a name, then an unverified one and a disabled one: what a first migration meets. */
+export function oldUsers(prefix: string, count: number): OldUser[] {
+  const users: OldUser[] = [];
+  for (let index = 1; index <= count; index += 1) {
+    users.push({ oldId: `${prefix}-u${index}`, email: `user${index}@example.com`, password: `pw-${index}-old`, verified: true, name: `User ${index}` });
+  }
+  users.push({ oldId: `${prefix}-unverified`, email: 'unverified@example.com', password: 'pw-unverified', verified: false, name: 'Una Verified' });
+  users.push({ oldId: `${prefix}-disabled`, email: 'disabled@example.com', password: 'pw-disabled', verified: true, name: 'Dis Abled', disabled: true });
+  return users;
+}
+
+/**
+ * The scrypt variant's parameters of the suite: the vendor's signer key and separator, with a memory cost and rounds
+ * far below the vendor's (14, 8) so each verification is cheap, yet inside what the core and core-migrate accept.
+ */
+export const SUITE_SCRYPT = { signerKey: VENDOR_SCRYPT_VECTOR.signerKey, saltSeparator: VENDOR_SCRYPT_VECTOR.saltSeparator, memCost: 8, rounds: 2 } as const;
+
+async function firebaseRecord(user: OldUser, index: number): Promise<Record<string, unknown>> {
+  const salt = Buffer.from(`salt-of-${index}`);
+  const passwordHash = await makeVendorScryptHash({
+    password: user.password,
+    salt,
+    saltSeparator: Buffer.from(SUITE_SCRYPT.saltSeparator, 'base64'),
+    signerKey: Buffer.from(SUITE_SCRYPT.signerKey, 'base64'),
+    memCost: SUITE_SCRYPT.memCost,
+    rounds: SUITE_SCRYPT.rounds,
+  });
+  return {
+    localId: user.oldId,
+    email: user.email,
+    emailVerified: user.verified,
+    passwordHash,
+    salt: salt.toString('base64'),
+    displayName: user.name,
+    ...(user.disabled === true ? { disabled: true } : {}),
+  };
+}
+
+/** `firebase auth:export` JSON of these users, and the hash_config.txt beside it (owner-only, as it holds a key). */
+export async function writeFirebaseExport(dir: string, name: string, users: readonly OldUser[]): Promise<{ exportPath: string; hashConfigPath: string }> {
+  const records = await Promise.all(users.map((user, index) => firebaseRecord(user, index)));
+  const exportPath = join(dir, name);
+  const hashConfigPath = join(dir, 'hash_config.txt');
+  await writeFile(exportPath, `${JSON.stringify({ users: records }, null, 1)}\n`);
+  const s = SUITE_SCRYPT;
+  await writeFile(
+    hashConfigPath,
+    `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${s.signerKey},\n  base64_salt_separator: ${s.saltSeparator},\n  rounds: ${s.rounds},\n  mem_cost: ${s.memCost},\n}\n`,
+    { mode: 0o600 },
+  );
+  return { exportPath, hashConfigPath };
+}
+
+/**
+ * Auth0's two files: the user export (NDJSON, `user_id` `auth0|<id>`) and the password-hash export support delivers
+ * (MongoDB extended JSON, joined on `_id.$oid`), with bcrypt hashes at the smallest cost.
+ */
+export async function writeAuth0Export(dir: string, name: string, users: readonly OldUser[]): Promise<{ usersPath: string; passwordsPath: string }> {
+  const usersPath = join(dir, `${name}-users.ndjson`);
+  const passwordsPath = join(dir, `${name}-passwords.ndjson`);
+  const userLines = users.map((user) =>
+    JSON.stringify({
+      user_id: `auth0|${user.oldId}`,
+      email: user.email,
+      email_verified: user.verified,
+      name: user.name,
+      user_metadata: { theme: 'dark' },
+      identities: [{ provider: 'auth0', user_id: user.oldId, connection: 'Username-Password-Authentication', isSocial: false }],
+      ...(user.disabled === true ? { blocked: true } : {}),
+    }),
+  );
+  const passwordLines = await Promise.all(
+    users.map(async (user) =>
+      JSON.stringify({
+        _id: { $oid: user.oldId },
+        email: user.email,
+        email_verified: user.verified,
+        passwordHash: await bcryptHashOf(user.password),
+        connection: 'Username-Password-Authentication',
+      }),
+    ),
+  );
+  await writeFile(usersPath, `${userLines.join('\n')}\n`);
+  await writeFile(passwordsPath, `${passwordLines.join('\n')}\n`);
+  return { usersPath, passwordsPath };
+}

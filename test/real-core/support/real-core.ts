@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * Where `start.sh` and `stop.sh` live: `../shared/real-core` beside the repository (as CI lays it out), or
+ * `REAL_CORE_DIR` when it is somewhere else.
+ */
+export const REAL_CORE_DIR = process.env.REAL_CORE_DIR ?? fileURLToPath(new URL('../../../../shared/real-core', import.meta.url));
+
+/** The storages a real core runs on; `REAL_CORE_STORAGES=memory` narrows a run to one. */
+export const STORAGES = ['memory', 'postgresql'] as const;
+export type Storage = (typeof STORAGES)[number];
+
+export function storagesToRun(): Storage[] {
+  const wanted = process.env.REAL_CORE_STORAGES?.split(',').map((name) => name.trim());
+  return wanted === undefined ? [...STORAGES] : STORAGES.filter((storage) => wanted.includes(storage));
+}
+
+/** The suite's own key: the core refuses to start with a key shorter than 20 characters. */
+export const REAL_CORE_API_KEY = 'real-core-suite-key-0123456789';
+
+export interface RealCore {
+  url: string;
+  port: number;
+  storage: Storage;
+  stop(): Promise<void>;
+}
+
+/** A port free on 127.0.0.1 now, chosen by the system, so two runs on one machine never share a core. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('the system gave no port');
+  return address.port;
+}
+
+/**
+ * Starts an empty real core (start.sh; the first start on a machine installs Java with apt and builds, about a
+ * minute; later starts about 10 s) on a free port, with the suite's api-key and, when given, the scrypt variant's
+ * signer key.
+ */
+export async function startRealCore(options: { storage: Storage; signerKey?: string }): Promise<RealCore> {
+  const start = `${REAL_CORE_DIR}/start.sh`;
+  if (!existsSync(start)) throw new Error(`no real core at ${REAL_CORE_DIR} (set REAL_CORE_DIR to the folder holding start.sh)`);
+  const port = await freePort();
+  const env = { ...process.env, API_KEY: REAL_CORE_API_KEY, SIGNER_KEY: options.signerKey ?? '' };
+  const args = options.storage === 'postgresql' ? [String(port), '--postgresql'] : [String(port)];
+  const { stdout } = await run(start, args, { env, timeout: 600_000 });
+  const url = stdout.trim().split('\n').at(-1) ?? '';
+  if (url !== `http://127.0.0.1:${port}`) throw new Error(`start.sh said ${JSON.stringify(stdout)}, not the core's URL`);
+  return {
+    url,
+    port,
+    storage: options.storage,
+    stop: async () => {
+      await run(`${REAL_CORE_DIR}/stop.sh`, [String(port)], { timeout: 60_000 });
+    },
+  };
+}
