@@ -71,7 +71,10 @@ export async function signIn(context: HandlerContext): Promise<DoubleAnswer> {
   if (user === undefined || !(await verifyPassword(password, user.passwordHash, context.signerKey))) {
     return jsonAnswer({ status: CoreStatus.wrongCredentials });
   }
-  return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape) });
+  const verified = context.store.isVerified(user.id, user.email);
+  // A recent core also names the login method that signed in (the old id once mapped), as sign-in-up does.
+  const recipeUserId = context.userShape === 'recent' ? { recipeUserId: user.externalId ?? user.id } : {};
+  return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape, verified), ...recipeUserId });
 }
 
 export const hello = (): DoubleAnswer => ({ ...textAnswer(200, HELLO_BODY) });

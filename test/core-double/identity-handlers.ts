@@ -54,7 +54,8 @@ export function getMapping(context: HandlerContext): DoubleAnswer {
     status: CoreStatus.ok,
     superTokensUserId: mapping.coreId,
     externalUserId: mapping.externalId,
-    externalUserIdInfo: mapping.info ?? null,
+    // A real core leaves the field out when the mapping was made without it.
+    ...(mapping.info === undefined ? {} : { externalUserIdInfo: mapping.info }),
   });
 }
 
