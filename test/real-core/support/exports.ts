@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bcryptHashOf, VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
+import bcrypt from 'bcryptjs';
+import { VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
 import { makeVendorScryptHash } from '../../support/vendor-scrypt-maker.js';
 
 /** A user of an old system as a test knows it: what it exported, and the password it signs in with. */
@@ -23,6 +24,9 @@ export function oldUsers(prefix: string, count: number): OldUser[] {
   users.push({ oldId: `${prefix}-disabled`, email: 'disabled@example.com', password: 'pw-disabled', verified: true, name: 'Dis Abled', disabled: true });
   return users;
 }
+
+/** What `plan`, `push` and `sync` are given to read an export: its file (relative to the run's folder), then flags. */
+export type ExportArguments = [file: string, ...flags: string[]];
 
 /**
  * The scrypt variant's parameters of the suite: the vendor's signer key and separator, with a memory cost and rounds
@@ -52,27 +56,28 @@ async function firebaseRecord(user: OldUser, index: number): Promise<Record<stri
 }
 
 /** `firebase auth:export` JSON of these users, and the hash_config.txt beside it (owner-only, as it holds a key). */
-export async function writeFirebaseExport(dir: string, name: string, users: readonly OldUser[]): Promise<{ exportPath: string; hashConfigPath: string }> {
+export async function writeFirebaseExport(dir: string, name: string, users: readonly OldUser[]): Promise<ExportArguments> {
   const records = await Promise.all(users.map((user, index) => firebaseRecord(user, index)));
-  const exportPath = join(dir, name);
-  const hashConfigPath = join(dir, 'hash_config.txt');
-  await writeFile(exportPath, `${JSON.stringify({ users: records }, null, 1)}\n`);
+  await writeFile(join(dir, name), `${JSON.stringify({ users: records }, null, 1)}\n`);
   const s = SUITE_SCRYPT;
   await writeFile(
-    hashConfigPath,
+    join(dir, 'hash_config.txt'),
     `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${s.signerKey},\n  base64_salt_separator: ${s.saltSeparator},\n  rounds: ${s.rounds},\n  mem_cost: ${s.memCost},\n}\n`,
     { mode: 0o600 },
   );
-  return { exportPath, hashConfigPath };
+  return [name, '--hash-config', 'hash_config.txt'];
 }
+
+/** One salt for the run, so a user whose password did not change gets the same hash in a newer export (as it would). */
+const BCRYPT_SALT = bcrypt.genSaltSync(4);
 
 /**
  * Auth0's two files: the user export (NDJSON, `user_id` `auth0|<id>`) and the password-hash export support delivers
  * (MongoDB extended JSON, joined on `_id.$oid`), with bcrypt hashes at the smallest cost.
  */
-export async function writeAuth0Export(dir: string, name: string, users: readonly OldUser[]): Promise<{ usersPath: string; passwordsPath: string }> {
-  const usersPath = join(dir, `${name}-users.ndjson`);
-  const passwordsPath = join(dir, `${name}-passwords.ndjson`);
+export async function writeAuth0Export(dir: string, name: string, users: readonly OldUser[]): Promise<ExportArguments> {
+  const usersName = name;
+  const passwordsName = `${name}.passwords`;
   const userLines = users.map((user) =>
     JSON.stringify({
       user_id: `auth0|${user.oldId}`,
@@ -84,18 +89,16 @@ export async function writeAuth0Export(dir: string, name: string, users: readonl
       ...(user.disabled === true ? { blocked: true } : {}),
     }),
   );
-  const passwordLines = await Promise.all(
-    users.map(async (user) =>
-      JSON.stringify({
-        _id: { $oid: user.oldId },
-        email: user.email,
-        email_verified: user.verified,
-        passwordHash: await bcryptHashOf(user.password),
-        connection: 'Username-Password-Authentication',
-      }),
-    ),
+  const passwordLines = users.map((user) =>
+    JSON.stringify({
+      _id: { $oid: user.oldId },
+      email: user.email,
+      email_verified: user.verified,
+      passwordHash: bcrypt.hashSync(user.password, BCRYPT_SALT).replace(/^\$2a\$/, '$2b$'),
+      connection: 'Username-Password-Authentication',
+    }),
   );
-  await writeFile(usersPath, `${userLines.join('\n')}\n`);
-  await writeFile(passwordsPath, `${passwordLines.join('\n')}\n`);
-  return { usersPath, passwordsPath };
+  await writeFile(join(dir, usersName), `${userLines.join('\n')}\n`);
+  await writeFile(join(dir, passwordsName), `${passwordLines.join('\n')}\n`);
+  return [usersName, '--auth0-password-file', passwordsName];
 }
