@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreMigrate, described, jsonOf } from './support/binary.js';
 import { coreIdMappedTo, isEmailVerified, metadataOf, passwordUserIdOf, signIn, userCount } from './support/core-calls.js';
-import { oldUsers, type ExportArguments, type OldUser } from './support/exports.js';
+import { isPasswordUser, oldUsers, type ExportArguments, type OldUser } from './support/exports.js';
 import { OLD_SYSTEMS } from './support/old-systems.js';
 import { startRealCore, storagesToRun, type RealCore } from './support/real-core.js';
 
@@ -21,6 +21,7 @@ describe.each(cases)('$system.name on a real core ($storage storage): push, sync
   let exported: ExportArguments;
   const users = oldUsers('old', 40);
   const enabled = users.filter((user) => user.disabled !== true);
+  const passwordUsers = enabled.filter(isPasswordUser);
   const withCore = (...args: string[]) => [...args, '--core', core.url];
   const journal = () => `${exported[0]}.push-journal.ndjson`;
 
@@ -40,16 +41,27 @@ describe.each(cases)('$system.name on a real core ($storage storage): push, sync
 
     // plan exits 1 whenever it refuses a record, the disabled account included; its JSON says what it would do.
     const plan = await coreMigrate(['plan', ...exported, '--json'], dir);
-    expect(jsonOf(plan), described(plan)).toMatchObject({ passwordImports: enabled.length, rejected: 1, rejectionsByCode: [{ code: 'disabledAccount' }] });
+    expect(jsonOf(plan), described(plan)).toMatchObject({
+      passwordImports: passwordUsers.length,
+      thirdPartySignInUps: enabled.length - passwordUsers.length,
+      rejected: 1,
+      rejectionsByCode: [{ code: 'disabledAccount' }],
+    });
 
     const push = await coreMigrate(withCore('push', ...exported, '--json'), dir);
     expect(push.code, described(push)).toBe(0);
-    expect(jsonOf(push)).toMatchObject({ imported: enabled.length, disabledSkipped: 1, failed: 0, total: users.length });
+    expect(jsonOf(push)).toMatchObject({
+      imported: passwordUsers.length,
+      thirdPartyCreated: enabled.length - passwordUsers.length,
+      disabledSkipped: 1,
+      failed: 0,
+      total: users.length,
+    });
 
     expect(await userCount(core.url)).toBe(enabled.length);
+    for (const user of passwordUsers) expect(await signIn(core.url, user.email, user.password), user.email).toBe(system.idInCore(user));
     for (const user of enabled) {
       const id = system.idInCore(user);
-      expect(await signIn(core.url, user.email, user.password), user.email).toBe(id);
       expect(await coreIdMappedTo(core.url, id), id).toBeDefined();
       expect(await isEmailVerified(core.url, id, user.email), user.email).toBe(user.verified);
       expect(await metadataOf(core.url, id)).toMatchObject(system.metadataOf(user));
@@ -58,22 +70,30 @@ describe.each(cases)('$system.name on a real core ($storage storage): push, sync
     expect(await passwordUserIdOf(core.url, disabled?.email ?? '')).toBeUndefined();
   });
 
-  it('sync with a newer export: a changed password and a changed email sign in, the old ones no longer do', async () => {
-    const [first, second] = enabled;
-    if (first === undefined || second === undefined) throw new Error('the export has too few users');
-    const newPassword: OldUser = { ...first, password: 'pw-1-new' };
-    const newEmail: OldUser = { ...second, email: 'renamed2@example.com' };
-    const newer = users.map((user) => (user.oldId === first.oldId ? newPassword : user.oldId === second.oldId ? newEmail : user));
-    const newerExport = await system.writeExport(dir, 'users-friday.export', newer);
+  it('sync with a newer export: a changed password and email sign in, the old ones no longer do; a verification is withdrawn', async () => {
+    const [first, second] = passwordUsers;
+    const google = enabled.find((user) => !isPasswordUser(user));
+    if (first === undefined || second === undefined || google === undefined) throw new Error('the export lacks the users this test changes');
+    const changed = new Map<string, OldUser>([
+      [first.oldId, { ...first, password: 'pw-1-new' }],
+      [second.oldId, { ...second, email: 'renamed2@example.com' }],
+      [google.oldId, { ...google, verified: false }],
+    ]);
+    const newerExport = await system.writeExport(
+      dir,
+      'users-friday.export',
+      users.map((user) => changed.get(user.oldId) ?? user),
+    );
 
     const sync = await coreMigrate(withCore('sync', ...newerExport, '--journal', journal(), '--json'), dir);
     expect(sync.code, described(sync)).toBe(0);
-    expect(jsonOf(sync)).toMatchObject({ updated: 2, failed: 0 });
+    expect(jsonOf(sync)).toMatchObject({ updated: changed.size, failed: 0 });
 
-    expect(await signIn(core.url, first.email, newPassword.password)).toBe(system.idInCore(first));
+    expect(await signIn(core.url, first.email, 'pw-1-new')).toBe(system.idInCore(first));
     expect(await signIn(core.url, first.email, first.password)).toBeUndefined();
-    expect(await signIn(core.url, newEmail.email, second.password)).toBe(system.idInCore(second));
+    expect(await signIn(core.url, 'renamed2@example.com', second.password)).toBe(system.idInCore(second));
     expect(await signIn(core.url, second.email, second.password)).toBeUndefined();
+    expect(await isEmailVerified(core.url, system.idInCore(google), google.email)).toBe(false);
     expect(await userCount(core.url)).toBe(enabled.length);
   });
 
@@ -81,6 +101,6 @@ describe.each(cases)('$system.name on a real core ($storage storage): push, sync
     const rollback = await coreMigrate(withCore('rollback', '--journal', journal(), '--json'), dir);
     expect(rollback.code, described(rollback)).toBe(0);
     expect(await userCount(core.url)).toBe(0);
-    expect(await passwordUserIdOf(core.url, enabled[2]?.email ?? '')).toBeUndefined();
+    expect(await passwordUserIdOf(core.url, passwordUsers[2]?.email ?? '')).toBeUndefined();
   });
 });

@@ -4,23 +4,33 @@ import bcrypt from 'bcryptjs';
 import { VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
 import { makeVendorScryptHash } from '../../support/vendor-scrypt-maker.js';
 
-/** A user of an old system as a test knows it: what it exported, and the password it signs in with. */
-export interface OldUser {
+interface OldProfile {
   oldId: string;
   email: string;
-  password: string;
   verified: boolean;
   name: string;
   disabled?: boolean;
 }
+/** A user who signs in with a password: the export carries its hash, the test knows the password. */
+export type PasswordUser = OldProfile & { password: string };
+/** A user who signs in with Google only (its id there): the export carries no password. */
+export type GoogleUser = OldProfile & { googleId: string };
+/** A user of an old system as a test knows it: what it exported, and how it signs in. */
+export type OldUser = PasswordUser | GoogleUser;
 
-/** `count` verified users with a name, then an unverified one and a disabled one: what a first migration meets. */
+export const isPasswordUser = (user: OldUser): user is PasswordUser => 'password' in user;
+
+/**
+ * `count` verified password users with a name, then an unverified one, a Google-only one and a disabled one: what a
+ * first migration meets.
+ */
 export function oldUsers(prefix: string, count: number): OldUser[] {
   const users: OldUser[] = [];
   for (let index = 1; index <= count; index += 1) {
     users.push({ oldId: `${prefix}-u${index}`, email: `user${index}@example.com`, password: `pw-${index}-old`, verified: true, name: `User ${index}` });
   }
   users.push({ oldId: `${prefix}-unverified`, email: 'unverified@example.com', password: 'pw-unverified', verified: false, name: 'Una Verified' });
+  users.push({ oldId: `${prefix}-google`, email: 'gus@example.com', googleId: 'g-gus', verified: true, name: 'Gus Google' });
   users.push({ oldId: `${prefix}-disabled`, email: 'disabled@example.com', password: 'pw-disabled', verified: true, name: 'Dis Abled', disabled: true });
   return users;
 }
@@ -35,6 +45,14 @@ export type ExportArguments = [file: string, ...flags: string[]];
 export const SUITE_SCRYPT = { signerKey: VENDOR_SCRYPT_VECTOR.signerKey, saltSeparator: VENDOR_SCRYPT_VECTOR.saltSeparator, memCost: 8, rounds: 2 } as const;
 
 async function firebaseRecord(user: OldUser, index: number): Promise<Record<string, unknown>> {
+  const profile = {
+    localId: user.oldId,
+    email: user.email,
+    emailVerified: user.verified,
+    displayName: user.name,
+    ...(user.disabled === true ? { disabled: true } : {}),
+  };
+  if (!isPasswordUser(user)) return { ...profile, providerUserInfo: [{ providerId: 'google.com', rawId: user.googleId, email: user.email }] };
   const salt = Buffer.from(`salt-of-${index}`);
   const passwordHash = await makeVendorScryptHash({
     password: user.password,
@@ -44,15 +62,7 @@ async function firebaseRecord(user: OldUser, index: number): Promise<Record<stri
     memCost: SUITE_SCRYPT.memCost,
     rounds: SUITE_SCRYPT.rounds,
   });
-  return {
-    localId: user.oldId,
-    email: user.email,
-    emailVerified: user.verified,
-    passwordHash,
-    salt: salt.toString('base64'),
-    displayName: user.name,
-    ...(user.disabled === true ? { disabled: true } : {}),
-  };
+  return { ...profile, passwordHash, salt: salt.toString('base64') };
 }
 
 /** `firebase auth:export` JSON of these users, and the hash_config.txt beside it (owner-only, as it holds a key). */
@@ -68,6 +78,9 @@ export async function writeFirebaseExport(dir: string, name: string, users: read
   return [name, '--hash-config', 'hash_config.txt'];
 }
 
+/** Auth0's user_id: `auth0|<id>` for its own database's users, `<connection>|<id at the provider>` for social ones. */
+export const auth0UserId = (user: OldUser): string => (isPasswordUser(user) ? `auth0|${user.oldId}` : `google-oauth2|${user.googleId}`);
+
 /** One salt for the run, so a user whose password did not change gets the same hash in a newer export (as it would). */
 const BCRYPT_SALT = bcrypt.genSaltSync(4);
 
@@ -80,16 +93,18 @@ export async function writeAuth0Export(dir: string, name: string, users: readonl
   const passwordsName = `${name}.passwords`;
   const userLines = users.map((user) =>
     JSON.stringify({
-      user_id: `auth0|${user.oldId}`,
+      user_id: auth0UserId(user),
       email: user.email,
       email_verified: user.verified,
       name: user.name,
       user_metadata: { theme: 'dark' },
-      identities: [{ provider: 'auth0', user_id: user.oldId, connection: 'Username-Password-Authentication', isSocial: false }],
+      identities: isPasswordUser(user)
+        ? [{ provider: 'auth0', user_id: user.oldId, connection: 'Username-Password-Authentication', isSocial: false }]
+        : [{ provider: 'google-oauth2', user_id: user.googleId, connection: 'google-oauth2', isSocial: true }],
       ...(user.disabled === true ? { blocked: true } : {}),
     }),
   );
-  const passwordLines = users.map((user) =>
+  const passwordLines = users.filter(isPasswordUser).map((user) =>
     JSON.stringify({
       _id: { $oid: user.oldId },
       email: user.email,

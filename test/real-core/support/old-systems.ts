@@ -1,4 +1,4 @@
-import { SUITE_SCRYPT, writeAuth0Export, writeFirebaseExport, type ExportArguments, type OldUser } from './exports.js';
+import { auth0UserId, SUITE_SCRYPT, writeAuth0Export, writeFirebaseExport, type ExportArguments, type OldUser } from './exports.js';
 
 /** An old system the suite migrates from: how its export is written and read, and what its users become on a core. */
 export interface OldSystem {
@@ -23,8 +23,8 @@ export const firebase: OldSystem = {
 export const auth0: OldSystem = {
   name: 'Auth0 (bcrypt)',
   writeExport: writeAuth0Export,
-  idInCore: (user) => `auth0|${user.oldId}`,
-  metadataOf: (user) => ({ displayName: user.name, userMetadata: { theme: 'dark' }, migratedFrom: { system: 'auth0', sourceId: `auth0|${user.oldId}` } }),
+  idInCore: auth0UserId,
+  metadataOf: (user) => ({ displayName: user.name, userMetadata: { theme: 'dark' }, migratedFrom: { system: 'auth0', sourceId: auth0UserId(user) } }),
 };
 
 export const OLD_SYSTEMS: readonly OldSystem[] = [firebase, auth0];
