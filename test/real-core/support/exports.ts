@@ -65,16 +65,24 @@ async function firebaseRecord(user: OldUser, index: number): Promise<Record<stri
   return { ...profile, passwordHash, salt: salt.toString('base64') };
 }
 
-/** `firebase auth:export` JSON of these users, and the hash_config.txt beside it (owner-only, as it holds a key). */
-export async function writeFirebaseExport(dir: string, name: string, users: readonly OldUser[]): Promise<ExportArguments> {
-  const records = await Promise.all(users.map((user, index) => firebaseRecord(user, index)));
-  await writeFile(join(dir, name), `${JSON.stringify({ users: records }, null, 1)}\n`);
-  const s = SUITE_SCRYPT;
+/**
+ * A hash_config.txt as `firebase auth:export` users get it (owner-only, as it holds the signer key); the suite's own
+ * parameters unless told others (a wrong `memCost`, say, to show what a mistaken config does).
+ */
+export async function writeHashConfig(dir: string, name: string, parameters: Partial<typeof SUITE_SCRYPT> = {}): Promise<void> {
+  const s = { ...SUITE_SCRYPT, ...parameters };
   await writeFile(
-    join(dir, 'hash_config.txt'),
+    join(dir, name),
     `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${s.signerKey},\n  base64_salt_separator: ${s.saltSeparator},\n  rounds: ${s.rounds},\n  mem_cost: ${s.memCost},\n}\n`,
     { mode: 0o600 },
   );
+}
+
+/** `firebase auth:export` JSON of these users, and the suite's hash_config.txt beside it. */
+export async function writeFirebaseExport(dir: string, name: string, users: readonly OldUser[]): Promise<ExportArguments> {
+  const records = await Promise.all(users.map((user, index) => firebaseRecord(user, index)));
+  await writeFile(join(dir, name), `${JSON.stringify({ users: records }, null, 1)}\n`);
+  await writeHashConfig(dir, 'hash_config.txt');
   return [name, '--hash-config', 'hash_config.txt'];
 }
 

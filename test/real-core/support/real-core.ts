@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -11,6 +12,9 @@ const run = promisify(execFile);
  * `REAL_CORE_DIR` when it is somewhere else.
  */
 export const REAL_CORE_DIR = process.env.REAL_CORE_DIR ?? fileURLToPath(new URL('../../../../shared/real-core', import.meta.url));
+
+/** Where start.sh builds the core and keeps each run's files (`run-PORT/`: config, logs). */
+const REAL_CORE_HOME = process.env.REAL_CORE_HOME ?? '/tmp/real-core';
 
 /** The storages a real core runs on; `REAL_CORE_STORAGES=memory` narrows a run to one. */
 export const STORAGES = ['memory', 'postgresql'] as const;
@@ -28,6 +32,13 @@ export interface RealCore {
   url: string;
   port: number;
   storage: Storage;
+  /**
+   * Whether the core logged a write refused by its locking store (the in-memory storage's 500 under concurrency), so
+   * a test can tell that a push had conflicts to absorb.
+   */
+  loggedLockConflicts(): Promise<boolean>;
+  /** With `logRequests`: every request the core received so far, as `METHOD PATH BODY` (name-proxy.mjs's log). */
+  requestsReceived(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -49,11 +60,17 @@ async function freePort(): Promise<number> {
  * minute; later starts about 10 s) on a free port, with the suite's api-key and, when given, the scrypt variant's
  * signer key.
  */
-export async function startRealCore(options: { storage: Storage; signerKey?: string }): Promise<RealCore> {
+export async function startRealCore(options: { storage: Storage; signerKey?: string; logRequests?: boolean }): Promise<RealCore> {
   const start = `${REAL_CORE_DIR}/start.sh`;
   if (!existsSync(start)) throw new Error(`no real core at ${REAL_CORE_DIR} (set REAL_CORE_DIR to the folder holding start.sh)`);
   const port = await freePort();
-  const env = { ...process.env, API_KEY: REAL_CORE_API_KEY, SIGNER_KEY: options.signerKey ?? '' };
+  const requestLog = `${REAL_CORE_HOME}/requests-${port}.log`;
+  const env = {
+    ...process.env,
+    API_KEY: REAL_CORE_API_KEY,
+    SIGNER_KEY: options.signerKey ?? '',
+    ...(options.logRequests === true ? { PROXY_LOG: requestLog } : {}),
+  };
   const args = options.storage === 'postgresql' ? [String(port), '--postgresql'] : [String(port)];
   const { stdout } = await run(start, args, { env, timeout: 600_000 });
   const url = stdout.trim().split('\n').at(-1) ?? '';
@@ -62,8 +79,18 @@ export async function startRealCore(options: { storage: Storage; signerKey?: str
     url,
     port,
     storage: options.storage,
+    loggedLockConflicts: async () => {
+      const log = await readFile(`${REAL_CORE_HOME}/run-${port}/error.log`, 'utf8').catch(() => '');
+      return log.includes('SQLITE_LOCKED');
+    },
+    requestsReceived: async () => {
+      if (options.logRequests !== true) throw new Error('start the core with logRequests to read what it received');
+      const log = await readFile(requestLog, 'utf8').catch(() => '');
+      return log.split('\n').filter((line) => line !== '');
+    },
     stop: async () => {
       await run(`${REAL_CORE_DIR}/stop.sh`, [String(port)], { timeout: 60_000 });
+      await rm(requestLog, { force: true });
     },
   };
 }
