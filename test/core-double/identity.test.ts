@@ -221,6 +221,22 @@ describe('core double: answers as the real core gives them', () => {
     expect(await signInUp('hal@example.com', false)).toBe(true);
   });
 
+  it('a write names its fields before its tenant: an empty body is refused as such in a tenant the core lacks; a read names the tenant first', async () => {
+    const tenantMissing = /^AppId or tenantId not found => .*\(, public, nope\)\n$/;
+    expect((await call('POST', '/nope/recipe/signinup', {})).text).toBe("Field name 'thirdPartyId' is invalid in JSON input\n");
+    const probe = { email: 'probe@tenant.invalid', passwordHash: 'not a hash' };
+    expect((await call('POST', '/nope/recipe/user/passwordhash/import', probe)).text).toMatch(tenantMissing);
+    expect((await call('POST', '/recipe/user/passwordhash/import', probe)).text).toBe('Password hash is in invalid format\n');
+    expect((await call('POST', '/nope/recipe/user/passwordhash/import', { ...probe, passwordHash: '' })).text).toBe(
+      'Password hash cannot be an empty string\n',
+    );
+    const google = { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'g@example.com', isVerified: true } };
+    expect((await call('POST', '/nope/recipe/signinup', google)).text).toMatch(tenantMissing);
+    expect((await call('GET', '/nope/recipe/user')).text).toMatch(tenantMissing);
+    expect((await call('GET', '/recipe/user')).text).toBe('Please provide one of userId or email\n');
+    expect(double.users()).toEqual([]);
+  });
+
   it('a sign-in names the login method (recipeUserId) and its verified flag; a mapping made without free text has none', async () => {
     const coreId = await importUser('ann@example.com');
     const signIn = async () => (await call('POST', '/recipe/signin', { email: 'ann@example.com', password: 'x' })).json;

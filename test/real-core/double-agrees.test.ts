@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VENDOR_SCRYPT_VECTOR, bcryptHashOf, vendorScryptHashString } from '../core-double/known-hashes.js';
 import { startCoreDouble, type CoreDouble } from '../core-double/index.js';
+import { TENANT_PROBE_BODY } from '../../core-client/src/http/core-client.js';
 import { callCore, type CoreAnswer } from './support/core-calls.js';
 import { REAL_CORE_API_KEY, startRealCore, storagesToRun, type RealCore } from './support/real-core.js';
 
@@ -30,6 +31,33 @@ const EXCHANGES: Exchange[] = [
   { name: 'liveness', method: 'GET', path: '/hello', apiKey: null },
   { name: 'no api-key', method: 'GET', path: '/apiversion', apiKey: null },
   { name: 'wrong api-key', method: 'GET', path: '/users/count', apiKey: 'wrong-key-0123456789-abcdef' },
+  // The pre-flight's probes (`core-migrate check`): each call with an empty body, which the core refuses before acting.
+  { name: 'api versions', method: 'GET', path: '/apiversion' },
+  { name: 'probe: sign-in-up', method: 'POST', path: '/recipe/signinup', body: {} },
+  { name: 'an empty write in an unknown tenant', method: 'POST', path: '/no-such-tenant/recipe/signinup', body: {} },
+  { name: 'probe: tenant', method: 'POST', path: '/recipe/user/passwordhash/import', body: TENANT_PROBE_BODY },
+  { name: 'probe: unknown tenant', method: 'POST', path: '/no-such-tenant/recipe/user/passwordhash/import', body: TENANT_PROBE_BODY },
+  { name: 'probe: unknown app', method: 'POST', path: '/appid-no-such-app/public/recipe/user/passwordhash/import', body: TENANT_PROBE_BODY },
+  { name: 'a read in an unknown tenant', method: 'GET', path: '/no-such-tenant/users/count' },
+  {
+    name: 'an empty hash in an unknown tenant',
+    method: 'POST',
+    path: '/no-such-tenant/recipe/user/passwordhash/import',
+    body: { email: 'e@example.com', passwordHash: '' },
+  },
+  {
+    name: 'a sign-in-up in an unknown tenant',
+    method: 'POST',
+    path: '/no-such-tenant/recipe/signinup',
+    body: { thirdPartyId: 'google', thirdPartyUserId: 'g-9', email: { id: 'g9@example.com', isVerified: true } },
+  },
+  { name: 'probe: id mapping', method: 'POST', path: '/recipe/userid/map', body: {} },
+  { name: 'probe: verification token', method: 'POST', path: '/recipe/user/email/verify/token', body: {} },
+  { name: 'probe: metadata', method: 'PUT', path: '/recipe/user/metadata', body: {} },
+  { name: 'probe: lookup', method: 'GET', path: '/recipe/user' },
+  { name: 'probe: removal', method: 'POST', path: '/user/remove', body: {} },
+  { name: 'probe: role', method: 'PUT', path: '/recipe/role', body: {} },
+  { name: 'probe: email change', method: 'PUT', path: '/recipe/user', body: {} },
   { name: 'import bcrypt', method: 'POST', path: '/recipe/user/passwordhash/import', body: { email: ' Ann@Example.com ', passwordHash: HASH }, keep: 'ann' },
   {
     name: 'import again: hash replaced',
@@ -194,7 +222,8 @@ const TIMES = new Set(['timeJoined', 'timeCreated']);
 function comparable(value: unknown, key = ''): unknown {
   if (typeof value === 'string') return UUID.test(value) ? '<core id>' : key === 'token' ? '<token>' : value;
   if (typeof value === 'number' && TIMES.has(key)) return '<time>';
-  if (Array.isArray(value)) return value.map((item) => comparable(item));
+  // A core lists its API versions in no particular order.
+  if (Array.isArray(value)) return key === 'versions' ? value.map(String).sort() : value.map((item) => comparable(item));
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, comparable(item, name)]));
   return value;
 }
