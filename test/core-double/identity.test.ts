@@ -234,6 +234,7 @@ describe('core double: answers as the real core gives them', () => {
     expect((await call('POST', '/nope/recipe/signinup', google)).text).toMatch(tenantMissing);
     expect((await call('GET', '/nope/recipe/user')).text).toMatch(tenantMissing);
     expect((await call('GET', '/recipe/user')).text).toBe('Please provide one of userId or email\n');
+    expect((await call('PUT', '/recipe/user', { recipeUserId: 'old-ann' })).text).toBe('You have to provide either email or password.\n');
     expect(double.users()).toEqual([]);
   });
 
