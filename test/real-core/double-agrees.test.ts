@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { VENDOR_SCRYPT_VECTOR, bcryptHashOf, vendorScryptHashString } from '../core-double/known-hashes.js';
 import { startCoreDouble, type CoreDouble } from '../core-double/index.js';
 import { TENANT_PROBE_BODY } from '../../core-client/src/http/core-client.js';
@@ -231,6 +232,9 @@ const EXCHANGES: Exchange[] = [
   { name: 'wrong method', method: 'GET', path: '/recipe/user/passwordhash/import' },
 ];
 
+/** What an answer may carry that a later call needs: a user's id, or a verification token. */
+const Keepable = z.looseObject({ user: z.looseObject({ id: z.string() }).optional(), token: z.string().optional() });
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMES = new Set(['timeJoined', 'timeCreated']);
 const UNORDERED = new Set(['versions', 'permissions', 'roles', 'users']);
@@ -256,11 +260,9 @@ async function exchange(url: string, step: Exchange, ids: Ids): Promise<CoreAnsw
   const path = typeof step.path === 'string' ? step.path : step.path(ids);
   const body = step.bodyOf === undefined ? step.body : step.bodyOf(ids);
   const answer = await callCore(url, step.method, path, body, step.apiKey === undefined ? REAL_CORE_API_KEY : step.apiKey);
-  if (step.keep !== undefined && typeof answer.body === 'object' && answer.body !== null) {
-    const kept = answer.body as { user?: { id?: string }; token?: string };
-    const value = kept.user?.id ?? kept.token;
-    if (value !== undefined) ids.set(step.keep, value);
-  }
+  const kept = Keepable.safeParse(answer.body);
+  const value = kept.success ? (kept.data.user?.id ?? kept.data.token) : undefined;
+  if (step.keep !== undefined && value !== undefined) ids.set(step.keep, value);
   return answer;
 }
 

@@ -2,12 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { TENANT_PROBE_BODY } from '../../core-client/src/http/core-client.js';
 import { coreMigrate, described, jsonOf } from './support/binary.js';
 import { coreIdMappedTo, isEmailVerified, metadataOf, passwordUserIdOf, signIn, userCount } from './support/core-calls.js';
 import { isPasswordUser, oldUsers, type ExportArguments, type OldUser } from './support/exports.js';
 import { OLD_SYSTEMS } from './support/old-systems.js';
 import { startRealCore, storagesToRun, type RealCore } from './support/real-core.js';
+
+const ImportBody = z.looseObject({ email: z.string() });
 
 const cases = OLD_SYSTEMS.flatMap((system) => storagesToRun().map((storage) => ({ system, storage })));
 
@@ -97,7 +100,7 @@ describe.each(cases)('$system.name on a real core ($storage storage): push, sync
     const imported = (await core.requestsReceived())
       .slice(before)
       .filter((line) => line.startsWith('POST /recipe/user/passwordhash/import '))
-      .map((line) => (JSON.parse(line.slice(line.indexOf('{'))) as { email: string }).email);
+      .map((line) => ImportBody.parse(JSON.parse(line.slice(line.indexOf('{')))).email);
     expect([...new Set(imported)].sort()).toEqual([TENANT_PROBE_BODY.email, first.email].sort());
 
     expect(await signIn(core.url, first.email, 'pw-1-new')).toBe(system.idInCore(first));

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { REAL_CORE_API_KEY } from './real-core.js';
 
 /** The installed command itself (built to dist/ by the suite's global setup), as an operator runs it. */
@@ -23,7 +23,7 @@ export async function coreMigrate(args: string[], cwd: string): Promise<BinaryRu
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const [code] = (await once(child, 'close')) as [number | null];
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   return { code, stdout, stderr };
 }
 
@@ -34,5 +34,5 @@ export function described(run: BinaryRun): string {
 
 /** The one JSON document a `--json` run prints on standard output. */
 export function jsonOf(run: BinaryRun): Record<string, unknown> {
-  return JSON.parse(run.stdout) as Record<string, unknown>;
+  return z.record(z.string(), z.unknown()).parse(JSON.parse(run.stdout));
 }
