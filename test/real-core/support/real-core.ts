@@ -72,9 +72,20 @@ export async function startRealCore(options: { storage: Storage; signerKey?: str
     ...(options.logRequests === true ? { PROXY_LOG: requestLog } : {}),
   };
   const args = options.storage === 'postgresql' ? [String(port), '--postgresql'] : [String(port)];
-  const { stdout } = await run(start, args, { env, timeout: 600_000 });
+  const stopCore = async (): Promise<void> => {
+    await run(`${REAL_CORE_DIR}/stop.sh`, [String(port)], { timeout: 60_000 });
+    await rm(requestLog, { force: true });
+  };
+  const { stdout } = await run(start, args, { env, timeout: 600_000 }).catch(async (error: unknown) => {
+    // A core or proxy a failed start left behind would outlive the suite.
+    await stopCore();
+    throw error;
+  });
   const url = stdout.trim().split('\n').at(-1) ?? '';
-  if (url !== `http://127.0.0.1:${port}`) throw new Error(`start.sh said ${JSON.stringify(stdout)}, not the core's URL`);
+  if (url !== `http://127.0.0.1:${port}`) {
+    await stopCore();
+    throw new Error(`start.sh said ${JSON.stringify(stdout)}, not the core's URL`);
+  }
   return {
     url,
     port,
@@ -88,9 +99,6 @@ export async function startRealCore(options: { storage: Storage; signerKey?: str
       const log = await readFile(requestLog, 'utf8').catch(() => '');
       return log.split('\n').filter((line) => line !== '');
     },
-    stop: async () => {
-      await run(`${REAL_CORE_DIR}/stop.sh`, [String(port)], { timeout: 60_000 });
-      await rm(requestLog, { force: true });
-    },
+    stop: stopCore,
   };
 }
