@@ -42,7 +42,19 @@ export type ExportArguments = [file: string, ...flags: string[]];
  * The scrypt variant's parameters of the suite: the vendor's signer key and separator, with a memory cost and rounds
  * far below the vendor's (14, 8) so each verification is cheap, yet inside what the core and core-migrate accept.
  */
-export const SUITE_SCRYPT = { signerKey: VENDOR_SCRYPT_VECTOR.signerKey, saltSeparator: VENDOR_SCRYPT_VECTOR.saltSeparator, memCost: 8, rounds: 2 } as const;
+export interface ScryptParameters {
+  signerKey: string;
+  saltSeparator: string;
+  memCost: number;
+  rounds: number;
+}
+
+export const SUITE_SCRYPT: Readonly<ScryptParameters> = {
+  signerKey: VENDOR_SCRYPT_VECTOR.signerKey,
+  saltSeparator: VENDOR_SCRYPT_VECTOR.saltSeparator,
+  memCost: 8,
+  rounds: 2,
+};
 
 async function firebaseRecord(user: OldUser, index: number): Promise<Record<string, unknown>> {
   const profile = {
@@ -69,7 +81,7 @@ async function firebaseRecord(user: OldUser, index: number): Promise<Record<stri
  * A hash_config.txt as `firebase auth:export` users get it (owner-only, as it holds the signer key); the suite's own
  * parameters unless told others (a wrong `memCost`, say, to show what a mistaken config does).
  */
-export async function writeHashConfig(dir: string, name: string, parameters: Partial<typeof SUITE_SCRYPT> = {}): Promise<void> {
+export async function writeHashConfig(dir: string, name: string, parameters: Partial<ScryptParameters> = {}): Promise<void> {
   const s = { ...SUITE_SCRYPT, ...parameters };
   await writeFile(
     join(dir, name),
