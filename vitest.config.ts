@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // `source` points core-client's exports at its TypeScript, so suites test the sources without a build. No
@@ -6,6 +6,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // The suites against a real core run on their own: `npm run test:real-core` (vitest.real-core.config.ts).
+    exclude: [...configDefaults.exclude, 'test/real-core/**'],
     globalSetup: ['test/support/build.ts'],
     // Vitest leaves one core free by default: on the 2-core machines this runs on, that is one test file at a time.
     // Most suites wait on sockets, processes and timers rather than on the CPU, so two at a time halves the run

@@ -10,11 +10,36 @@ export interface HandlerContext {
   /** The query string of a GET (`?email=`, `?userId=`). */
   query: URLSearchParams;
   store: UserStore;
+  /** Refuses with the core's tenant error when the path names a tenant or app the core does not have. */
+  requireTenant: () => void;
   signerKey: string | undefined;
   userShape: 'recent' | 'legacy';
 }
 
-export const API_VERSIONS = ['2.21', '5.2', '3.0', '4.0', '5.0', '5.1'];
+/** What a real core 10.0.7 answered, in the order it gave them (it keeps none in particular). */
+export const API_VERSIONS = [
+  '2.14',
+  '2.13',
+  '2.12',
+  '2.11',
+  '2.10',
+  '2.21',
+  '2.20',
+  '2.19',
+  '2.18',
+  '2.17',
+  '3.0',
+  '2.16',
+  '3.1',
+  '4.0',
+  '2.15',
+  '5.0',
+  '5.1',
+  '5.2',
+  '2.7',
+  '2.8',
+  '2.9',
+];
 
 const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -36,6 +61,8 @@ export function importPasswordHash(context: HandlerContext): DoubleAnswer {
   const passwordHash = requireString(body, 'passwordHash').trim();
   const hashingAlgorithm = readHashingAlgorithm(body);
   if (passwordHash === '') return fail(400, CoreErrorTexts.emptyPasswordHash);
+  // A real core finds the tenant here: an empty hash is refused in any tenant, a malformed one only in a known one.
+  context.requireTenant();
   if (hashingAlgorithm === VENDOR_SCRYPT) {
     if (parseVendorScryptHash(passwordHash) === undefined) return fail(400, CoreErrorTexts.invalidScryptHash);
     if (context.signerKey === undefined) return textAnswer(500, CoreErrorTexts.signerKeyMissing);
@@ -71,7 +98,10 @@ export async function signIn(context: HandlerContext): Promise<DoubleAnswer> {
   if (user === undefined || !(await verifyPassword(password, user.passwordHash, context.signerKey))) {
     return jsonAnswer({ status: CoreStatus.wrongCredentials });
   }
-  return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape) });
+  const verified = context.store.isVerified(user.id, user.email);
+  // A recent core also names the login method that signed in (the old id once mapped), as sign-in-up does.
+  const recipeUserId = context.userShape === 'recent' ? { recipeUserId: user.externalId ?? user.id } : {};
+  return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape, verified), ...recipeUserId });
 }
 
 export const hello = (): DoubleAnswer => ({ ...textAnswer(200, HELLO_BODY) });

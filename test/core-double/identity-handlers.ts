@@ -54,7 +54,8 @@ export function getMapping(context: HandlerContext): DoubleAnswer {
     status: CoreStatus.ok,
     superTokensUserId: mapping.coreId,
     externalUserId: mapping.externalId,
-    externalUserIdInfo: mapping.info ?? null,
+    // A real core leaves the field out when the mapping was made without it.
+    ...(mapping.info === undefined ? {} : { externalUserIdInfo: mapping.info }),
   });
 }
 
@@ -91,6 +92,8 @@ export function unverifyEmail(context: HandlerContext): DoubleAnswer {
 /** PUT /recipe/user {recipeUserId, email} — a password user's new email (the id may be the mapped old id). */
 export function changeEmail(context: HandlerContext): DoubleAnswer {
   const userId = requireString(context.body, 'recipeUserId');
+  // The same call takes a plain password instead (never used by a migration, so the double does not serve it).
+  if (context.body['email'] === undefined && context.body['password'] === undefined) return fail(400, 'You have to provide either email or password.');
   const email = requireString(context.body, 'email').trim().toLowerCase();
   switch (context.store.changeEmail(userId, email)) {
     case 'OK':
@@ -117,7 +120,10 @@ export function getMetadata(context: HandlerContext): DoubleAnswer {
 
 /** GET /recipe/user?email= (password users of the tenant) */
 export function userByEmail(context: HandlerContext): DoubleAnswer {
-  const email = requireQuery(context, 'email').trim().toLowerCase();
+  // A real core also finds a user by `?userId=`; the double serves the look-up by email only (the one a migration makes).
+  const query = context.query.get('email');
+  if (query === null) return fail(400, 'Please provide one of userId or email');
+  const email = query.trim().toLowerCase();
   const user = context.store.findEmailPasswordUser(context.scope, email);
   if (user === undefined) return jsonAnswer({ status: CoreStatus.unknownEmail });
   return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape, context.store.isVerified(user.id, user.email)) });

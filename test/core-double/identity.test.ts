@@ -206,3 +206,53 @@ describe('core double: identity calls beyond the contract', () => {
     expect((await call('POST', '/recipe/user', {})).text).toBe('Method not supported\n');
   });
 });
+
+// Seen on a real core (test/real-core/double-agrees.test.ts compares the two); each was answered otherwise before.
+describe('core double: answers as the real core gives them', () => {
+  it('sign-in-up verifies an email and never un-verifies it; verification belongs to the email, and comes back with it', async () => {
+    const signInUp = async (email: string, isVerified: boolean) => {
+      const answer = await call('POST', '/recipe/signinup', { thirdPartyId: 'github', thirdPartyUserId: 'h-1', email: { id: email, isVerified } });
+      return (answer.json['user'] as { loginMethods: { verified: boolean }[] }).loginMethods[0]?.verified;
+    };
+    expect(await signInUp('hal@example.com', false)).toBe(false);
+    expect(await signInUp('hal@example.com', true)).toBe(true);
+    expect(await signInUp('hal@example.com', false)).toBe(true);
+    expect(await signInUp('hal2@example.com', false)).toBe(false);
+    expect(await signInUp('hal@example.com', false)).toBe(true);
+  });
+
+  it('a write names its fields before its tenant: an empty body is refused as such in a tenant the core lacks; a read names the tenant first', async () => {
+    const tenantMissing = /^AppId or tenantId not found => .*\(, public, nope\)\n$/;
+    expect((await call('POST', '/nope/recipe/signinup', {})).text).toBe("Field name 'thirdPartyId' is invalid in JSON input\n");
+    const probe = { email: 'probe@tenant.invalid', passwordHash: 'not a hash' };
+    expect((await call('POST', '/nope/recipe/user/passwordhash/import', probe)).text).toMatch(tenantMissing);
+    expect((await call('POST', '/recipe/user/passwordhash/import', probe)).text).toBe('Password hash is in invalid format\n');
+    expect((await call('POST', '/nope/recipe/user/passwordhash/import', { ...probe, passwordHash: '' })).text).toBe(
+      'Password hash cannot be an empty string\n',
+    );
+    const google = { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'g@example.com', isVerified: true } };
+    expect((await call('POST', '/nope/recipe/signinup', google)).text).toMatch(tenantMissing);
+    expect((await call('GET', '/nope/recipe/user')).text).toMatch(tenantMissing);
+    expect((await call('GET', '/recipe/user')).text).toBe('Please provide one of userId or email\n');
+    expect((await call('PUT', '/recipe/user', { recipeUserId: 'old-ann' })).text).toBe('You have to provide either email or password.\n');
+    expect(double.users()).toEqual([]);
+  });
+
+  it('a sign-in names the login method (recipeUserId) and its verified flag; a mapping made without free text has none', async () => {
+    const coreId = await importUser('ann@example.com');
+    const signIn = async () => (await call('POST', '/recipe/signin', { email: 'ann@example.com', password: 'x' })).json;
+    await call('POST', '/recipe/userid/map', { superTokensUserId: coreId, externalUserId: 'old-ann' });
+    expect((await call('GET', '/recipe/userid/map?userId=old-ann&userIdType=EXTERNAL')).json).toEqual({
+      status: 'OK',
+      superTokensUserId: coreId,
+      externalUserId: 'old-ann',
+    });
+    const hash = await bcryptHashOf('ann password');
+    await call('POST', '/recipe/user/passwordhash/import', { email: 'ann@example.com', passwordHash: hash });
+    const token = (await call('POST', '/recipe/user/email/verify/token', { userId: 'old-ann', email: 'ann@example.com' })).json['token'];
+    await call('POST', '/recipe/user/email/verify', { method: 'token', token });
+    expect(await signIn()).toEqual({ status: 'WRONG_CREDENTIALS_ERROR' });
+    const answer = (await call('POST', '/recipe/signin', { email: 'ann@example.com', password: 'ann password' })).json;
+    expect(answer).toMatchObject({ status: 'OK', recipeUserId: 'old-ann', user: { id: 'old-ann', loginMethods: [{ verified: true }] } });
+  });
+});

@@ -101,6 +101,11 @@ export function splitPath(pathname: string): { scope: Scope; route: string; pref
   return { scope: { appId, tenantId }, route: `/${segments.join('/')}`, prefixed };
 }
 
+/** A real core's sentence for an app or tenant it does not have. */
+function tenantNotFoundText(scope: Scope): string {
+  return `${CoreErrorTexts.tenantNotFoundPrefix} => Tenant with the following connectionURIDomain, appId and tenantId combination not found: (, ${scope.appId}, ${scope.tenantId})`;
+}
+
 function presentedKey(headers: IncomingHttpHeaders): string | undefined {
   const header = headers[CoreHeaders.apiKey];
   if (typeof header === 'string') return header;
@@ -145,9 +150,10 @@ export async function answerCall(call: IncomingCall, settings: RouterSettings): 
     const featureMissing = (candidate: Route): boolean => candidate.feature !== undefined && settings.missingFeatures.has(candidate.feature);
     if (route === undefined ? routes.every(featureMissing) : featureMissing(route)) return textAnswer(404, CoreErrorTexts.notFound);
     if (route === undefined) return textAnswer(405, CoreErrorTexts.methodNotSupported);
-    if (!settings.apps.has(scope.appId) || !settings.tenants.has(scope.tenantId)) {
-      return textAnswer(400, `${CoreErrorTexts.tenantNotFoundPrefix} => app ${scope.appId}, tenant ${scope.tenantId}`);
-    }
+    const tenantKnown = settings.apps.has(scope.appId) && settings.tenants.has(scope.tenantId);
+    const tenantMissing = textAnswer(400, tenantNotFoundText(scope));
+    // A read names its tenant first; a write's body is checked field by field before the tenant is (as a real core does).
+    if (!tenantKnown && route.method === 'GET') return tenantMissing;
     if (route.needsKey && settings.apiKeys.length > 0) {
       const key = presentedKey(call.headers);
       if (key === undefined || !settings.apiKeys.includes(key)) return textAnswer(401, CoreErrorTexts.invalidApiKey);
@@ -159,7 +165,13 @@ export async function answerCall(call: IncomingCall, settings: RouterSettings): 
       }
       body = parseObjectBody(call.rawBody);
     }
-    return await route.handler({ scope, body, query: url.searchParams, store: settings.store, signerKey: settings.signerKey, userShape: settings.userShape });
+    const refuse = (): never => {
+      throw new AnswerWith(tenantMissing);
+    };
+    // In an unknown tenant a write ends at its first use of the store, or where its handler asks for the tenant.
+    const store = tenantKnown ? settings.store : new Proxy(settings.store, { get: refuse });
+    const requireTenant = tenantKnown ? () => undefined : refuse;
+    return await route.handler({ scope, body, query: url.searchParams, store, requireTenant, signerKey: settings.signerKey, userShape: settings.userShape });
   } catch (error) {
     if (error instanceof AnswerWith) return error.answer;
     return textAnswer(500, error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -39,7 +39,7 @@ export class UserStore {
   readonly #byId = new Map<string, { table: 'emailPassword' | 'thirdParty'; key: string }>();
   /** External id → the core's own id, with the free text given at mapping time. */
   readonly #mappings = new Map<string, { coreId: string; info: string | undefined }>();
-  /** `<core id or the id as given>\n<email>` of every verified email (password users; third-party keep their flag). */
+  /** `<core id or the id as given>\n<email>` of every verified email (a third-party user's `isVerified` mirrors its current email's). */
   readonly #verified = new Set<string>();
   readonly #tokens = new Map<string, { userId: string; email: string }>();
   /** By the core's id when the user is known, else by the id as given (the core accepts any userId here). */
@@ -66,7 +66,11 @@ export class UserStore {
     return { user, didUserAlreadyExist: existing !== undefined };
   }
 
-  /** Creates the user for a new (thirdPartyId, thirdPartyUserId) pair; otherwise updates its email and flag. */
+  /**
+   * Creates the user for a new (thirdPartyId, thirdPartyUserId) pair; otherwise updates its email. As on a real core,
+   * `isVerified: true` verifies that email and `false` never un-verifies it: verification belongs to the (user, email)
+   * pair, so an email that comes back after a change is verified again if it was before.
+   */
   signInUp(
     scope: Scope,
     thirdPartyId: string,
@@ -76,9 +80,12 @@ export class UserStore {
   ): { user: StoredThirdPartyUser; createdNewUser: boolean } {
     const key = keyOf(scope, thirdPartyId, thirdPartyUserId);
     const existing = this.#thirdParty.get(key);
+    const id = existing?.id ?? randomUUID();
+    if (isVerified) this.#verified.add(`${id}\n${email}`);
+    const verified = this.#verified.has(`${id}\n${email}`);
     const user: StoredThirdPartyUser = existing
-      ? { ...existing, email, isVerified }
-      : { kind: 'thirdParty', ...scope, id: randomUUID(), thirdPartyId, thirdPartyUserId, email, isVerified, timeJoined: Date.now() };
+      ? { ...existing, email, isVerified: verified }
+      : { kind: 'thirdParty', ...scope, id, thirdPartyId, thirdPartyUserId, email, isVerified: verified, timeJoined: Date.now() };
     this.#thirdParty.set(key, user);
     this.#byId.set(user.id, { table: 'thirdParty', key });
     return { user, createdNewUser: existing === undefined };
@@ -158,13 +165,13 @@ export class UserStore {
     if (entry === undefined) return undefined;
     this.#tokens.delete(token);
     this.#verified.add(`${entry.userId}\n${entry.email}`);
+    const user = this.byCoreId(entry.userId);
+    if (user?.kind === 'thirdParty' && user.email === entry.email) user.isVerified = true;
     return entry;
   }
 
   isVerified(userId: string, email: string): boolean {
     const id = this.resolve(userId) ?? userId;
-    const user = this.byCoreId(id);
-    if (user?.kind === 'thirdParty' && user.email === email) return user.isVerified;
     return this.#verified.has(`${id}\n${email}`);
   }
 

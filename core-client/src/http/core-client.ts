@@ -142,7 +142,8 @@ interface Answer {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** How a core starts its 400 for a missing or mistyped field (`Field name 'email' is invalid in JSON input`). */
-const FIELD_ERROR_PREFIX = 'Field name';
+/** The tenant probe's import: every field present (a core checks those first), a hash of no family (refused after the tenant is found). */
+export const TENANT_PROBE_BODY = { email: 'core-migrate-probe@tenant.invalid', passwordHash: 'core-migrate-probe' } as const;
 const DEFAULT_CONNECTIONS = 64;
 const DEFAULT_KEEP_ALIVE_MS = 10_000;
 /** Shorter texts are not redacted: masking every "ab" in a message would garble it and protect nothing. */
@@ -516,20 +517,21 @@ export class CoreClient {
   }
 
   /**
-   * Proves that the tenant (and app) path exists without creating anything: an empty body sent to the tenant's
-   * `/recipe/signinup`. A core resolves the tenant from the path before it reads the body, so it answers
-   * 400 `AppId or tenantId not found` for an unknown tenant and 400 `Field name ... is invalid` when the tenant
-   * exists (core-behaviour.md); a body without the required fields can never create a user. A 403 (the recipe is
-   * off for the tenant) also proves the path exists. Network failures are thrown as for every call.
+   * Proves that the tenant (and app) path exists without creating anything: a password import whose hash no core
+   * takes (`TENANT_PROBE_BODY`), sent to the tenant's path. A real core checks that the body's fields are there, then
+   * finds the tenant, then reads the hash: it answers 400 `AppId or tenantId not found` for an unknown tenant and
+   * 400 `Password hash is in invalid format` when the tenant exists. (An empty body is refused before the tenant is
+   * looked at, so it proves nothing.) A 403 (the recipe is off for the tenant) also proves the path exists. Network
+   * failures are thrown as for every call.
    */
   async probeTenant(options: ProbeOptions = {}): Promise<TenantProbeResult> {
-    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.signInUp), body: {} };
+    const exchange: Exchange = { method: 'POST', path: this.#recipePath(CorePaths.passwordHashImport), body: TENANT_PROBE_BODY };
     const answer = await this.#refusal(exchange, options);
     const text = answer.bodyText.trim();
-    if (answer.status === 400 && (text.startsWith(FIELD_ERROR_PREFIX) || text === CoreErrorTexts.invalidJson)) return { exists: true };
+    if (answer.status === 400 && text === CoreErrorTexts.invalidPasswordHash) return { exists: true };
     if (answer.status === 200) {
       const error = new Unexpected(
-        `The core accepted an empty sign-in-up body on ${answer.context.request}, which no authentication core does: check the core address.`,
+        `The core accepted the password hash "${TENANT_PROBE_BODY.passwordHash}" on ${answer.context.request}, which no authentication core does: check the core address.`,
         text,
         { status: answer.status, request: answer.context.request },
       );

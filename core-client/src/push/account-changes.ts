@@ -111,6 +111,10 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
       if (result.outcome === 'nonOkStatus')
         return { kind: 'refused', code: result.status, reason: `the core answered ${result.status}${result.reason === undefined ? '' : `: ${result.reason}`}` };
       broughtOver('email');
+      // Sign-in-up verifies an email but never un-verifies one (a real core keeps the verification it has, also of an
+      // email that comes back): a verification withdrawn in the old system is withdrawn here.
+      if (options.verifyEmails && !operation.body.email.isVerified)
+        await context.send((call) => client.unverifyEmail({ userId, email: operation.email }, call));
       broughtOver('verification');
     }
     if (pending.has('roles') && options.roles && operation.identity !== undefined) {

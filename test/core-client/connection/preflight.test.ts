@@ -49,7 +49,7 @@ describe('runPreflight against the core double', () => {
     expect(report.steps[2]?.sentence).toBe('Tenant "tenant-a" of app "app-a" exists.');
     const probe = core.requests().at(-1);
     expect(probe?.method).toBe('POST');
-    expect(probe?.path).toBe('/appid-app-a/tenant-a/recipe/signinup');
+    expect(probe?.path).toBe('/appid-app-a/tenant-a/recipe/user/passwordhash/import');
   });
 
   it('lists the versions oldest first', async () => {

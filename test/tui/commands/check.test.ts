@@ -60,7 +60,7 @@ describe('core-migrate check', () => {
     const run = await check(['--core', core.url, '--tenant', 'tenant-a'], { CORE_API_KEY: API_KEY });
     expect(run.exitCode).toBe(ExitCode.ok);
     expect(run.stdout).toMatch(/ok\s+reachable\s+The core at .* answered \/hello in [\d.]+ ms\./);
-    expect(run.stdout).toMatch(/ok\s+api-key\s+The api-key is accepted; the core speaks API versions 2\.21, .*5\.2 \(newest 5\.2\)\./);
+    expect(run.stdout).toMatch(/ok\s+api-key\s+The api-key is accepted; the core speaks API versions 2\.7, .*5\.2 \(newest 5\.2\)\./);
     expect(run.stdout).toMatch(/ok\s+tenant\s+Tenant "tenant-a" exists\./);
     expect(run.stdout).toContain('core from --core, api-key from CORE_API_KEY');
     expect(run.stdout).toContain('All checks passed.');

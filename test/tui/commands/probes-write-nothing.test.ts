@@ -49,7 +49,10 @@ describe('checks that write nothing', () => {
     });
     expect(full.writeCount()).toBe(0);
     expect(full.users()).toEqual([]);
-    for (const request of writeRequests(full)) expect(request).toMatch(/ \{\}$/);
+    // Every probe is an empty body, but the tenant's: an import with a hash no core takes (an empty body would be
+    // refused before the tenant is looked at).
+    for (const request of writeRequests(full))
+      expect(request).toMatch(/ \{\}$|^POST \/recipe\/user\/passwordhash\/import .*"passwordHash":"core-migrate-probe"\}$/);
   });
 
   it('check tells the calls a core lacks (404) from those it has, and writes nothing', async () => {

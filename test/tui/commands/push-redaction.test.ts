@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
-import { API_KEY, runCli, writeExport } from './push-support.js';
+import { API_KEY, isTenantProbe, runCli, writeExport } from './push-support.js';
 
 const SIGNER_KEY = 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==';
 
@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 function isOperation(request: { path: string; body?: unknown }): 'import' | 'thirdParty' | undefined {
-  if (request.path.endsWith('/passwordhash/import')) return 'import';
+  if (request.path.endsWith('/passwordhash/import')) return isTenantProbe(request) ? undefined : 'import';
   const body = request.body as { thirdPartyUserId?: unknown } | undefined;
   return request.path.endsWith('/signinup') && typeof body?.thirdPartyUserId === 'string' ? 'thirdParty' : undefined;
 }

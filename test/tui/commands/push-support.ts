@@ -3,6 +3,7 @@ import bcrypt from 'bcryptjs';
 import { main } from '../../../tui/src/cli.js';
 import { captureIO } from './captured-io.js';
 import { formatSummary } from '../../../tui/src/commands/push-format.js';
+import { TENANT_PROBE_BODY } from '../../../core-client/src/http/core-client.js';
 import type { PushSummary } from '../../../core-client/src/push/summary.js';
 import type { CoreDouble } from '../../core-double/index.js';
 
@@ -64,13 +65,18 @@ export function storeSnapshot(core: CoreDouble): string[] {
     .sort();
 }
 
+/** The pre-flight's tenant probe: an import no core carries out. */
+export function isTenantProbe(request: { body?: unknown }): boolean {
+  return (request.body as { passwordHash?: unknown } | undefined)?.passwordHash === TENANT_PROBE_BODY.passwordHash;
+}
+
 /** Import and sign-in-up requests only (the pre-flight's are left out). */
 export function operationRequests(core: CoreDouble): ReturnType<CoreDouble['requests']> {
   return core
     .requests()
     .filter(
       (request) =>
-        request.path.endsWith('/passwordhash/import') ||
+        (request.path.endsWith('/passwordhash/import') && !isTenantProbe(request)) ||
         (request.path.endsWith('/signinup') &&
           request.body !== undefined &&
           typeof (request.body as { thirdPartyUserId?: unknown }).thirdPartyUserId === 'string'),

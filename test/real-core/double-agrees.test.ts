@@ -1,0 +1,305 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { VENDOR_SCRYPT_VECTOR, bcryptHashOf, vendorScryptHashString } from '../core-double/known-hashes.js';
+import { startCoreDouble, type CoreDouble } from '../core-double/index.js';
+import { TENANT_PROBE_BODY } from '../../core-client/src/http/core-client.js';
+import { callCore, type CoreAnswer } from './support/core-calls.js';
+import { REAL_CORE_API_KEY, startRealCore, storagesToRun, type RealCore } from './support/real-core.js';
+
+/** Ids a core gave in earlier answers, by the name the exchange gave them (each core gives its own). */
+type Ids = Map<string, string>;
+
+interface Exchange {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT';
+  path: string | ((ids: Ids) => string);
+  body?: unknown;
+  bodyOf?: (ids: Ids) => unknown;
+  apiKey?: string | null;
+  /** Keep `user.id` (or `token`) of the answer under this name. */
+  keep?: string;
+}
+
+const HASH = await bcryptHashOf('ann password');
+const OTHER_HASH = await bcryptHashOf('another password');
+const idOf = (ids: Ids, name: string): string => ids.get(name) ?? `no id kept as ${name}`;
+
+/**
+ * The calls core-migrate makes, and their refusals, in the order a migration makes them. The double must answer each
+ * as the real core does (status, kind of body, body), ids and times aside.
+ */
+const EXCHANGES: Exchange[] = [
+  { name: 'liveness', method: 'GET', path: '/hello', apiKey: null },
+  { name: 'no api-key', method: 'GET', path: '/apiversion', apiKey: null },
+  { name: 'wrong api-key', method: 'GET', path: '/users/count', apiKey: 'wrong-key-0123456789-abcdef' },
+  // The pre-flight's probes (`core-migrate check`): each call with an empty body, which the core refuses before acting.
+  { name: 'api versions', method: 'GET', path: '/apiversion' },
+  { name: 'probe: sign-in-up', method: 'POST', path: '/recipe/signinup', body: {} },
+  { name: 'an empty write in an unknown tenant', method: 'POST', path: '/no-such-tenant/recipe/signinup', body: {} },
+  { name: 'probe: tenant', method: 'POST', path: '/recipe/user/passwordhash/import', body: TENANT_PROBE_BODY },
+  { name: 'probe: unknown tenant', method: 'POST', path: '/no-such-tenant/recipe/user/passwordhash/import', body: TENANT_PROBE_BODY },
+  { name: 'probe: unknown app', method: 'POST', path: '/appid-no-such-app/public/recipe/user/passwordhash/import', body: TENANT_PROBE_BODY },
+  { name: 'a read in an unknown tenant', method: 'GET', path: '/no-such-tenant/users/count' },
+  {
+    name: 'an empty hash in an unknown tenant',
+    method: 'POST',
+    path: '/no-such-tenant/recipe/user/passwordhash/import',
+    body: { email: 'e@example.com', passwordHash: '' },
+  },
+  {
+    name: 'a sign-in-up in an unknown tenant',
+    method: 'POST',
+    path: '/no-such-tenant/recipe/signinup',
+    body: { thirdPartyId: 'google', thirdPartyUserId: 'g-9', email: { id: 'g9@example.com', isVerified: true } },
+  },
+  { name: 'probe: id mapping', method: 'POST', path: '/recipe/userid/map', body: {} },
+  { name: 'probe: verification token', method: 'POST', path: '/recipe/user/email/verify/token', body: {} },
+  { name: 'probe: metadata', method: 'PUT', path: '/recipe/user/metadata', body: {} },
+  { name: 'probe: lookup', method: 'GET', path: '/recipe/user' },
+  { name: 'probe: removal', method: 'POST', path: '/user/remove', body: {} },
+  { name: 'probe: role', method: 'PUT', path: '/recipe/role', body: {} },
+  { name: 'probe: email change', method: 'PUT', path: '/recipe/user', body: {} },
+  { name: 'import bcrypt', method: 'POST', path: '/recipe/user/passwordhash/import', body: { email: ' Ann@Example.com ', passwordHash: HASH }, keep: 'ann' },
+  {
+    name: 'import again: hash replaced',
+    method: 'POST',
+    path: '/recipe/user/passwordhash/import',
+    body: { email: 'ann@example.com', passwordHash: OTHER_HASH },
+  },
+  { name: 'import back the first hash', method: 'POST', path: '/recipe/user/passwordhash/import', body: { email: 'ann@example.com', passwordHash: HASH } },
+  {
+    name: 'import scrypt variant',
+    method: 'POST',
+    path: '/recipe/user/passwordhash/import',
+    body: { email: 'sam@example.com', passwordHash: vendorScryptHashString(), hashingAlgorithm: 'vendor_scrypt' },
+    keep: 'sam',
+  },
+  { name: 'import empty hash', method: 'POST', path: '/recipe/user/passwordhash/import', body: { email: 'e@example.com', passwordHash: '' } },
+  { name: 'import unknown hash', method: 'POST', path: '/recipe/user/passwordhash/import', body: { email: 'e@example.com', passwordHash: 'plain' } },
+  {
+    name: 'import unknown algorithm',
+    method: 'POST',
+    path: '/recipe/user/passwordhash/import',
+    body: { email: 'e@example.com', passwordHash: HASH, hashingAlgorithm: 'md5' },
+  },
+  {
+    name: 'import empty algorithm',
+    method: 'POST',
+    path: '/recipe/user/passwordhash/import',
+    body: { email: 'e@example.com', passwordHash: HASH, hashingAlgorithm: '' },
+  },
+  { name: 'import without email', method: 'POST', path: '/recipe/user/passwordhash/import', body: { passwordHash: HASH } },
+  { name: 'import a JSON array', method: 'POST', path: '/recipe/user/passwordhash/import', body: '[]' },
+  { name: 'import not JSON', method: 'POST', path: '/recipe/user/passwordhash/import', body: 'not json' },
+  { name: 'sign in', method: 'POST', path: '/recipe/signin', body: { email: 'ann@example.com', password: 'ann password' } },
+  { name: 'sign in, wrong password', method: 'POST', path: '/recipe/signin', body: { email: 'ann@example.com', password: 'another password' } },
+  { name: 'sign in, unknown email', method: 'POST', path: '/recipe/signin', body: { email: 'nobody@example.com', password: 'x' } },
+  { name: 'sign in, scrypt variant', method: 'POST', path: '/recipe/signin', body: { email: 'sam@example.com', password: VENDOR_SCRYPT_VECTOR.password } },
+  { name: 'map an id', method: 'POST', path: '/recipe/userid/map', bodyOf: (ids) => ({ superTokensUserId: idOf(ids, 'ann'), externalUserId: 'old-ann' }) },
+  { name: 'map it again', method: 'POST', path: '/recipe/userid/map', bodyOf: (ids) => ({ superTokensUserId: idOf(ids, 'ann'), externalUserId: 'old-ann' }) },
+  {
+    name: 'map it to another id',
+    method: 'POST',
+    path: '/recipe/userid/map',
+    bodyOf: (ids) => ({ superTokensUserId: idOf(ids, 'ann'), externalUserId: 'old-other' }),
+  },
+  {
+    name: 'map another user to a taken id',
+    method: 'POST',
+    path: '/recipe/userid/map',
+    bodyOf: (ids) => ({ superTokensUserId: idOf(ids, 'sam'), externalUserId: 'old-ann' }),
+  },
+  {
+    name: 'map an unknown user',
+    method: 'POST',
+    path: '/recipe/userid/map',
+    body: { superTokensUserId: '00000000-0000-4000-8000-000000000000', externalUserId: 'old-x' },
+  },
+  { name: 'map to an empty id', method: 'POST', path: '/recipe/userid/map', bodyOf: (ids) => ({ superTokensUserId: idOf(ids, 'sam'), externalUserId: '' }) },
+  { name: 'read a mapping', method: 'GET', path: '/recipe/userid/map?userId=old-ann&userIdType=EXTERNAL' },
+  { name: 'read a mapping by any id', method: 'GET', path: (ids) => `/recipe/userid/map?userId=${idOf(ids, 'ann')}&userIdType=ANY` },
+  { name: 'read no mapping', method: 'GET', path: '/recipe/userid/map?userId=old-nobody&userIdType=EXTERNAL' },
+  { name: 'sign in after mapping: the old id', method: 'POST', path: '/recipe/signin', body: { email: 'ann@example.com', password: 'ann password' } },
+  {
+    name: 'import after mapping: the old id',
+    method: 'POST',
+    path: '/recipe/user/passwordhash/import',
+    body: { email: 'ann@example.com', passwordHash: HASH },
+  },
+  { name: 'find by email', method: 'GET', path: '/recipe/user?email=ann%40example.com' },
+  { name: 'find an unknown email', method: 'GET', path: '/recipe/user?email=nobody%40example.com' },
+  { name: 'verification token', method: 'POST', path: '/recipe/user/email/verify/token', body: { userId: 'old-ann', email: 'ann@example.com' }, keep: 'token' },
+  { name: 'verify with it', method: 'POST', path: '/recipe/user/email/verify', bodyOf: (ids) => ({ method: 'token', token: idOf(ids, 'token') }) },
+  { name: 'verify with it again', method: 'POST', path: '/recipe/user/email/verify', bodyOf: (ids) => ({ method: 'token', token: idOf(ids, 'token') }) },
+  { name: 'token when verified', method: 'POST', path: '/recipe/user/email/verify/token', body: { userId: 'old-ann', email: 'ann@example.com' } },
+  { name: 'is verified', method: 'GET', path: '/recipe/user/email/verify?userId=old-ann&email=ann%40example.com' },
+  { name: 'sign in when verified', method: 'POST', path: '/recipe/signin', body: { email: 'ann@example.com', password: 'ann password' } },
+  {
+    name: 'map with its free text',
+    method: 'POST',
+    path: '/recipe/userid/map',
+    bodyOf: (ids) => ({ superTokensUserId: idOf(ids, 'sam'), externalUserId: 'old-sam', externalUserIdInfo: 'core-migrate: firebase id' }),
+  },
+  { name: 'read a mapping with its free text', method: 'GET', path: '/recipe/userid/map?userId=old-sam&userIdType=EXTERNAL' },
+  { name: 'write metadata', method: 'PUT', path: '/recipe/user/metadata', body: { userId: 'old-ann', metadataUpdate: { displayName: 'Ann', plan: 'pro' } } },
+  { name: 'merge metadata', method: 'PUT', path: '/recipe/user/metadata', body: { userId: 'old-ann', metadataUpdate: { plan: null, theme: 'dark' } } },
+  { name: 'read metadata', method: 'GET', path: '/recipe/user/metadata?userId=old-ann' },
+  { name: 'read no metadata', method: 'GET', path: '/recipe/user/metadata?userId=old-nobody' },
+  { name: 'change an email', method: 'PUT', path: '/recipe/user', body: { recipeUserId: 'old-ann', email: 'ann.new@example.com' } },
+  { name: 'the new email is not verified', method: 'GET', path: '/recipe/user/email/verify?userId=old-ann&email=ann.new%40example.com' },
+  { name: 'sign in with the new email', method: 'POST', path: '/recipe/signin', body: { email: 'ann.new@example.com', password: 'ann password' } },
+  { name: 'change to a taken email', method: 'PUT', path: '/recipe/user', body: { recipeUserId: 'old-ann', email: 'sam@example.com' } },
+  { name: 'change an unknown user', method: 'PUT', path: '/recipe/user', body: { recipeUserId: 'old-nobody', email: 'x@example.com' } },
+  { name: 'unverify', method: 'POST', path: '/recipe/user/email/verify/remove', body: { userId: 'old-ann', email: 'ann.new@example.com' } },
+  {
+    name: 'sign in up',
+    method: 'POST',
+    path: '/recipe/signinup',
+    body: { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'gus@example.com', isVerified: true } },
+  },
+  {
+    name: 'sign in up again',
+    method: 'POST',
+    path: '/recipe/signinup',
+    body: { thirdPartyId: 'google', thirdPartyUserId: 'g-1', email: { id: 'gus@example.com', isVerified: false } },
+  },
+  {
+    name: 'sign in up, verified as text',
+    method: 'POST',
+    path: '/recipe/signinup',
+    body: { thirdPartyId: 'google', thirdPartyUserId: 'g-2', email: { id: 'gil@example.com', isVerified: 'true' } },
+  },
+  {
+    name: 'sign in up unverified',
+    method: 'POST',
+    path: '/recipe/signinup',
+    body: { thirdPartyId: 'github', thirdPartyUserId: 'h-1', email: { id: 'hal@example.com', isVerified: false } },
+    keep: 'hal',
+  },
+  {
+    name: 'sign in up verified later',
+    method: 'POST',
+    path: '/recipe/signinup',
+    body: { thirdPartyId: 'github', thirdPartyUserId: 'h-1', email: { id: 'hal@example.com', isVerified: true } },
+  },
+  {
+    name: 'sign in up with another email',
+    method: 'POST',
+    path: '/recipe/signinup',
+    body: { thirdPartyId: 'github', thirdPartyUserId: 'h-1', email: { id: 'hal2@example.com', isVerified: false } },
+  },
+  {
+    name: 'sign in up back to the verified email',
+    method: 'POST',
+    path: '/recipe/signinup',
+    body: { thirdPartyId: 'github', thirdPartyUserId: 'h-1', email: { id: 'hal@example.com', isVerified: false } },
+  },
+  {
+    name: 'unverify a third-party email',
+    method: 'POST',
+    path: '/recipe/user/email/verify/remove',
+    bodyOf: (ids) => ({ userId: idOf(ids, 'hal'), email: 'hal@example.com' }),
+  },
+  {
+    name: 'sign in up after unverify',
+    method: 'POST',
+    path: '/recipe/signinup',
+    body: { thirdPartyId: 'github', thirdPartyUserId: 'h-1', email: { id: 'hal@example.com', isVerified: false } },
+  },
+  { name: 'create a role', method: 'PUT', path: '/recipe/role', body: { role: 'admin', permissions: ['read', 'write'] } },
+  { name: 'add to a role', method: 'PUT', path: '/recipe/role', body: { role: 'admin', permissions: ['delete'] } },
+  { name: 'an empty role', method: 'PUT', path: '/recipe/role', body: { role: '', permissions: [] } },
+  { name: "a role's permissions", method: 'GET', path: '/recipe/role/permissions?role=admin' },
+  { name: 'roles', method: 'GET', path: '/recipe/roles' },
+  { name: 'give a role', method: 'PUT', path: '/recipe/user/role', body: { userId: 'old-ann', role: 'admin' } },
+  { name: 'give it again', method: 'PUT', path: '/recipe/user/role', body: { userId: 'old-ann', role: 'admin' } },
+  { name: 'give an unknown role', method: 'PUT', path: '/recipe/user/role', body: { userId: 'old-ann', role: 'nobody' } },
+  { name: "a user's roles", method: 'GET', path: '/recipe/user/roles?userId=old-ann' },
+  { name: "a role's users", method: 'GET', path: '/recipe/role/users?role=admin' },
+  { name: "an unknown role's users", method: 'GET', path: '/recipe/role/users?role=nobody' },
+  { name: 'take a role', method: 'POST', path: '/recipe/user/role/remove', body: { userId: 'old-ann', role: 'admin' } },
+  { name: 'take it again', method: 'POST', path: '/recipe/user/role/remove', body: { userId: 'old-ann', role: 'admin' } },
+  { name: 'remove a role', method: 'POST', path: '/recipe/role/remove', body: { role: 'admin' } },
+  { name: 'remove it again', method: 'POST', path: '/recipe/role/remove', body: { role: 'admin' } },
+  { name: 'change nothing', method: 'PUT', path: '/recipe/user', body: { recipeUserId: 'old-ann' } },
+  { name: 'count', method: 'GET', path: '/users/count' },
+  { name: 'remove', method: 'POST', path: '/user/remove', body: { userId: 'old-ann' } },
+  { name: 'remove an unknown id', method: 'POST', path: '/user/remove', body: { userId: 'old-nobody' } },
+  { name: 'count after removal', method: 'GET', path: '/users/count' },
+  { name: 'the removed user is gone', method: 'GET', path: '/recipe/user?email=ann.new%40example.com' },
+  { name: 'its mapping is gone', method: 'GET', path: '/recipe/userid/map?userId=old-ann&userIdType=EXTERNAL' },
+  { name: 'unknown path', method: 'GET', path: '/recipe/nothing' },
+  { name: 'wrong method', method: 'GET', path: '/recipe/user/passwordhash/import' },
+];
+
+/** What an answer may carry that a later call needs: a user's id, or a verification token. */
+const Keepable = z.looseObject({ user: z.looseObject({ id: z.string() }).optional(), token: z.string().optional() });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TIMES = new Set(['timeJoined', 'timeCreated']);
+const UNORDERED = new Set(['versions', 'permissions', 'roles', 'users']);
+
+/** An answer with what differs by nature (a core's own ids, times, tokens) replaced by placeholders. */
+function comparable(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') return UUID.test(value) ? '<core id>' : key === 'token' ? '<token>' : value;
+  if (typeof value === 'number' && TIMES.has(key)) return '<time>';
+  // A core lists API versions and a role's permissions in no order it promises.
+  if (Array.isArray(value)) {
+    const names = value.filter((item): item is string => typeof item === 'string');
+    return UNORDERED.has(key) && names.length === value.length ? names.sort() : value.map((item) => comparable(item));
+  }
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, comparable(item, name)]));
+  return value;
+}
+
+function seen(answer: CoreAnswer): { status: number; kind: string; body: unknown } {
+  return { status: answer.status, kind: answer.contentType.startsWith('application/json') ? 'json' : 'text', body: comparable(answer.body) };
+}
+
+async function exchange(url: string, step: Exchange, ids: Ids): Promise<CoreAnswer> {
+  const path = typeof step.path === 'string' ? step.path : step.path(ids);
+  const body = step.bodyOf === undefined ? step.body : step.bodyOf(ids);
+  const answer = await callCore(url, step.method, path, body, step.apiKey === undefined ? REAL_CORE_API_KEY : step.apiKey);
+  const kept = Keepable.safeParse(answer.body);
+  const value = kept.success ? (kept.data.user?.id ?? kept.data.token) : undefined;
+  if (step.keep !== undefined && value !== undefined) ids.set(step.keep, value);
+  return answer;
+}
+
+describe.each(storagesToRun())('the core double answers as a real core does (%s storage)', (storage) => {
+  let real: RealCore;
+  let double: CoreDouble;
+
+  beforeAll(async () => {
+    [real, double] = await Promise.all([
+      startRealCore({ storage, signerKey: VENDOR_SCRYPT_VECTOR.signerKey }),
+      startCoreDouble({ apiKeys: [REAL_CORE_API_KEY], signerKey: VENDOR_SCRYPT_VECTOR.signerKey }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([real?.stop(), double?.close()]);
+  });
+
+  it('the calls of a migration, and their refusals, get the same answers', async () => {
+    const realIds: Ids = new Map();
+    const doubleIds: Ids = new Map();
+    const differences: string[] = [];
+    for (const step of EXCHANGES) {
+      const fromReal = seen(await exchange(real.url, step, realIds));
+      const fromDouble = seen(await exchange(double.url, step, doubleIds));
+      if (JSON.stringify(fromReal) !== JSON.stringify(fromDouble) && !isDeepEqual(fromReal, fromDouble)) {
+        differences.push(`${step.name}:\n  real   ${JSON.stringify(fromReal)}\n  double ${JSON.stringify(fromDouble)}`);
+      }
+    }
+    expect(differences.join('\n')).toBe('');
+  });
+});
+
+function isDeepEqual(left: unknown, right: unknown): boolean {
+  try {
+    expect(left).toEqual(right);
+    return true;
+  } catch {
+    return false;
+  }
+}
