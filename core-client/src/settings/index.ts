@@ -27,7 +27,7 @@ export {
 export { runPrepared, resumeSettings, resumeCommandLine, syncCommandLine, type RunControls } from './run-prepared.js';
 export { rollbackWithSettings, type RollbackRun } from './run-rollback.js';
 export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js';
-export { ExitCode, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
+export { ExitCode, exitCodeOfPlan, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
 export { migrationCommandOf } from './migration-command.js';
 export { unprovenScryptWarning, KNOWN_ACCOUNT_LINE } from './scrypt-proof.js';
 export { syncRefusal, withheldRemovalsSentence } from './sync-guard-sentences.js';

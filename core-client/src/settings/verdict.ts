@@ -1,5 +1,6 @@
 import type { RollbackSummary } from '../identity/rollback.js';
-import { allSucceeded, type PushSummary } from '../push/summary.js';
+import type { PlanSummary } from '../plan/summary.js';
+import { allSucceeded, plannedRejectionsOf, type PushSummary } from '../push/summary.js';
 
 /** The exit codes every command shares, and the terminal app ends with: scripts and CI rely on them. */
 export const ExitCode = {
@@ -20,6 +21,7 @@ export function exitCodeOfPush(summary: PushSummary): ExitCode {
     case 'authRejected':
     case 'tenantNotFound':
     case 'coreUnreachable':
+    case 'tlsFailed':
     case 'coreRefused':
       return ExitCode.coreUnreachableOrKeyRefused;
     case 'signerKeyMissing':
@@ -38,6 +40,14 @@ export function exitCodeOfPush(summary: PushSummary): ExitCode {
   const proof = summary.credentials;
   if (proof !== undefined && proof.loggedIn !== null && proof.loggedIn < proof.matchedLocally) return ExitCode.someRecordsFailed;
   return ExitCode.ok;
+}
+
+/**
+ * The exit code of a plan, with push's meanings: 1 when a record would be refused; disabled accounts left out are not
+ * refusals (the push counts them apart and ends 0 for them).
+ */
+export function exitCodeOfPlan(summary: Pick<PlanSummary, 'rejected' | 'identity'>): ExitCode {
+  return plannedRejectionsOf(summary).rejected > 0 ? ExitCode.someRecordsFailed : ExitCode.ok;
 }
 
 /** The exit code of a rollback, with push's meanings. */

@@ -91,6 +91,22 @@ describe('core-migrate plan', () => {
     expect(result.stdout).toContain('third-party users     google 1');
   });
 
+  it('exits 0 when the only records left out are disabled accounts, as push does (they are not refusals)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'plan-disabled-'));
+    const path = join(folder, 'users.json');
+    const { writeFile } = await import('node:fs/promises');
+    const googleUser = (id: string, extra: object) => ({
+      localId: id,
+      email: `${id}@example.com`,
+      providerUserInfo: [{ providerId: 'google.com', rawId: `g-${id}`, email: `${id}@example.com` }],
+      ...extra,
+    });
+    await writeFile(path, JSON.stringify({ users: [googleUser('a', {}), googleUser('b', { disabled: true })] }));
+    const result = await run(['plan', path, '--json']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ records: 2, identity: { disabledSkipped: 1 } });
+    expect(result.code).toBe(0);
+  });
+
   it('stops with exit 2 and names the place when the file itself is broken', async () => {
     const result = await run(['plan', join(fixtures, 'broken/truncated.json'), '--format', 'firebase-json']);
     expect(result.code).toBe(2);

@@ -6,7 +6,7 @@ import { PlanTally } from 'core-client/plan/summary';
 import { planSource } from 'core-client/plan/plan-source';
 import { ReportWriter, reportLineOfRejection } from 'core-client/plan/rejection-report';
 import { SourceError } from 'core-client/sources/source-error';
-import { ExitCode, parseSettings, planOptionsOf, resolveRunPaths, SettingError } from 'core-client/settings';
+import { ExitCode, exitCodeOfPlan, parseSettings, planOptionsOf, resolveRunPaths, SettingError } from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { formatPlanSummary } from './plan-format.js';
@@ -52,6 +52,6 @@ export const registerPlanCommand: RegisterCommand = (command: Command, { io, set
     }
     const summary = tally.summary();
     output.result(summary, formatPlanSummary(file, summary, settings.report));
-    setExitCode(summary.rejected > 0 ? ExitCode.someRecordsFailed : ExitCode.ok);
+    setExitCode(exitCodeOfPlan(summary));
   });
 };
