@@ -13,6 +13,7 @@ import type { PlanSummary } from '../plan/summary.js';
 import { concurrencyLimitsFor, defaultConcurrencyLimits, type ConcurrencyLimits } from '../push/concurrency.js';
 import { readCredentials, type KnownCredential } from '../push/credentials.js';
 import { migrationInputs } from '../push/migration.js';
+import { plannedRejectionsOf } from '../push/summary.js';
 import { syncJournalProblem } from '../push/sync-guard.js';
 import type { Secret } from '../secret.js';
 import { clientOf, connectionOf } from './connection-of.js';
@@ -199,7 +200,10 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   if (snapshot instanceof SettingError) return failed(RunSetupError.of(snapshot));
   const summary = planned?.summary;
   if (summary !== undefined) {
-    say('info', `Plan: ${summary.operations} operations from ${summary.records} records (${summary.rejected} rejected by the plan).`);
+    // In the summary's words: a disabled account left out is its own outcome, not a refusal.
+    const { rejected, disabledSkipped } = plannedRejectionsOf(summary);
+    const disabled = disabledSkipped > 0 ? `, ${disabledSkipped} disabled, not imported` : '';
+    say('info', `Plan: ${summary.operations} operations from ${summary.records} records (${rejected} rejected by the plan${disabled}).`);
   }
   // A sync never replaces the hash of a user someone else created in the core meanwhile (signed up directly there).
   const requested = command === 'sync' ? { ...requestedIdentity(settings), existing: 'skip' as const } : requestedIdentity(settings);
