@@ -90,8 +90,9 @@ describe('a certificate this client refuses: the cause and the fix, exit 3', () 
 
   it('a push whose core shows an expired certificate after the pre-flight stops with the sentence, exit 3', async () => {
     core.reset();
-    // Connections made before the first import keep their certificate; those the push opens after it meet the expired one.
-    const tls = await front(certificates.trusted, { when: '/passwordhash/import', to: certificates.expired });
+    // Connections made before the first user's import keep their certificate; those the push opens after it meet the
+    // expired one. (The pre-flight's tenant probe goes to the same path, but names no user of the export.)
+    const tls = await front(certificates.trusted, { when: '"email":"user1@example.com"', to: certificates.expired });
     const run = await runCli(
       ['push', 'users.ndjson', '--core', tls.url, '--ca-file', certificates.caFile, '--concurrency', '4', '--journal', 'mid.journal'],
       folder,

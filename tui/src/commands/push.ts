@@ -136,6 +136,8 @@ async function pushWithInterrupts(
 function progressPrinter(output: CommandOutput, name: MigrationCommand, syncLine: string): { onEvent: (event: PushEvent) => void; end: () => void } {
   const tty = output.sayingToTerminal;
   let lastPlainAt = Number.NEGATIVE_INFINITY;
+  /** The last progress a log has not shown yet: the run's end shows it, so a log always ends with the final count. */
+  let unprinted: string | undefined;
   let lineOpen = false;
   const endLine = (): void => {
     if (lineOpen) output.say('\n');
@@ -149,8 +151,9 @@ function progressPrinter(output: CommandOutput, name: MigrationCommand, syncLine
           lineOpen = true;
         } else if (performance.now() - lastPlainAt >= PLAIN_PROGRESS_EVERY_MS) {
           lastPlainAt = performance.now();
+          unprinted = undefined;
           output.say(`${formatProgress(event, name)}\n`);
-        }
+        } else unprinted = formatProgress(event, name);
         return;
       }
       case 'probe':
@@ -171,6 +174,8 @@ function progressPrinter(output: CommandOutput, name: MigrationCommand, syncLine
         return;
       case 'finished':
         endLine();
+        if (unprinted !== undefined) output.say(`${unprinted}\n`);
+        unprinted = undefined;
         return;
       default:
         return;
