@@ -32,7 +32,10 @@ describe('errors lead back to the field that fixes them', () => {
     // The fixes, typed where the problems are.
     await press(app, keys.ctrlU, 'credentials.txt');
     await focusOn(app, 'concurrency');
-    await press(app, keys.ctrlU, '4', keys.enter);
+    await press(app, keys.ctrlU, '4');
+    // The file is checked as it is typed, in the background: Enter asks once both problems are gone.
+    await waitFor(app, (frame) => !flat(frame).includes('✗ concurrency') && !flat(frame).includes('no such file'));
+    await press(app, keys.enter);
     await waitFor(app, '(y/n)');
   }, 30_000);
 
