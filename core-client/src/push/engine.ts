@@ -16,15 +16,7 @@ import { ChangeNotifier, type PushControl } from './control.js';
 import type { PushEvent, PushEventListener } from './events.js';
 import { Journal, JournalError } from './journal.js';
 import { StateFlag } from './user-states.js';
-import {
-  forecastSync,
-  journalWithoutStates,
-  overlapTooLow,
-  syncJournalProblem,
-  SyncRefusedError,
-  type SyncForecast,
-  type SyncGuardOptions,
-} from './sync-guard.js';
+import { forecastSync, journalWithoutStates, overlapTooLow, syncJournalProblem, SyncRefusedError, type SyncGuardOptions } from './sync-guard.js';
 import type { PlannedRecord as PlannedRecordLike } from '../plan/plan-source.js';
 import { JournalCoreCheck } from './journal-core-check.js';
 import { endOfError, type OperationEnd } from './outcome.js';
@@ -41,6 +33,7 @@ import {
   type StepCounts,
   type StopReason,
   type SyncCounts,
+  type SyncForecast,
 } from './summary.js';
 import { contractOnlyIdentityOptions, type IdentityOptions } from './identity-options.js';
 import { runUserSteps, type AccountIds, type IdentityClient, type StepCounter, type UserStepContext } from './user-steps.js';

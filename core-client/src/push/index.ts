@@ -52,6 +52,7 @@ export {
   type PushOutcome,
   type StopReason,
   type CredentialsProof,
+  type SyncForecast,
 } from './summary.js';
 export {
   parseCredentials,
@@ -76,14 +77,6 @@ export {
   type SyncItem,
   type SyncUserDelta,
 } from './delta.js';
-export {
-  DEFAULT_MAX_REMOVALS,
-  DEFAULT_MIN_OVERLAP_PERCENT,
-  forecastSync,
-  RemovalLimitSchema,
-  SyncRefusedError,
-  syncJournalProblem,
-  type SyncForecast,
-} from './sync-guard.js';
+export { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT, forecastSync, RemovalLimitSchema, SyncRefusedError, syncJournalProblem } from './sync-guard.js';
 export { UserStates, StateFlag } from './user-states.js';
 export { runAccountChange, runAccountRemoval, metadataUpdateOf } from './account-changes.js';
