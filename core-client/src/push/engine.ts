@@ -7,18 +7,18 @@ import { formatLocation } from '../location.js';
 import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import type { ImportOperation, PasswordImportOperation } from '../plan/operation.js';
 import { runAccountChange, runAccountRemoval } from './account-changes.js';
-import { syncDelta, type DeletedPolicy, type EngineItem, type EngineRecord, type SyncItem } from './delta.js';
+import { syncDelta, type DeletedPolicy, type EngineItem, type EngineRecord, type SyncItem } from '../sync/delta.js';
 import { OutputPathError, outputErrorSentence } from '../files/output-paths.js';
 import { ReportWriter, reportLineOfRejection } from '../plan/rejection-report.js';
 import { ConcurrencyController, type ConcurrencyLimits, defaultConcurrencyLimits } from './concurrency.js';
 import { attemptsOf, Dispatcher } from './dispatcher.js';
 import { ChangeNotifier, type PushControl } from './control.js';
 import type { PushEvent, PushEventListener } from './events.js';
-import { Journal, JournalError } from './journal.js';
-import { StateFlag } from './user-states.js';
-import { forecastSync, journalWithoutStates, overlapTooLow, syncJournalProblem, SyncRefusedError, type SyncGuardOptions } from './sync-guard.js';
+import { Journal, JournalError } from '../journal/journal.js';
+import { StateFlag } from '../journal/user-states.js';
+import { forecastSync, journalWithoutStates, overlapTooLow, syncJournalProblem, SyncRefusedError, type SyncGuardOptions } from '../sync/sync-guard.js';
 import type { PlannedRecord as PlannedRecordLike } from '../plan/plan-source.js';
-import { JournalCoreCheck } from './journal-core-check.js';
+import { JournalCoreCheck } from '../journal/journal-core-check.js';
 import { endOfError, type OperationEnd } from './outcome.js';
 import {
   addOutcome,
@@ -34,7 +34,7 @@ import {
   type StopReason,
   type SyncCounts,
   type SyncForecast,
-} from './summary.js';
+} from '../summary/push-summary.js';
 import { contractOnlyIdentityOptions, type IdentityOptions } from './identity-options.js';
 import { runUserSteps, type AccountIds, type IdentityClient, type StepCounter, type UserStepContext } from './user-steps.js';
 

@@ -12,7 +12,7 @@ export {
   type RequestTicket,
 } from './concurrency.js';
 export { Dispatcher, failureKind, type FailureKind } from './dispatcher.js';
-export { journalFitsTarget } from './journal-target.js';
+export { journalFitsTarget } from '../journal/journal-target.js';
 export { PushControl } from './control.js';
 export type { PushEvent, PushEventListener } from './events.js';
 export { sourceFingerprint } from './fingerprint.js';
@@ -28,7 +28,7 @@ export {
   type StepProgress,
   type JournalledOutcome,
   type JournalledResult,
-} from './journal.js';
+} from '../journal/journal.js';
 export { endOfError, endOfImport, endOfSignInUp, alreadyExistedNote, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
 export {
   PushCountsSchema,
@@ -53,7 +53,7 @@ export {
   type StopReason,
   type CredentialsProof,
   type SyncForecast,
-} from './summary.js';
+} from '../summary/push-summary.js';
 export {
   parseCredentials,
   readCredentials,
@@ -76,7 +76,14 @@ export {
   type EngineRecord,
   type SyncItem,
   type SyncUserDelta,
-} from './delta.js';
-export { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT, forecastSync, RemovalLimitSchema, SyncRefusedError, syncJournalProblem } from './sync-guard.js';
-export { UserStates, StateFlag } from './user-states.js';
+} from '../sync/delta.js';
+export {
+  DEFAULT_MAX_REMOVALS,
+  DEFAULT_MIN_OVERLAP_PERCENT,
+  forecastSync,
+  RemovalLimitSchema,
+  SyncRefusedError,
+  syncJournalProblem,
+} from '../sync/sync-guard.js';
+export { UserStates, StateFlag } from '../journal/user-states.js';
 export { runAccountChange, runAccountRemoval, metadataUpdateOf } from './account-changes.js';

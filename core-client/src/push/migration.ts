@@ -5,7 +5,7 @@ import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import { checkCredentialsLocally, credentialsProof, signInCredentials, type CredentialCheck, type KnownCredential } from './credentials.js';
 import { runPush, type PushClient, type RunPushOptions, type SyncRunOptions } from './engine.js';
 import { sourceFingerprint } from './fingerprint.js';
-import { addUnread, emptyCounts, type PushCounts, type PushSummary } from './summary.js';
+import { addUnread, emptyCounts, type PushCounts, type PushSummary } from '../summary/push-summary.js';
 
 export interface RunMigrationOptions extends Omit<RunPushOptions, 'records' | 'sourceFingerprint' | 'client' | 'sourceCheck' | 'sourceName' | 'sync'> {
   /** A sync: its first pass reads the export's plan once more before anything is sent. */

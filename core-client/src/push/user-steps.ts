@@ -1,7 +1,7 @@
 import type { CallOptions, CoreClient } from '../http/core-client.js';
 import { fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
-import type { Journal, StepProgress } from './journal.js';
+import type { Journal, StepProgress } from '../journal/journal.js';
 import { endAfterEarlierAttempt } from './lost-answer.js';
 import { alreadyExistedNote, endOfSignInUp, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
 import { metadataOf, mappingInfo } from '../plan/metadata.js';

@@ -13,7 +13,7 @@ import type { PlanSummary } from '../plan/summary.js';
 import { concurrencyLimitsFor, defaultConcurrencyLimits, type ConcurrencyLimits } from '../push/concurrency.js';
 import { readCredentials, type KnownCredential } from '../push/credentials.js';
 import { migrationInputs } from '../push/migration.js';
-import { syncJournalProblem } from '../push/sync-guard.js';
+import { syncJournalProblem } from '../sync/sync-guard.js';
 import type { Secret } from '../secret.js';
 import { clientOf, connectionOf } from './connection-of.js';
 import { countPlan, planKeyOf, snapshotOfSource, type CountedPlan, type CountOptions } from './count-plan.js';

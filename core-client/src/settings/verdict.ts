@@ -1,5 +1,5 @@
-import type { RollbackSummary } from '../identity/rollback.js';
-import { allSucceeded, type PushSummary } from '../push/summary.js';
+import type { RollbackSummary } from '../rollback/rollback.js';
+import { allSucceeded, type PushSummary } from '../summary/push-summary.js';
 
 /** The exit codes every command shares, and the terminal app ends with: scripts and CI rely on them. */
 export const ExitCode = {

@@ -7,7 +7,7 @@ import { Secret } from '../../../core-client/src/secret.js';
 import { runPush, type RunPushOptions } from '../../../core-client/src/push/engine.js';
 import type { PlanItem } from '../../../core-client/src/plan/operation.js';
 import type { PushEvent } from '../../../core-client/src/push/events.js';
-import type { PushSummary } from '../../../core-client/src/push/summary.js';
+import type { PushSummary } from '../../../core-client/src/summary/push-summary.js';
 import { startCoreDouble, type CoreDouble, type CoreDoubleOptions } from '../../core-double/index.js';
 import { fastRetry, recordsOf } from './plan-fixtures.js';
 

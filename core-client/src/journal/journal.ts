@@ -27,7 +27,7 @@ import {
 } from './journal-lines.js';
 import { JournalLock } from './journal-lock.js';
 import { journalFitsTarget } from './journal-target.js';
-import { PushCountsSchema, type PushSummary } from './summary.js';
+import { PushCountsSchema, type PushSummary } from '../summary/push-summary.js';
 import { StateFlag, UserStates } from './user-states.js';
 
 /**

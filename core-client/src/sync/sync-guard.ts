@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { accountRoleOf, fieldGroups } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
-import type { Journal } from './journal.js';
-import type { SyncForecast } from './summary.js';
-import { StateFlag, type UserStates } from './user-states.js';
+import type { Journal } from '../journal/journal.js';
+import type { SyncForecast } from '../summary/push-summary.js';
+import { StateFlag, type UserStates } from '../journal/user-states.js';
 
 /**
  * A sync refuses an export in which fewer than this share of the journal's users are still there: a newer export

@@ -2,10 +2,10 @@ import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-group
 import type { RecordLocation } from '../location.js';
 import type { ImportOperation, PlanItem, PlanRejection } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
-import type { Journal } from './journal.js';
-import type { SyncCounts } from './summary.js';
+import type { Journal } from '../journal/journal.js';
+import type { SyncCounts } from '../summary/push-summary.js';
 import { createdAny, sourceIdOf } from './sync-guard.js';
-import { StateFlag } from './user-states.js';
+import { StateFlag } from '../journal/user-states.js';
 
 /** An account the migration brought over earlier whose fields changed in the newer export. */
 export interface AccountChange {

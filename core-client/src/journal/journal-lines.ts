@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldGroups } from '../plan/field-groups.js';
-import { PushCountsSchema, stopReasons, SyncCountsSchema } from './summary.js';
+import { PushCountsSchema, stopReasons, SyncCountsSchema } from '../summary/push-summary.js';
 import { StateFlag } from './user-states.js';
 
 /**
