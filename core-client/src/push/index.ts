@@ -1,4 +1,5 @@
-export { runPush, defaultPushRetryPolicy, DEFAULT_GIVE_UP_AFTER_MS, MAX_GIVE_UP_AFTER_MS, type RunPushOptions, type PushClient } from './engine.js';
+export { runPush } from './engine.js';
+export { defaultPushRetryPolicy, DEFAULT_GIVE_UP_AFTER_MS, MAX_GIVE_UP_AFTER_MS, type RunPushOptions, type RunMode, type PushClient } from './run-options.js';
 export {
   ConcurrencyController,
   ConcurrencyLimitsSchema,

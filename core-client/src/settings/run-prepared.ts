@@ -50,6 +50,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       // A sync's count is the delta's, known only once the export is read.
       ...(prepared.command === 'sync'
         ? {
+            mode: 'sync' as const,
             sync: {
               deleted: prepared.settings.deleted,
               minOverlapPercent: prepared.settings.minOverlap,

@@ -141,6 +141,7 @@ describe('runPush with a sync, as a library calls it', () => {
     const before = bench.core.requests().length;
     const sync = runPush({
       records: recordsOf(monday.map(recordOf)),
+      mode: 'sync',
       sync: { deleted: 'remove', firstPass: () => recordsOf(monday.map(recordOf)) },
       client: bench.client,
       sourceFingerprint: 'sha256:tuesday',
@@ -163,6 +164,7 @@ describe('runPush with a sync, as a library calls it', () => {
     }
     const summary = await runPush({
       records: recordsOf(tuesday),
+      mode: 'sync',
       sync: { deleted: 'remove', firstPass },
       client: bench.client,
       sourceFingerprint: 'sha256:tuesday',
