@@ -17,19 +17,17 @@ export { journalFitsTarget } from '../journal/journal-target.js';
 export { PushControl } from './control.js';
 export type { PushEvent, PushEventListener } from './events.js';
 export { sourceFingerprint } from './fingerprint.js';
+export { Journal, JournalError } from '../journal/journal.js';
 export {
-  Journal,
-  JournalError,
   JournalEntrySchema,
-  JournalHeaderSchema,
   JournalStepEntrySchema,
   journalSteps,
   journalledOutcomes,
   type JournalStep,
-  type StepProgress,
   type JournalledOutcome,
-  type JournalledResult,
-} from '../journal/journal.js';
+} from '../journal/journal-lines.js';
+export { JournalHeaderSchema } from '../journal/journal-header.js';
+export type { StepProgress, JournalledResult } from '../journal/journal-types.js';
 export { endOfError, endOfImport, endOfSignInUp, alreadyExistedNote, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
 export {
   PushCountsSchema,

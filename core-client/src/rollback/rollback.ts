@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { checkOutputPaths, openOutputFile, OutputPathError, outputErrorSentence, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CoreClient } from '../http/core-client.js';
 import { AuthRejected, isCoreError, TenantNotFound, TlsFailed } from '../http/errors.js';
-import { rollbackRecordPath } from '../journal/journal.js';
+import { rollbackRecordPath } from '../journal/journal-file.js';
 import { JournalLock } from '../journal/journal-lock.js';
 import { journalFitsTarget } from '../journal/journal-target.js';
 import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';

@@ -6,7 +6,8 @@ import { mkdtemp, readFile, rm, writeFile, appendFile, utimes } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, JournalError, rollbackRecordPath } from '../../../core-client/src/journal/journal.js';
+import { rollbackRecordPath } from '../../../core-client/src/journal/journal-file.js';
+import { Journal, JournalError } from '../../../core-client/src/journal/journal.js';
 import { emptyCounts } from '../../../core-client/src/summary/push-summary.js';
 import { bcryptOperation, thirdPartyOperation } from '../push/plan-fixtures.js';
 
