@@ -1,42 +1,29 @@
 import { setMaxListeners } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { OutputPathError, outputErrorSentence } from '../files/output-paths.js';
-import { isCoreError, Transient } from '../http/errors.js';
 import { DEFAULT_GIVE_UP_AFTER_MS } from '../http/retry.js';
-import { earlierCreation, recordAccountState } from '../journal/account-state.js';
+import { recordAccountState } from '../journal/account-state.js';
+import { earlierRunOf } from '../journal/earlier-run.js';
 import { JournalCoreCheck } from '../journal/journal-core-check.js';
-import { Journal, JournalError } from '../journal/journal.js';
+import { JournalError, type Journal } from '../journal/journal.js';
 import { formatLocation } from '../location.js';
 import type { ImportOperation, PlanItem } from '../plan/operation.js';
-import { ReportWriter, reportLineOfRejection } from '../plan/rejection-report.js';
-import {
-  addOutcome,
-  addUnread,
-  emptyCounts,
-  emptyStepCounts,
-  emptySyncCounts,
-  type PushCounts,
-  type PushOutcome,
-  type PushSummary,
-  type StepCounts,
-  type SyncCounts,
-} from '../summary/push-summary.js';
+import { reportLineOfRejection, type ReportWriter } from '../plan/rejection-report.js';
+import { addUnread, emptySyncCounts, type PushSummary, type SyncCounts } from '../summary/push-summary.js';
 import { syncDelta, type EngineRecord, type SyncItem } from '../sync/delta.js';
-import { openSync, type OpenedSync } from '../sync/open-sync.js';
+import type { OpenedSync } from '../sync/open-sync.js';
 import { runAccountChange, runAccountRemoval, type ChangeContext } from './account-changes.js';
 import { ConcurrencyController, defaultConcurrencyLimits } from './concurrency.js';
 import { ChangeNotifier } from './control.js';
-import { coreReportLine } from './core-report-line.js';
-import { attemptsOf, Dispatcher } from './dispatcher.js';
+import { Dispatcher } from './dispatcher.js';
 import type { PushEvent } from './events.js';
 import { contractOnlyIdentityOptions } from './identity-options.js';
-import { endOfError, type OperationEnd } from './outcome.js';
-import { DEFAULT_STOP_GRACE_MS, defaultPushRetryPolicy, type RunPushOptions } from './run-options.js';
+import { openRun } from './open-run.js';
+import { DEFAULT_STOP_GRACE_MS, defaultPushRetryPolicy, SOURCE_CHECK_INTERVAL_MS, type RunPushOptions } from './run-options.js';
+import { OperationRunner, type Start } from './run-operation.js';
+import { RunSlots } from './run-slots.js';
 import { RunStop, type StopState } from './run-stop.js';
-import { runUserSteps, type StepCounter, type UserStepContext } from './user-steps.js';
-
-/** How often the export is checked for changes during a push (a stat, nothing read). */
-const SOURCE_CHECK_INTERVAL_MS = 1_000;
+import { RunTally } from './run-tally.js';
+import { runUserSteps, type UserStepContext } from './user-steps.js';
 
 /**
  * Pushes a plan to the core and resolves to the summary (never rejects for a record: each one ends counted).
@@ -44,39 +31,11 @@ const SOURCE_CHECK_INTERVAL_MS = 1_000;
  * source breaks mid-way (its own error), or the journal cannot be written; whatever was journalled stays journalled.
  */
 export async function runPush(options: RunPushOptions): Promise<PushSummary> {
-  const command = options.mode ?? 'push';
-  const openJournal = async (path: string): Promise<Journal> => {
-    const journal = await Journal.open(path, {
-      sourceFingerprint: options.sourceFingerprint,
-      target: options.client.describe(),
-      digestKey: (salt) => options.client.digestKey(salt),
-      readOnly: options.dryRun === true,
-      onNote: (message) => options.onEvent?.({ type: 'note', message }),
-      anySource: command === 'sync',
-      run: { command, source: options.sourceName ?? '' },
-    });
-    if (journal instanceof JournalError) throw journal;
-    return journal;
-  };
-  const sync = options.mode === 'sync' ? await openSync(options.journalPath, options.sync, openJournal, options.signal) : undefined;
-  const journal = sync?.journal ?? (options.journalPath === undefined ? undefined : await openJournal(options.journalPath));
-  let report: ReportWriter | undefined;
-  try {
-    report =
-      options.reportPath === undefined
-        ? undefined
-        : new ReportWriter({ role: 'the report', path: options.reportPath }, { command, dryRun: options.dryRun === true, source: options.sourceName ?? '' });
-  } catch (error) {
-    journal?.close();
-    throw error;
-  }
+  const { journal, report, sync } = await openRun(options);
   return new PushRun(options, journal, report, sync).run();
 }
 
 /** A sync under way: its journal and first pass (`openSync`), what its delta counts, how its changes run. */
-/** Starts an operation's work: a user's steps, or a sync's change; `steps` collects the steps done. */
-type Start = (steps: StepCounter[]) => Promise<OperationEnd>;
-
 interface SyncRun extends OpenedSync {
   counts: SyncCounts;
   /** Users gone from the newer export that this sync removed (an account each, or several). */
@@ -92,20 +51,16 @@ class PushRun {
   readonly #controller: ConcurrencyController;
   readonly #dispatcher: Dispatcher;
   readonly #giveUpAfterMs: number;
-  readonly #counts: PushCounts = emptyCounts();
-  readonly #steps: StepCounts = emptyStepCounts();
+  readonly #tally = new RunTally();
   /** Shared by every operation; each user's steps get their own `count` (see #userSteps). */
   readonly #stepContext: Omit<UserStepContext, 'count'>;
-  /** Operations under way (from their first request to their end, retries and waits included). */
-  #inFlight = 0;
+  readonly #slots: RunSlots;
+  readonly #operations: OperationRunner;
   readonly #changes = new ChangeNotifier();
   readonly #stop: RunStop;
-  readonly #startedAt = performance.now();
   #fatal: unknown;
   #scryptProbed = false;
   #otherHashSaid = false;
-  #sentAndAnswered = 0;
-  #firstSendAt: number | undefined;
   readonly #coreCheck: JournalCoreCheck | undefined;
 
   constructor(options: RunPushOptions, journal: Journal | undefined, report: ReportWriter | undefined, sync: OpenedSync | undefined) {
@@ -130,6 +85,7 @@ class PushRun {
       onPushBack: (error, limit) => this.#emit({ type: 'pushBack', status: error.status, retryAfterMs: error.retryAfterMs, concurrency: limit }),
       onChange: () => this.#changes.notify(),
     });
+    this.#slots = new RunSlots({ changes: this.#changes, stop: this.#stop, dispatcher: this.#dispatcher, control: options.control });
     this.#stepContext = {
       client: options.client,
       options: options.identity ?? contractOnlyIdentityOptions,
@@ -144,7 +100,7 @@ class PushRun {
           throw error;
         }
       },
-      note: (item, code, reason) => this.#reportLine(item, { code, reason }),
+      note: (item, code, reason) => this.#operations.reportLine(item, { code, reason }),
       recordAccount: (item, ids, groups) => {
         if (journal !== undefined) recordAccountState(journal, item, ids, groups);
       },
@@ -153,6 +109,17 @@ class PushRun {
       sync === undefined
         ? undefined
         : { ...sync, counts: emptySyncCounts(), removedInSource: new Set(), context: { ...this.#stepContext, journal: sync.journal } };
+    this.#operations = new OperationRunner({
+      tally: this.#tally,
+      stop: this.#stop,
+      slots: this.#slots,
+      journal,
+      report,
+      removedInSource: this.#sync?.removedInSource,
+      emit: (event) => this.#emit(event),
+      requestStop: (stop) => this.#requestStop(stop),
+      outputFailed: (error) => this.#outputFailed(error),
+    });
   }
 
   /** The run, then its end line and the journal closed: a run whose journal cannot be closed ends with that sentence. */
@@ -217,7 +184,7 @@ class PushRun {
         this.#requestStop({ reason: 'interrupted', message: 'The source could not be read to the end.', hard: false });
       }
     } finally {
-      await this.#drain();
+      await this.#slots.drain();
       this.#stop.ended();
       clearInterval(progress);
       clearInterval(sourceWatch);
@@ -230,16 +197,16 @@ class PushRun {
     if (sourceError !== undefined && !(await this.#checkSource())) throw sourceError;
     if (this.#stop.state === undefined) await this.#checkSource();
     const { total } = this.#options;
-    if (this.#stop.state === undefined && total !== undefined && total !== this.#counts.total) {
+    if (this.#stop.state === undefined && total !== undefined && total !== this.#tally.counts.total) {
       // The file looks the same, yet the push read another number of operations than the plan counted.
       this.#requestStop({
         reason: 'sourceChanged',
-        message: `The plan counted ${total} operations but the push read ${this.#counts.total}: the export changed after it was planned. Check it, then push again (the journal skips what is done).`,
+        message: `The plan counted ${total} operations but the push read ${this.#tally.counts.total}: the export changed after it was planned. Check it, then push again (the journal skips what is done).`,
         hard: false,
       });
     }
-    if (this.#stop.state !== undefined && total !== undefined && total > this.#counts.total) {
-      addUnread(this.#counts, total - this.#counts.total, this.#options.plannedRejections);
+    if (this.#stop.state !== undefined && total !== undefined && total > this.#tally.counts.total) {
+      addUnread(this.#tally.counts, total - this.#tally.counts.total, this.#options.plannedRejections);
     }
     this.#emitProgress();
     return this.#summary();
@@ -263,7 +230,7 @@ class PushRun {
   /** Gives up on a core that has answered nothing useful for the give-up time while operations wait for it. */
   #checkSilence(): void {
     const silentMs = this.#dispatcher.silentForMs();
-    if (this.#stop.state !== undefined || this.#inFlight === 0 || silentMs < this.#giveUpAfterMs) return;
+    if (this.#stop.state !== undefined || this.#slots.inFlight === 0 || silentMs < this.#giveUpAfterMs) return;
     const last = this.#dispatcher.lastFailure;
     this.#requestStop({
       reason: 'coreUnreachable',
@@ -311,7 +278,7 @@ class PushRun {
       for (const item of record.items) {
         // A refusal of the plan ends as the plan said, stop or not: nothing of it would be sent.
         if (this.#stop.state !== undefined && item.kind !== 'rejection') {
-          addOutcome(this.#counts, 'notAttempted');
+          this.#tally.add('notAttempted');
           continue;
         }
         // Most operations are launched without a single await: at tens of thousands a second it shows.
@@ -325,36 +292,32 @@ class PushRun {
   /** Ends, launches or waits for one plan item; a promise only when it has to wait. */
   #take(item: PlanItem): Promise<void> | undefined {
     if (item.kind === 'rejection') {
-      addOutcome(this.#counts, item.code === 'disabledAccount' ? 'disabledSkipped' : 'rejected');
+      this.#tally.add(item.code === 'disabledAccount' ? 'disabledSkipped' : 'rejected');
       return this.#report?.write(reportLineOfRejection(item));
     }
     // A sync knows from the accounts' states what is there: an operation it sends is new (or re-enabled), whatever
     // an earlier export's operation at the same place did.
-    const found = this.#sync === undefined ? this.#journal?.lookup(item) : undefined;
-    // A user left untouched under --existing skip is done only for skip: a run with replace sends it.
-    const journalled = found?.outcome === 'untouched' && this.#stepContext.options.existing === 'replace' ? undefined : found;
-    if (journalled !== undefined) {
-      if (journalled.outcome !== 'rejectedByCore') {
+    const earlier =
+      this.#sync === undefined && this.#journal !== undefined
+        ? earlierRunOf(this.#journal, item, this.#stepContext.options.existing === 'replace')
+        : { kind: 'send' as const };
+    switch (earlier.kind) {
+      case 'done':
         if (item.kind === 'passwordImport' && this.#coreCheck?.wants() === true) return this.#skipIfOnCore(item, this.#coreCheck);
-        addOutcome(this.#counts, 'skipped');
+        this.#tally.add('skipped');
         return undefined;
-      }
-      return this.#count(item, 'failed', {
-        code: 'recordRejected',
-        reason: `refused by the core in an earlier run (${journalled.reason ?? 'no reason kept'}); fix the record and push again: a changed record is sent again.`,
-      });
-    }
-    if (this.#sync === undefined && this.#journal !== undefined && item.kind === 'passwordImport') {
-      const earlier = earlierCreation(this.#journal, item);
-      if (earlier === 'asExported') {
-        if (this.#coreCheck?.wants() === true) return this.#skipIfOnCore(item, this.#coreCheck);
-        addOutcome(this.#counts, 'skipped');
-        return undefined;
-      }
-      if (earlier === 'otherHash') return this.#leaveForSync(item);
+      case 'refused':
+        return this.#operations.count(item, 'failed', {
+          code: 'recordRejected',
+          reason: `refused by the core in an earlier run (${earlier.reason ?? 'no reason kept'}); fix the record and push again: a changed record is sent again.`,
+        });
+      case 'otherHash':
+        return this.#leaveForSync(item);
+      case 'send':
+        break;
     }
     if (this.#options.dryRun === true) {
-      addOutcome(this.#counts, 'notAttempted');
+      this.#tally.add('notAttempted');
       return undefined;
     }
     if (item.kind === 'passwordImport' && item.family === 'vendor_scrypt' && !this.#scryptProbed) return this.#probeScrypt(item);
@@ -377,7 +340,7 @@ class PushRun {
           'A push leaves such users as they are (they may not be able to sign in); a sync with these settings re-imports exactly their hashes.',
       });
     }
-    return this.#count(item, 'createdWithOtherHash', {
+    return this.#operations.count(item, 'createdWithOtherHash', {
       code: 'createdWithOtherHash',
       reason:
         'created by an earlier run of this journal with another hash (other hash parameters or wrappers): not sent again by a push; a sync re-imports its hash',
@@ -387,16 +350,16 @@ class PushRun {
   /** Launches the item when a slot is free, or waits for one. */
   #whenFree(item: ImportOperation | SyncItem, start: Start): Promise<void> | undefined {
     if (this.#options.dryRun === true) {
-      addOutcome(this.#counts, 'notAttempted');
+      this.#tally.add('notAttempted');
       return undefined;
     }
-    if (this.#slotFree()) {
+    if (this.#slots.free()) {
       this.#launch(item, start);
       return undefined;
     }
-    return this.#waitForSlot().then((free) => {
+    return this.#slots.waitForOne().then((free) => {
       if (free) this.#launch(item, start);
-      else addOutcome(this.#counts, 'notAttempted');
+      else this.#tally.add('notAttempted');
     });
   }
 
@@ -413,12 +376,12 @@ class PushRun {
   async #skipIfOnCore(item: ImportOperation & { kind: 'passwordImport' }, coreCheck: JournalCoreCheck): Promise<void> {
     const result = await coreCheck.check(item, this.#stop.stopping.signal);
     if (result.kind === 'missing') {
-      addOutcome(this.#counts, 'notAttempted');
+      this.#tally.add('notAttempted');
       this.#requestStop({ reason: 'journalNotOnCore', message: result.message, hard: false });
       return;
     }
     if (result.kind === 'unchecked' && result.note !== undefined) this.#emit({ type: 'note', message: result.note });
-    addOutcome(this.#counts, 'skipped');
+    this.#tally.add('skipped');
   }
 
   /**
@@ -427,79 +390,23 @@ class PushRun {
    */
   async #probeScrypt(item: ImportOperation): Promise<void> {
     this.#scryptProbed = true;
-    await this.#drain();
+    await this.#slots.drain();
     if (this.#stop.state !== undefined) {
-      addOutcome(this.#counts, 'notAttempted');
+      this.#tally.add('notAttempted');
       return;
     }
     this.#emit({
       type: 'probe',
       message: `Sending the first vendor_scrypt user (${formatLocation(item.location)}) alone, to check that the core has its signer key.`,
     });
-    this.#inFlight += 1;
-    await this.#execute(item, this.#userSteps(item));
+    this.#slots.take();
+    await this.#operations.execute(item, this.#userSteps(item));
   }
 
   #launch(item: ImportOperation | SyncItem, start: Start): void {
-    this.#inFlight += 1;
+    this.#slots.take();
     // #execute never rejects: every way an operation can end is counted inside it.
-    void this.#execute(item, start);
-  }
-
-  async #drain(): Promise<void> {
-    while (this.#inFlight > 0) await this.#changes.changed();
-  }
-
-  #slotFree(): boolean {
-    return this.#stop.state === undefined && this.#options.control?.paused !== true && this.#dispatcher.mayStartOperation(this.#inFlight);
-  }
-
-  /** Waits until one more request may start; false when the run is stopping. */
-  async #waitForSlot(): Promise<boolean> {
-    for (;;) {
-      if (this.#stop.state !== undefined) return false;
-      if (this.#options.control?.paused === true) {
-        await this.#changes.changed();
-        continue;
-      }
-      const holdMs = this.#dispatcher.holdUntil - performance.now();
-      if (holdMs > 0) {
-        await this.#sleepUnlessChanged(holdMs);
-        continue;
-      }
-      if (this.#dispatcher.mayStartOperation(this.#inFlight)) return true;
-      await this.#changes.changed();
-    }
-  }
-
-  async #sleepUnlessChanged(ms: number): Promise<void> {
-    const cancel = new AbortController();
-    await Promise.race([sleep(ms, undefined, { signal: cancel.signal }).catch(() => undefined), this.#stop.stopped()]);
-    cancel.abort();
-  }
-
-  /** A user's steps, one after another (runUserSteps); users run in parallel, each in one slot. */
-  async #execute(item: ImportOperation | SyncItem, start: Start): Promise<void> {
-    this.#firstSendAt ??= performance.now();
-    // The steps count only for a user that ends done in this run, so they stay a part of its created or found users.
-    const steps: StepCounter[] = [];
-    try {
-      const end = await start(steps);
-      if (end.kind === 'done') for (const step of steps) this.#steps[step] += 1;
-      await this.#finish(item, end);
-    } catch (error) {
-      const attempts = attemptsOf(error);
-      const stoppedMidway = this.#stop.abandon.signal.aborted || (this.#stop.state !== undefined && (error instanceof Transient || !isCoreError(error)));
-      if (stoppedMidway) {
-        // Not answered, or abandoned while waiting to retry: not journalled, so a resume sends it.
-        addOutcome(this.#counts, 'notAttempted');
-      } else {
-        await this.#finish(item, endOfError(error, attempts));
-      }
-    } finally {
-      this.#inFlight -= 1;
-      this.#changes.notify();
-    }
+    void this.#operations.execute(item, start);
   }
 
   #userSteps(item: ImportOperation): Start {
@@ -511,71 +418,14 @@ class PushRun {
     return () => (item.kind === 'accountChange' ? runAccountChange(item, sync.context) : runAccountRemoval(item, sync.context));
   }
 
-  async #finish(item: ImportOperation | SyncItem, end: OperationEnd): Promise<void> {
-    // A sync's change is journalled in the account's state (runAccountChange), not as an operation.
-    const operation = item.kind === 'accountChange' || item.kind === 'accountRemoval' ? undefined : item;
-    try {
-      switch (end.kind) {
-        case 'done':
-          if (operation !== undefined) this.#journal?.record(operation, { outcome: end.journal });
-          if (item.kind === 'accountRemoval' && item.why === 'deletedInSource' && end.outcome === 'removed') this.#sync?.removedInSource.add(item.sourceId);
-          this.#sentAndAnswered += 1;
-          await this.#count(item, end.outcome, end.note === undefined ? undefined : { code: end.outcome, reason: end.note });
-          return;
-        case 'refused':
-          if (operation !== undefined) this.#journal?.record(operation, { outcome: 'rejectedByCore', reason: end.reason });
-          this.#sentAndAnswered += 1;
-          await this.#count(item, 'failed', end);
-          return;
-        case 'failed':
-          await this.#count(item, 'failed', end);
-          return;
-        case 'stop':
-          if (end.reason === 'authRejected') this.#emit({ type: 'authRejected', message: end.message });
-          if (end.reason === 'signerKeyMissing') this.#emit({ type: 'signerKeyMissing', message: end.message });
-          this.#requestStop({ reason: end.reason, message: end.message, hard: end.hard });
-          if (end.record === undefined) addOutcome(this.#counts, 'notAttempted');
-          else await this.#count(item, 'failed', end.record);
-          return;
-      }
-    } catch (error) {
-      // The journal or the report could not be written (disk full, file removed): nothing more may be sent.
-      this.#outputFailed(error);
-    }
-  }
-
-  #count(item: ImportOperation | SyncItem, outcome: PushOutcome, line?: { code: string; reason: string }): Promise<void> | undefined {
-    addOutcome(this.#counts, outcome);
-    if (line === undefined) return undefined;
-    return this.#reportLine(item, line);
-  }
-
-  #reportLine(item: ImportOperation | SyncItem, line: { code: string; reason: string }): Promise<void> | undefined {
-    return this.#report?.write(coreReportLine(item, line));
-  }
-
   #requestStop(stop: StopState): void {
     this.#stop.request(stop);
     this.#changes.notify();
   }
 
   #emitProgress(): void {
-    // Operations that ended; after a stop the ones never sent are not "done" (a dry run's would-be-sent are).
-    const done = this.#counts.total - (this.#options.dryRun === true ? 0 : this.#counts.notAttempted);
-    const total = this.#options.total;
-    const sendingFor = this.#firstSendAt === undefined ? 0 : (performance.now() - this.#firstSendAt) / 1000;
-    const ratePerSecond = sendingFor > 0 ? this.#sentAndAnswered / sendingFor : 0;
-    const remaining = total === undefined ? undefined : Math.max(0, total - done);
-    this.#emit({
-      type: 'progress',
-      done,
-      total,
-      ratePerSecond,
-      etaSeconds: remaining === undefined || ratePerSecond <= 0 ? undefined : remaining / ratePerSecond,
-      counts: { ...this.#counts },
-      concurrency: this.#controller.limit,
-      inFlight: this.#inFlight,
-    });
+    const { total, dryRun } = this.#options;
+    this.#emit(this.#tally.progress({ total, dryRun: dryRun === true, concurrency: this.#controller.limit, inFlight: this.#slots.inFlight }));
   }
 
   #emit(event: PushEvent): void {
@@ -584,15 +434,15 @@ class PushRun {
 
   #summary(): PushSummary {
     return {
-      ...this.#counts,
+      ...this.#tally.counts,
       dryRun: this.#options.dryRun === true,
-      steps: { ...this.#steps },
+      steps: { ...this.#tally.steps },
       retries: this.#dispatcher.retries,
       ...(this.#sync === undefined ? {} : { sync: { ...this.#sync.counts, removed: this.#sync.removedInSource.size }, syncGuard: this.#sync.forecast }),
       ...(this.#stop.state === undefined ? {} : { stoppedEarly: { reason: this.#stop.state.reason, message: this.#stop.state.message } }),
       ...(this.#options.journalPath === undefined ? {} : { journalPath: this.#options.journalPath }),
       ...(this.#options.reportPath === undefined ? {} : { reportPath: this.#options.reportPath }),
-      elapsedMs: performance.now() - this.#startedAt,
+      elapsedMs: this.#tally.elapsedMs,
     };
   }
 }

@@ -103,3 +103,6 @@ export const DEFAULT_STOP_GRACE_MS = 5_000;
 export { DEFAULT_GIVE_UP_AFTER_MS };
 /** Beyond a day of silence nobody is waiting for the push any more. */
 export const MAX_GIVE_UP_AFTER_MS = 24 * 3_600_000;
+
+/** How often the export is checked for changes during a push (a stat, nothing read). */
+export const SOURCE_CHECK_INTERVAL_MS = 1_000;
