@@ -121,7 +121,7 @@ export async function benchSyncAgainstPush(users: number): Promise<void> {
         const started = performance.now();
         const summary = await runPush({
           records: recordsOf(run.operations),
-          ...(run.sync ? { sync: { deleted: 'keep' as const, firstPass: () => recordsOf(run.operations) } } : { total: users }),
+          ...(run.sync ? { mode: 'sync' as const, sync: { deleted: 'keep' as const, firstPass: () => recordsOf(run.operations) } } : { total: users }),
           client,
           identity: defaultIdentityOptions,
           sourceFingerprint: `sha256:bench-sync-${run.sync ? 'tuesday' : 'monday'}`,

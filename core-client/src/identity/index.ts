@@ -2,8 +2,6 @@ export * from '../push/identity-options.js';
 export { metadataOf, mappingInfo } from '../plan/metadata.js';
 export { probeIdentityFeatures, identityOptionsFor, type FeatureSupport, type PlanIdentity } from './features.js';
 export { runUserSteps, stepCounters, type StepCounter, type IdentityClient, type UserStepContext } from '../push/user-steps.js';
-export { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
-export { runRollback, type RollbackOptions, type RollbackSummary, type RollbackClient } from './rollback.js';
 export {
   assignRoles,
   setUpRoles,

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { openOutputFile, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CallOptions, CoreClient } from '../http/core-client.js';
 import { RecordRejected } from '../http/errors.js';
-import type { RoleSetup } from '../push/summary.js';
+import type { RoleSetup } from '../summary/push-summary.js';
 import { listed } from '../push/user-roles.js';
 
 export { assignRoles, roleNotes, type RoleAssignClient, type RoleAssignment } from '../push/user-roles.js';

@@ -5,7 +5,7 @@ import { verifyPassword } from '../hashes/verify-password.js';
 import type { PasswordImportOperation } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
 import { Secret } from '../secret.js';
-import type { CredentialsProof } from './summary.js';
+import type { CredentialsProof } from '../summary/push-summary.js';
 
 /**
  * The proof that hashes and parameters are right: accounts an operator knows (test accounts) are checked locally

@@ -1,5 +1,5 @@
-import type { SyncUserDelta } from './delta.js';
-import type { PushCounts, PushSummary, StopReason } from './summary.js';
+import type { SyncUserDelta } from '../sync/delta.js';
+import type { PushCounts, PushSummary, StopReason } from '../summary/push-summary.js';
 
 /**
  * What the engine tells a face (the terminal app, the headless command) while it runs. Progress comes at most a few

@@ -1,4 +1,5 @@
-export { runPush, defaultPushRetryPolicy, DEFAULT_GIVE_UP_AFTER_MS, MAX_GIVE_UP_AFTER_MS, type RunPushOptions, type PushClient } from './engine.js';
+export { runPush } from './engine.js';
+export { defaultPushRetryPolicy, DEFAULT_GIVE_UP_AFTER_MS, MAX_GIVE_UP_AFTER_MS, type RunPushOptions, type RunMode, type PushClient } from './run-options.js';
 export {
   ConcurrencyController,
   ConcurrencyLimitsSchema,
@@ -12,23 +13,21 @@ export {
   type RequestTicket,
 } from './concurrency.js';
 export { Dispatcher, failureKind, type FailureKind } from './dispatcher.js';
-export { journalFitsTarget } from './journal-target.js';
+export { journalFitsTarget } from '../journal/journal-target.js';
 export { PushControl } from './control.js';
 export type { PushEvent, PushEventListener } from './events.js';
 export { sourceFingerprint } from './fingerprint.js';
+export { Journal, JournalError } from '../journal/journal.js';
 export {
-  Journal,
-  JournalError,
   JournalEntrySchema,
-  JournalHeaderSchema,
   JournalStepEntrySchema,
   journalSteps,
   journalledOutcomes,
   type JournalStep,
-  type StepProgress,
   type JournalledOutcome,
-  type JournalledResult,
-} from './journal.js';
+} from '../journal/journal-lines.js';
+export { JournalHeaderSchema } from '../journal/journal-header.js';
+export type { StepProgress, JournalledResult } from '../journal/journal-types.js';
 export { endOfError, endOfImport, endOfSignInUp, alreadyExistedNote, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
 export {
   PushCountsSchema,
@@ -52,7 +51,8 @@ export {
   type PushOutcome,
   type StopReason,
   type CredentialsProof,
-} from './summary.js';
+  type SyncForecast,
+} from '../summary/push-summary.js';
 export {
   parseCredentials,
   readCredentials,
@@ -75,7 +75,7 @@ export {
   type EngineRecord,
   type SyncItem,
   type SyncUserDelta,
-} from './delta.js';
+} from '../sync/delta.js';
 export {
   DEFAULT_MAX_REMOVALS,
   DEFAULT_MIN_OVERLAP_PERCENT,
@@ -83,7 +83,6 @@ export {
   RemovalLimitSchema,
   SyncRefusedError,
   syncJournalProblem,
-  type SyncForecast,
-} from './sync-guard.js';
-export { UserStates, StateFlag } from './user-states.js';
+} from '../sync/sync-guard.js';
+export { UserStates, StateFlag } from '../journal/user-states.js';
 export { runAccountChange, runAccountRemoval, metadataUpdateOf } from './account-changes.js';

@@ -3,13 +3,16 @@ import { describeFileChange, snapshotFiles, type FileSnapshot } from '../files/f
 import { checkOutputPaths, type NamedFile } from '../files/output-paths.js';
 import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import { checkCredentialsLocally, credentialsProof, signInCredentials, type CredentialCheck, type KnownCredential } from './credentials.js';
-import { runPush, type PushClient, type RunPushOptions, type SyncRunOptions } from './engine.js';
+import type { SyncRunOptions } from '../sync/open-sync.js';
+import { runPush } from './engine.js';
+import type { PushClient, PushRunSettings, RunMode, RunPushOptions } from './run-options.js';
 import { sourceFingerprint } from './fingerprint.js';
-import { addUnread, emptyCounts, type PushCounts, type PushSummary } from './summary.js';
+import { addUnread, emptyCounts, type PushCounts, type PushSummary } from '../summary/push-summary.js';
 
-export interface RunMigrationOptions extends Omit<RunPushOptions, 'records' | 'sourceFingerprint' | 'client' | 'sourceCheck' | 'sourceName' | 'sync'> {
-  /** A sync: its first pass reads the export's plan once more before anything is sent. */
-  sync?: Omit<SyncRunOptions, 'firstPass'>;
+/** A migration's run is a push or a sync (`RunMode`); a sync's first pass reads the export's plan once more. */
+export type RunMigrationOptions = MigrationSettings & RunMode<Omit<SyncRunOptions, 'firstPass'>>;
+
+export interface MigrationSettings extends Omit<PushRunSettings, 'records' | 'sourceFingerprint' | 'client' | 'sourceCheck' | 'sourceName'> {
   sourcePath: string;
   planOptions: PlanOptions;
   client: PushClient & Pick<CoreClient, 'signIn'>;
@@ -45,7 +48,7 @@ export function migrationInputs(options: Pick<RunMigrationOptions, 'sourcePath' 
  * that family, so nothing is sent.
  */
 export async function runMigration(options: RunMigrationOptions): Promise<PushSummary> {
-  const { sourcePath, planOptions, credentials, onCredentialChecks, inputFiles, sourceSnapshot, sync, ...pushOptions } = options;
+  const { sourcePath, planOptions, credentials, onCredentialChecks, inputFiles, sourceSnapshot, ...settings } = options;
   const outputs: NamedFile[] = [];
   if (options.reportPath !== undefined) outputs.push({ role: 'the report', path: options.reportPath });
   if (options.journalPath !== undefined && options.dryRun !== true) outputs.push({ role: 'the journal', path: options.journalPath });
@@ -71,14 +74,17 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
     if (mismatches.length > 0) return credentialsMismatchSummary(options, mismatches, checks);
   }
 
-  const summary = await runPush({
-    ...pushOptions,
+  const source = {
     records: planSource(sourcePath, planOptions),
-    ...(sync === undefined ? {} : { sync: { ...sync, firstPass: () => planSource(sourcePath, planOptions) } }),
     sourceFingerprint: await sourceFingerprint(sourcePath, sourceFiles.slice(1)),
     sourceName: sourcePath,
     sourceCheck: () => describeFileChange(snapshot),
-  });
+  };
+  const run: RunPushOptions =
+    settings.mode === 'sync'
+      ? { ...settings, ...source, sync: { ...settings.sync, firstPass: () => planSource(sourcePath, planOptions) } }
+      : { ...settings, ...source };
+  const summary = await runPush(run);
   if (checks === undefined || credentials === undefined) return summary;
   if (!summary.dryRun && summary.stoppedEarly === undefined) {
     checks = await signInCredentials(options.client, checks, credentials);

@@ -1,8 +1,8 @@
 import { CoreStatus } from '../contract/names.js';
 import { isCoreError } from '../http/errors.js';
 import type { ImportPasswordHashResult, SignInUpResult } from '../http/core-client.js';
-import type { JournalledOutcome } from './journal.js';
-import type { PushOutcome, StopReason } from './summary.js';
+import type { JournalledOutcome } from '../journal/journal-lines.js';
+import type { PushOutcome, StopReason } from '../summary/push-summary.js';
 
 /** How one operation ended, decided from the core's answer alone (pure, so each rule is tested on its own). */
 export type OperationEnd =

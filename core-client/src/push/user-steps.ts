@@ -1,7 +1,9 @@
 import type { CallOptions, CoreClient } from '../http/core-client.js';
 import { fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
-import type { Journal, StepProgress } from './journal.js';
+import type { AccountIds } from '../journal/account-state.js';
+import type { StepProgress } from '../journal/journal-types.js';
+import type { Journal } from '../journal/journal.js';
 import { endAfterEarlierAttempt } from './lost-answer.js';
 import { alreadyExistedNote, endOfSignInUp, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
 import { metadataOf, mappingInfo } from '../plan/metadata.js';
@@ -27,15 +29,6 @@ export type IdentityClient = Pick<
 >;
 
 /** Who an account is at the core once created or found, for its journalled state (see `Journal.recordState`). */
-export interface AccountIds {
-  coreId: string;
-  /** The id calls take: the old id once mapped. */
-  callId: string;
-  createdHere: boolean;
-  untouched?: boolean;
-  removed?: boolean;
-}
-
 export const stepCounters = ['mapped', 'verified', 'metadataWritten', 'separateAccounts', 'disabledImported', 'completedAfterResume', 'rolesAssigned'] as const;
 export type StepCounter = (typeof stepCounters)[number];
 

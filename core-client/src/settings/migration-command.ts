@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parseJournalHeader } from '../push/journal.js';
+import { parseJournalHeader } from '../journal/journal.js';
 import { sourceFingerprint } from '../push/fingerprint.js';
 import type { MigrationCommand } from './prepare-migration.js';
 import { resolveRunPaths } from './run-paths.js';

@@ -4,10 +4,10 @@ import { createdRoles, rolesRecordPath, setUpRoles } from '../identity/roles.js'
 import type { PushControl } from '../push/control.js';
 import type { CredentialCheck } from '../push/credentials.js';
 import type { PushEventListener } from '../push/events.js';
-import { JournalError } from '../push/journal.js';
-import { SyncRefusedError } from '../push/sync-guard.js';
+import { JournalError } from '../journal/journal.js';
+import { SyncRefusedError } from '../sync/sync-guard.js';
 import { runMigration } from '../push/migration.js';
-import { plannedRejectionsOf, type PushSummary, type RoleSetup } from '../push/summary.js';
+import { plannedRejectionsOf, type PushSummary, type RoleSetup } from '../summary/push-summary.js';
 import { isSourceError } from '../sources/source-error.js';
 import { sourceSettingError } from './count-plan.js';
 import { commandLineOf } from './command-line.js';
@@ -50,6 +50,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       // A sync's count is the delta's, known only once the export is read.
       ...(prepared.command === 'sync'
         ? {
+            mode: 'sync' as const,
             sync: {
               deleted: prepared.settings.deleted,
               minOverlapPercent: prepared.settings.minOverlap,

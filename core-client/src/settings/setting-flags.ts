@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from '../push/sync-guard.js';
+import { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from '../sync/sync-guard.js';
 import { sourceFormats } from '../sources/source-format.js';
 import { MAX_CONCURRENCY, type SettingKey } from './settings.js';
 

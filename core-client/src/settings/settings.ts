@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RemovalLimitSchema } from '../push/sync-guard.js';
+import { RemovalLimitSchema } from '../sync/sync-guard.js';
 import { sourceFormats } from '../sources/source-format.js';
 
 /** The most requests in flight an operator may ask for: beyond it a single client only queues in its own pool. */

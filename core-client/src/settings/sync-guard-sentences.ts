@@ -1,4 +1,5 @@
-import type { SyncForecast, SyncRefusedError } from '../push/sync-guard.js';
+import type { SyncForecast } from '../summary/push-summary.js';
+import type { SyncRefusedError } from '../sync/sync-guard.js';
 import { RunSetupError } from './run-setup-error.js';
 import { settingName, type SettingFace } from './setting-flags.js';
 import { ExitCode } from './verdict.js';

@@ -1,6 +1,6 @@
-import type { RollbackSummary } from '../identity/rollback.js';
+import type { RollbackSummary } from '../rollback/rollback.js';
 import type { PlanSummary } from '../plan/summary.js';
-import { allSucceeded, plannedRejectionsOf, type PushSummary } from '../push/summary.js';
+import { allSucceeded, plannedRejectionsOf, type PushSummary } from '../summary/push-summary.js';
 
 /** The exit codes every command shares, and the terminal app ends with: scripts and CI rely on them. */
 export const ExitCode = {

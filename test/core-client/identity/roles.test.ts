@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CoreClient } from '../../../core-client/src/http/core-client.js';
 import { assignRoles, createdRoles, removeCreatedRoles, setUpRoles } from '../../../core-client/src/identity/roles.js';
-import { describeRoles } from '../../../core-client/src/push/summary.js';
+import { describeRoles } from '../../../core-client/src/summary/push-summary.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { type CoreDouble, startCoreDouble } from '../../core-double/index.js';
 

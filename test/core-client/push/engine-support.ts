@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreClient } from '../../../core-client/src/http/core-client.js';
 import { Secret } from '../../../core-client/src/secret.js';
-import { runPush, type RunPushOptions } from '../../../core-client/src/push/engine.js';
+import { runPush } from '../../../core-client/src/push/engine.js';
+import type { PushRunSettings } from '../../../core-client/src/push/run-options.js';
 import type { PlanItem } from '../../../core-client/src/plan/operation.js';
 import type { PushEvent } from '../../../core-client/src/push/events.js';
-import type { PushSummary } from '../../../core-client/src/push/summary.js';
+import type { PushSummary } from '../../../core-client/src/summary/push-summary.js';
 import { startCoreDouble, type CoreDouble, type CoreDoubleOptions } from '../../core-double/index.js';
 import { fastRetry, recordsOf } from './plan-fixtures.js';
 
@@ -20,7 +21,7 @@ export interface PushBench {
   dir: string;
   journalPath: string;
   reportPath: string;
-  push(items: PlanItem[], options?: Partial<RunPushOptions>): Promise<{ summary: PushSummary; events: PushEvent[] }>;
+  push(items: PlanItem[], options?: Partial<PushRunSettings> & { journalPath?: string | undefined }): Promise<{ summary: PushSummary; events: PushEvent[] }>;
   /** The report's lines, run headers left out. */
   reportLines(): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;

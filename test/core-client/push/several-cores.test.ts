@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CoreClient } from '../../../core-client/src/http/core-client.js';
 import { runPreflight } from '../../../core-client/src/connection/preflight.js';
-import { journalFitsTarget } from '../../../core-client/src/push/journal-target.js';
-import { runPush, type RunPushOptions } from '../../../core-client/src/push/engine.js';
-import { JournalError } from '../../../core-client/src/push/journal.js';
+import { journalFitsTarget } from '../../../core-client/src/journal/journal-target.js';
+import { runPush } from '../../../core-client/src/push/engine.js';
+import type { PushRunSettings } from '../../../core-client/src/push/run-options.js';
+import { JournalError } from '../../../core-client/src/journal/journal.js';
 import type { PlanItem } from '../../../core-client/src/plan/operation.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
@@ -23,7 +24,7 @@ describe('a push over several cores that share one database', () => {
     clients.push(client);
     return client;
   };
-  const push = (client: CoreClient, items: PlanItem[], options: Partial<RunPushOptions> = {}) =>
+  const push = (client: CoreClient, items: PlanItem[], options: Partial<PushRunSettings> & { journalPath?: string | undefined } = {}) =>
     runPush({
       records: recordsOf(items),
       total: items.length,

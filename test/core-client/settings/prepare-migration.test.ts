@@ -8,7 +8,7 @@ import { resumeCommandLine, runPrepared } from '../../../core-client/src/setting
 import { RunSetupError } from '../../../core-client/src/settings/run-setup-error.js';
 import { MigrationSettingsSchema } from '../../../core-client/src/settings/settings.js';
 import { exitCodeOfPush, exitCodeOfRollback } from '../../../core-client/src/settings/verdict.js';
-import { emptyCounts, type PushSummary } from '../../../core-client/src/push/summary.js';
+import { emptyCounts, type PushSummary } from '../../../core-client/src/summary/push-summary.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 
 const apiKey = randomBytes(24).toString('hex');

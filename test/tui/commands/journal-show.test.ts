@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JournalOverviewSchema, type JournalOverview, type RunOverview } from '../../../core-client/src/identity/journal-overview.js';
+import { JournalOverviewSchema, type JournalOverview, type RunOverview } from '../../../core-client/src/rollback/journal-overview.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { waitFor } from '../../core-client/push/engine-support.js';
 import { API_KEY, operationRequests, runCli, type Run } from './push-support.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Journal, JournalError } from '../../../core-client/src/push/journal.js';
+import { Journal, JournalError } from '../../../core-client/src/journal/journal.js';
 import { planSource } from '../../../core-client/src/plan/plan-source.js';
 import { sourceFingerprint } from '../../../core-client/src/push/fingerprint.js';
 import { CoreClient } from '../../../core-client/src/http/core-client.js';

@@ -4,7 +4,7 @@ import { main } from '../../../tui/src/cli.js';
 import { captureIO } from './captured-io.js';
 import { formatSummary } from '../../../tui/src/commands/push-format.js';
 import { TENANT_PROBE_BODY } from '../../../core-client/src/http/core-client.js';
-import type { PushSummary } from '../../../core-client/src/push/summary.js';
+import type { PushSummary } from '../../../core-client/src/summary/push-summary.js';
 import type { CoreDouble } from '../../core-double/index.js';
 
 export const API_KEY = 'push-api-key-0123456789-abcdefghij';

@@ -4,7 +4,7 @@ import { runPreflight } from 'core-client/connection/preflight';
 import { checkOutputPaths, openOutputFile, OutputPathError, writeFully, type NamedFile } from 'core-client/files/output-paths';
 import type { HashConfig } from 'core-client/hashes/hash-config';
 import { IdentityProbeError, probeIdentityFeatures } from 'core-client/identity/features';
-import { usersToRemove } from 'core-client/identity/rollback';
+import { usersToRemove } from 'core-client/rollback/rollback';
 import { readReportGroups, type ReportGroups } from 'core-client/plan/report-groups';
 import type { PlanSummary } from 'core-client/plan/summary';
 import { checkKnownPassword } from 'core-client/push/known-password';

@@ -1,7 +1,7 @@
-import type { JournalOverview, RunOverview } from 'core-client/identity/journal-overview';
-import { RollbackCountsSchema, type RollbackCounts } from 'core-client/identity/rollback-record';
-import type { RunEnd } from 'core-client/push/journal-lines';
-import { outcomeLabels, pushOutcomes } from 'core-client/push/summary';
+import type { JournalOverview, RunOverview } from 'core-client/rollback/journal-overview';
+import { RollbackCountsSchema, type RollbackCounts } from 'core-client/rollback/rollback-record';
+import type { RunEnd } from 'core-client/journal/journal-lines';
+import { outcomeLabels, pushOutcomes } from 'core-client/summary/push-summary';
 
 const rollbackLabels: Record<keyof RollbackCounts, string> = {
   created: 'created by the migration',

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { describeJournal, type JournalOverview } from 'core-client/identity/journal-overview';
-import { JournalReadError } from 'core-client/identity/journal-users';
+import { describeJournal, type JournalOverview } from 'core-client/rollback/journal-overview';
+import { JournalReadError } from 'core-client/rollback/journal-users';
 import { ExitCode } from 'core-client/settings/verdict';
 import { resolve } from 'node:path';
 import { CommandOutput } from './command-output.js';

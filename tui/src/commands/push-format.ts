@@ -9,7 +9,7 @@ import {
   outcomesShown,
   pushOutcomes,
   type PushSummary,
-} from 'core-client/push/summary';
+} from 'core-client/summary/push-summary';
 import type { CredentialCheck } from 'core-client/push/credentials';
 import type { PushEvent } from 'core-client/push/events';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { PushEvent } from 'core-client/push/events';
-import type { PushSummary } from 'core-client/push/summary';
+import type { PushSummary } from 'core-client/summary/push-summary';
 import { printableLines } from 'core-client/printable';
 import {
   ExitCode,

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import type { SyncUserDelta } from 'core-client/push/delta';
-import type { SyncCounts } from 'core-client/push/summary';
+import type { SyncUserDelta } from 'core-client/sync/delta';
+import type { SyncCounts } from 'core-client/summary/push-summary';
 import { printable } from 'core-client/printable';
 import { withheldRemovalsSentence } from 'core-client/settings';
 import { formatCount } from '../components/numbers.js';

@@ -1,22 +1,25 @@
-import { hash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, fsyncSync, ftruncateSync, openSync, readSync } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, ftruncateSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { z } from 'zod';
-import { openOutputFile, OutputPathError, outputErrorSentence, writeFully } from '../files/output-paths.js';
-import { fieldGroups, fieldGroupTexts, type FieldGroup } from '../plan/field-groups.js';
+import { openOutputFile, OutputPathError, writeFully } from '../files/output-paths.js';
+import type { FieldGroup } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
 import { SeenKeys } from '../seen-keys.js';
+import { PushCountsSchema, type PushSummary } from '../summary/push-summary.js';
+import { JournalDigests } from './journal-digests.js';
+import { lengthOfCompleteLines, openingOf, readLineAt } from './journal-file.js';
+import { headerRefusal, JOURNAL_MARK, JOURNAL_VERSION, readJournalHeader, type JournalHeader } from './journal-header.js';
 import {
+  accountStateOf,
+  type AccountState,
   digestsOf,
   flagsOf,
-  hexOf,
   journalledOutcomes,
   parseEntry,
   parseRun,
   parseState,
   parseStep,
-  safeJson,
+  stateEntryOf,
   type JournalEntry,
   type JournalledOutcome,
   type JournalRunEnd,
@@ -25,9 +28,9 @@ import {
   type JournalStep,
   type JournalStepEntry,
 } from './journal-lines.js';
-import { JournalLock } from './journal-lock.js';
-import { journalFitsTarget } from './journal-target.js';
-import { PushCountsSchema, type PushSummary } from './summary.js';
+import type { JournalLock } from './journal-lock.js';
+import { JournalWriter } from './journal-writer.js';
+import type { JournalledResult, OpenJournalOptions, StepProgress } from './journal-types.js';
 import { StateFlag, UserStates } from './user-states.js';
 
 /**
@@ -52,69 +55,6 @@ import { StateFlag, UserStates } from './user-states.js';
  * unkeyed digest would); only someone holding the api-key can. The journal holds no hash, password, salt, email or key.
  */
 
-export {
-  journalledOutcomes,
-  JournalledOutcomeSchema,
-  JournalEntrySchema,
-  journalSteps,
-  JournalStepEntrySchema,
-  JournalStateEntrySchema,
-  type JournalledOutcome,
-  type JournalEntry,
-  type JournalStep,
-  type JournalStepEntry,
-  type JournalStateEntry,
-} from './journal-lines.js';
-
-const JOURNAL_MARK = 'core-migrate push journal';
-/**
- * Version 4 (issue 19) added the account state lines a sync compares, version 5 (issue 25) the run lines; version 3
- * journals still resume and roll back, version 4 ones also sync (their runs are not recorded).
- */
-export const JOURNAL_VERSION = 5;
-const READABLE_VERSIONS: readonly number[] = [3, 4, 5];
-
-/** What every version's header has, to tell an older journal from a foreign file. */
-const JournalMarkSchema = z.object({ journal: z.literal(JOURNAL_MARK), version: z.number().int() });
-
-export const JournalHeaderSchema = z.object({
-  journal: z.literal(JOURNAL_MARK),
-  version: z.union([z.literal(3), z.literal(4), z.literal(JOURNAL_VERSION)]),
-  source: z.string(),
-  target: z.string(),
-  /** The HKDF salt of the digest key (the key itself comes from the api-key and is never written). */
-  digestSalt: z.string().min(16),
-  /** A digest of a fixed text under the digest key: tells "another api-key" from "every record changed". */
-  digestCheck: z.string(),
-  createdAt: z.string(),
-});
-export type JournalHeader = z.infer<typeof JournalHeaderSchema>;
-
-/** What a run knows of an account it changes or removes, read back from its state line. */
-export interface AccountState {
-  sourceId: string;
-  role: string;
-  coreId: string;
-  /** The id every call takes: the old id once mapped, else the core's own. */
-  callId: string;
-  createdHere: boolean;
-  untouched: boolean;
-  removed: boolean;
-  digests: number[];
-  /** `Journal.wholeDigest` of the account as the export had it, when every group was brought over. */
-  whole?: number;
-  /** `Journal.exportedDigest` of the password account's credential when its hash was brought over; absent when unknown. */
-  exported?: number;
-}
-
-/** What a resume knows of an operation whose steps began but did not all end. */
-export interface StepProgress {
-  steps: Set<JournalStep>;
-  /** The id later calls take: the old id once mapped, else the core's own. */
-  userId?: string;
-  createdHere: boolean;
-}
-
 export class JournalError extends Error {
   readonly kind = 'journalError';
   constructor(message: string) {
@@ -122,36 +62,6 @@ export class JournalError extends Error {
     this.name = 'JournalError';
   }
 }
-
-export interface JournalledResult {
-  outcome: JournalledOutcome;
-  /** The core's sentence, for `rejectedByCore`. */
-  reason?: string;
-}
-
-export interface OpenJournalOptions {
-  sourceFingerprint: string;
-  /** Where the operations go, as `CoreClient.describe()` says it (never a key); see `journalFitsTarget`. */
-  target: string;
-  /** The digest key for a salt: `CoreClient.digestKey`, derived from the api-key, so the journal alone tests nothing. */
-  digestKey: (salt: string) => Buffer;
-  /** Read what is there but never create, lock or write the file (dry runs). */
-  readOnly?: boolean;
-  /** Called with a sentence when a stale lock of a process that is gone was taken over. */
-  onNote?: (message: string) => void;
-  /**
-   * A sync reads a newer export of the same system against the journal of an earlier run: any source is accepted,
-   * and the accounts' state lines, not the operations' keys, say what is there.
-   */
-  anySource?: boolean;
-  /** The run that opens it (never a dry run): its start line is written at once, its end line by `endRun`. */
-  run?: { command: JournalRunStart['run']; source: string };
-}
-
-const DIGEST_CHECK_TEXT = 'core-migrate journal digest check';
-
-/** Lines gathered at most before a write, whatever the event loop does. */
-const MAX_PENDING_LINES = 256;
 
 function createdHere(outcome: JournalledOutcome | undefined): boolean {
   return outcome === 'imported' || outcome === 'created';
@@ -162,8 +72,9 @@ const outcomeIndex = new Map(journalledOutcomes.map((outcome, index) => [outcome
 
 export class Journal {
   readonly path: string;
-  readonly #key: string;
-  #fd: number | undefined;
+  readonly #digests: JournalDigests;
+  /** Read-only (nothing written) until the file is opened for writing. */
+  #writer = new JournalWriter(undefined, 0);
   #lock: JournalLock | undefined;
   /**
    * Done operations as 64-bit digests of (operationKey, body digest) in an open-addressing table, never as strings:
@@ -178,27 +89,19 @@ export class Journal {
   #createdUsers = 0;
   #appended = 0;
   #tornLineDropped = false;
-  #pending: string[] = [];
-  #writeScheduled = false;
-  #writeError: unknown;
-  #intentWritten: Promise<void> | undefined;
-  readonly #digests = new WeakMap<ImportOperation, string>();
   /** What the migration last brought over, per account (state lines). */
   readonly states = new UserStates();
   /** Accounts this migration created and later removed again (disabled or gone in the old system). */
   #removedUsers = 0;
   /** The version the file was started with: a version 3 journal has no state lines, so nothing for a sync to compare. */
   #version: number = JOURNAL_VERSION;
-  /** Bytes in the file once every pending line is written: where the next line starts. */
-  #end = 0;
   /** This run, for its end line; its start line goes out before its first other line (`#startRun`). */
   #run: JournalRunStart | undefined;
   #runStartWritten = false;
 
-  private constructor(path: string, key: string, fd: number | undefined) {
+  private constructor(path: string, digests: JournalDigests) {
     this.path = path;
-    this.#key = key;
-    this.#fd = fd;
+    this.#digests = digests;
   }
 
   get version(): number {
@@ -210,33 +113,9 @@ export class Journal {
    * api-key, one another push holds, and anything that is not a regular file (a FIFO would hang, /dev/null swallow).
    */
   static async open(path: string, options: OpenJournalOptions): Promise<Journal | JournalError> {
-    const existing = await lstat(path).catch(() => undefined);
-    if (existing !== undefined && !existing.isFile()) {
-      return new JournalError(
-        `The journal ${path} is not a regular file (${existing.isSymbolicLink() ? 'a symbolic link' : 'a device, FIFO or folder'}): ` +
-          'a journal must be a file to resume from. Pass a file path with --journal.',
-      );
-    }
-    if (existing !== undefined && existing.size > 0) {
-      const rolledBack = await rolledBackSentence(path);
-      if (rolledBack !== undefined) return new JournalError(rolledBack);
-    }
-    let lock: JournalLock | undefined;
-    if (options.readOnly !== true) {
-      let locked: ReturnType<typeof JournalLock.acquire>;
-      try {
-        locked = JournalLock.acquire(path);
-      } catch (error) {
-        return new JournalError(outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the journal lock', path: `${path}.lock` }));
-      }
-      if (!locked.ok) return new JournalError(locked.message);
-      lock = locked.lock;
-      if (locked.tookOverFrom !== undefined) {
-        options.onNote?.(
-          `The journal's lock was left by process ${locked.tookOverFrom.pid} (started ${locked.tookOverFrom.startedAt}), which is gone; this push took it over.`,
-        );
-      }
-    }
+    const opening = await openingOf(path, options);
+    if (typeof opening === 'string') return new JournalError(opening);
+    const { existing, lock } = opening;
     try {
       const journal = existing === undefined || existing.size === 0 ? Journal.#create(path, options) : await Journal.#load(path, existing.size, options);
       journal.#lock = lock;
@@ -252,22 +131,22 @@ export class Journal {
 
   static #create(path: string, options: OpenJournalOptions): Journal {
     const salt = randomBytes(24).toString('base64');
-    const key = digestKeyText(options, salt);
-    if (options.readOnly === true) return new Journal(path, key, undefined);
+    const digests = new JournalDigests(options, salt);
+    if (options.readOnly === true) return new Journal(path, digests);
     const header: JournalHeader = {
       journal: JOURNAL_MARK,
       version: JOURNAL_VERSION,
       source: options.sourceFingerprint,
       target: options.target,
       digestSalt: salt,
-      digestCheck: keyedDigest(key, DIGEST_CHECK_TEXT),
+      digestCheck: digests.check,
       createdAt: new Date().toISOString(),
     };
     const fd = openOutputFile({ role: 'the journal', path }, { append: false });
     const line = `${JSON.stringify(header)}\n`;
     writeFully(fd, line);
-    const journal = new Journal(path, key, fd);
-    journal.#end = Buffer.byteLength(line);
+    const journal = new Journal(path, digests);
+    journal.#writer = new JournalWriter(fd, Buffer.byteLength(line));
     return journal;
   }
 
@@ -312,7 +191,7 @@ export class Journal {
       // Killed while writing the header: nothing was journalled, so starting afresh loses nothing.
       return Journal.#create(path, options);
     }
-    journal.#end = completeLength;
+    journal.#writer = new JournalWriter(undefined, completeLength);
     if (options.readOnly === true) {
       journal.#tornLineDropped = completeLength < size;
       return journal;
@@ -322,34 +201,22 @@ export class Journal {
       journal.#tornLineDropped = true;
       ftruncateSync(fd, completeLength);
     }
-    journal.#fd = fd;
+    journal.#writer = new JournalWriter(fd, completeLength);
     return journal;
   }
 
   static #fromHeader(path: string, line: string, options: OpenJournalOptions): Journal {
     const header = parseJournalHeader(path, line);
-    if (header.source !== options.sourceFingerprint && options.anySource !== true) {
-      throw new JournalError(
-        `The journal ${path} was written for a different source file (the export changed or is another one). ` +
-          'Resuming from it could skip records that were never sent: pass a new --journal file (re-sending operations that ' +
-          'were already done is safe, imports are idempotent), or push the original file.',
-      );
-    }
-    if (!journalFitsTarget(header.target, options.target)) {
-      throw new JournalError(
-        `The journal ${path} records a push to ${header.target}, not to ${options.target}. ` +
-          'Pass a new --journal file for this core, or connect to the core the journal was written for ' +
-          "(with several cores, any set that includes one of the journal's goes on with it).",
-      );
-    }
-    const key = digestKeyText(options, header.digestSalt);
-    if (keyedDigest(key, DIGEST_CHECK_TEXT) !== header.digestCheck) {
+    const refusal = headerRefusal(path, header, options);
+    if (refusal !== undefined) throw new JournalError(refusal);
+    const digests = new JournalDigests(options, header.digestSalt);
+    if (digests.check !== header.digestCheck) {
       throw new JournalError(
         `The journal ${path} was written with another api-key, so it cannot tell which operations are done. ` +
           'Use the api-key it was written with, or pass a new --journal file (re-sending is safe, imports are idempotent).',
       );
     }
-    const journal = new Journal(path, key, undefined);
+    const journal = new Journal(path, digests);
     journal.#version = header.version;
     return journal;
   }
@@ -389,7 +256,7 @@ export class Journal {
 
   /** Starts the run (version 5 on; an older journal's lines stay what its version's reader knows). */
   #beginRun(run: { command: JournalRunStart['run']; source: string }): void {
-    if (this.#version < 5 || this.#fd === undefined) return;
+    if (this.#version < 5 || !this.#writer.writes) return;
     this.#run = { run: run.command, started: new Date().toISOString(), source: run.source };
   }
 
@@ -400,7 +267,7 @@ export class Journal {
   #startRun(): void {
     if (this.#run === undefined || this.#runStartWritten) return;
     this.#runStartWritten = true;
-    this.#append(`${JSON.stringify(this.#run)}\n`);
+    this.#writer.append(`${JSON.stringify(this.#run)}\n`);
   }
 
   /** Writes the run's end line: how it ended and its summary's counts, as the summary has them (see `journal show`). */
@@ -414,42 +281,25 @@ export class Journal {
       counts: PushCountsSchema.parse(summary),
       ...(summary.sync === undefined ? {} : { sync: summary.sync }),
     };
-    this.#append(`${JSON.stringify(entry)}\n`);
+    this.#writer.append(`${JSON.stringify(entry)}\n`);
     this.#run = undefined;
   }
 
-  /** The keyed 32-bit digest of each field group of an operation, in `fieldGroups` order (see JournalStateEntrySchema). */
+  /** The keyed digests of an operation's field groups, whole account and exported credential (see `JournalDigests`). */
   groupDigests(operation: ImportOperation): number[] {
-    const texts = fieldGroupTexts(operation);
-    return fieldGroups.map((group) => this.#groupDigest(group, texts[group]));
+    return this.#digests.groups(operation);
   }
 
-  /** The digest of one field group, as `groupDigests` has it (a sync's first pass compares the email alone). */
   groupDigest(operation: ImportOperation, group: FieldGroup): number {
-    return this.#groupDigest(group, fieldGroupTexts(operation)[group]);
+    return this.#digests.group(operation, group);
   }
 
-  #groupDigest(group: FieldGroup, text: string): number {
-    return Number.parseInt(hash('sha256', `${this.#key}\n${group}\n${text}`, 'hex').slice(0, 8), 16);
-  }
-
-  /**
-   * One keyed 32-bit digest of all the groups of an operation: equal to the journalled one, the account is unchanged
-   * without the six group digests (a sync's delta reads mostly unchanged users).
-   */
   wholeDigest(operation: ImportOperation): number {
-    const texts = fieldGroupTexts(operation);
-    const all = fieldGroups.map((group) => `${group}\n${texts[group]}`).join('\n');
-    return Number.parseInt(hash('sha256', `${this.#key}\nwhole\n${all}`, 'hex').slice(0, 8), 16);
+    return this.#digests.whole(operation);
   }
 
-  /**
-   * A keyed 32-bit digest of a password account's credential as the export holds it (before hash parameters and
-   * wrappers); 0 for a third-party account, which has none.
-   */
   exportedDigest(operation: ImportOperation): number {
-    if (operation.kind !== 'passwordImport') return 0;
-    return Number.parseInt(hash('sha256', `${this.#key}\nexported\n${operation.exportedCredential}`, 'hex').slice(0, 8), 16);
+    return this.#digests.exported(operation);
   }
 
   /**
@@ -458,20 +308,11 @@ export class Journal {
    */
   recordState(state: Omit<AccountState, 'digests'> & { digests: readonly number[] }): void {
     if (this.#version < 4) return;
-    const entry: JournalStateEntry = {
-      x: state.sourceId,
-      w: state.role,
-      c: state.coreId,
-      ...(state.callId === state.coreId ? {} : { i: state.callId }),
-      f: `${state.createdHere ? 'm' : ''}${state.untouched ? 't' : ''}${state.removed ? 'r' : ''}`,
-      g: state.digests.map(hexOf).join(''),
-      ...(state.whole === undefined ? {} : { a: hexOf(state.whole) }),
-      ...(state.exported === undefined ? {} : { e: hexOf(state.exported) }),
-    };
+    const entry = stateEntryOf(state);
     this.#startRun();
-    const offset = this.#end;
-    this.#append(`${JSON.stringify(entry)}\n`);
-    if (this.#fd === undefined) return;
+    const offset = this.#writer.end;
+    this.#writer.append(`${JSON.stringify(entry)}\n`);
+    if (!this.#writer.writes) return;
     this.#rememberState(entry, offset);
     // Written in this run, so the export this run reads has it: never "gone from the export".
     const index = this.states.find(entry.x, entry.w);
@@ -480,48 +321,16 @@ export class Journal {
 
   /** The account's latest state line, read back from the file for its ids. */
   stateOf(index: number): AccountState {
-    this.#writePending();
+    this.#writer.writePending();
     const offset = this.states.offset(index);
-    const fd = openSync(this.path, 'r');
-    let text = '';
-    try {
-      const chunk = Buffer.alloc(4096);
-      for (let at = offset; ; at += chunk.length) {
-        const read = readSync(fd, chunk, 0, chunk.length, at);
-        const part = chunk.subarray(0, read).toString('latin1');
-        const newline = part.indexOf('\n');
-        text += newline === -1 ? part : part.slice(0, newline);
-        if (newline !== -1 || read < chunk.length) break;
-      }
-    } finally {
-      closeSync(fd);
-    }
-    const entry = parseState(Buffer.from(text, 'latin1').toString('utf8'));
+    const entry = parseState(readLineAt(this.path, offset));
     if (entry === undefined) throw new JournalError(`The journal ${this.path} is damaged at byte ${offset} (an account's state line cannot be read back).`);
-    const flags = flagsOf(entry.f);
-    return {
-      sourceId: entry.x,
-      role: entry.w,
-      coreId: entry.c,
-      callId: entry.i ?? entry.c,
-      createdHere: (flags & StateFlag.createdHere) !== 0,
-      untouched: (flags & StateFlag.untouched) !== 0,
-      removed: (flags & StateFlag.removed) !== 0,
-      digests: digestsOf(entry.g),
-      ...(entry.a === undefined ? {} : { whole: Number.parseInt(entry.a, 16) }),
-      ...(entry.e === undefined ? {} : { exported: Number.parseInt(entry.e, 16) }),
-    };
+    return accountStateOf(entry);
   }
 
   /** The keyed digest of an operation's body: a changed record gets another digest and is sent again. */
   digest(operation: ImportOperation): string {
-    // Asked several times per operation (lookup, step lines, outcome line): computed once.
-    let digest = this.#digests.get(operation);
-    if (digest === undefined) {
-      digest = keyedDigest(this.#key, `${operation.operationKey}\n${JSON.stringify(operation.body)}`);
-      this.#digests.set(operation, digest);
-    }
-    return digest;
+    return this.#digests.body(operation);
   }
 
   /**
@@ -530,24 +339,11 @@ export class Journal {
    * send cannot lose the fact that it was sent.
    */
   announce(operation: ImportOperation): Promise<void> | undefined {
-    if (this.#writeError !== undefined) return Promise.reject(this.#writeError);
-    if (this.#fd === undefined) return undefined;
-    this.#startRun();
-    const entry: JournalStepEntry = { k: operation.operationKey, d: this.digest(operation), s: 'intent' };
-    this.#queue(`${JSON.stringify(entry)}\n`);
-    this.#intentWritten ??= new Promise<void>((resolve, reject) => {
-      queueMicrotask(() => {
-        this.#intentWritten = undefined;
-        try {
-          this.#writePending();
-          resolve();
-        } catch (error) {
-          this.#writeError = error;
-          reject(error);
-        }
-      });
+    return this.#writer.appendBefore(() => {
+      this.#startRun();
+      const entry: JournalStepEntry = { k: operation.operationKey, d: this.digest(operation), s: 'intent' };
+      return `${JSON.stringify(entry)}\n`;
     });
-    return this.#intentWritten;
   }
 
   /** The journalled result of this very operation (same key, same body), if any. */
@@ -571,7 +367,7 @@ export class Journal {
   recordStep(operation: ImportOperation, step: Exclude<JournalStep, 'intent'>, ids: { u?: string; x?: string } = {}): void {
     this.#startRun();
     const entry: JournalStepEntry = { k: operation.operationKey, d: this.digest(operation), s: step, ...ids };
-    this.#append(`${JSON.stringify(entry)}\n`);
+    this.#writer.append(`${JSON.stringify(entry)}\n`);
   }
 
   /**
@@ -579,47 +375,13 @@ export class Journal {
    * (disk full, file gone): nothing more may be sent if it cannot be journalled.
    */
   record(operation: ImportOperation, result: JournalledResult): void {
-    if (this.#writeError !== undefined) throw this.#writeError;
+    this.#writer.throwIfFailed();
     const entry: JournalEntry = { k: operation.operationKey, d: this.digest(operation), o: result.outcome };
     if (result.outcome === 'rejectedByCore' && result.reason !== undefined) entry.r = result.reason;
     // Not added to the resume index: a run meets each operation once, and the index serves the next run.
-    if (this.#fd !== undefined) this.#appended += 1;
+    if (this.#writer.writes) this.#appended += 1;
     this.#startRun();
-    this.#append(`${JSON.stringify(entry)}\n`);
-  }
-
-  #queue(line: string): void {
-    this.#pending.push(line);
-    this.#end += Buffer.byteLength(line);
-  }
-
-  #append(line: string): void {
-    if (this.#writeError !== undefined) throw this.#writeError;
-    if (this.#fd === undefined) return;
-    this.#queue(line);
-    if (this.#pending.length >= MAX_PENDING_LINES) this.#writePending();
-    else if (!this.#writeScheduled) {
-      this.#writeScheduled = true;
-      setImmediate(() => {
-        this.#writeScheduled = false;
-        try {
-          this.#writePending();
-        } catch (error) {
-          this.#writeError = error;
-        }
-      });
-    }
-  }
-
-  #writePending(): void {
-    if (this.#fd !== undefined) this.#writePendingTo(this.#fd);
-  }
-
-  #writePendingTo(fd: number): void {
-    if (this.#pending.length === 0) return;
-    const text = this.#pending.join('');
-    this.#pending = [];
-    writeFully(fd, text);
+    this.#writer.append(`${JSON.stringify(entry)}\n`);
   }
 
   /** Operations (distinct key and body) this journal holds as done or refused. */
@@ -656,22 +418,13 @@ export class Journal {
 
   /** Pushes written lines to the disk itself, not just the page cache (which already survives a killed process). */
   flush(): void {
-    this.#writePending();
-    if (this.#fd !== undefined) fsyncSync(this.#fd);
+    this.#writer.flush();
   }
 
   /** Flushes, closes and unlocks; throws (after unlocking) when the last lines could not be written. */
   close(): void {
     try {
-      if (this.#fd === undefined) return;
-      const fd = this.#fd;
-      this.#fd = undefined;
-      try {
-        this.#writePendingTo(fd);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      this.#writer.close();
     } finally {
       this.#lock?.release();
       this.#lock = undefined;
@@ -684,73 +437,7 @@ export class Journal {
  * file, another version or a damaged header. The push and the rollback read headers through here alike.
  */
 export function parseJournalHeader(path: string, line: string): JournalHeader {
-  const json = safeJson(line);
-  const mark = JournalMarkSchema.safeParse(json);
-  if (!mark.success) {
-    throw new JournalError(`The file ${path} is not a core-migrate push journal (its first line is not a journal header); choose another --journal file.`);
-  }
-  if (!READABLE_VERSIONS.includes(mark.data.version)) {
-    throw new JournalError(
-      `The journal ${path} was written by another version of core-migrate (journal version ${mark.data.version}, this one reads ${JOURNAL_VERSION}). ` +
-        'Pass a new --journal file: operations already done are sent again, which is safe (imports are idempotent).',
-    );
-  }
-  const parsed = JournalHeaderSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new JournalError(`The journal ${path} has a damaged header; move it aside and pass a new --journal file (re-sending is safe).`);
-  }
-  return parsed.data;
-}
-
-/** Where `core-migrate rollback` records its removals; its presence marks the journal as rolled back. */
-export function rollbackRecordPath(journalPath: string): string {
-  return `${journalPath}.rollback`;
-}
-
-/**
- * A rolled-back journal no longer says what is on the core: the users it records as done were removed on purpose,
- * so a resume would stop at the first one it checks (or, unchecked, skip users that are gone). It is refused with
- * the way on instead; a rollback that was interrupted is finished by running it again.
- */
-async function rolledBackSentence(path: string): Promise<string | undefined> {
-  const record = rollbackRecordPath(path);
-  const info = await lstat(record).catch(() => undefined);
-  if (info === undefined) return undefined;
-  return (
-    `The journal ${path} was rolled back (${record} records the users removed on purpose), so it no longer says what is on the core. ` +
-    'To migrate again, pass a new --journal file: every user is sent again and the removed ones are created anew. ' +
-    'If the rollback was interrupted, run it again first to finish it.'
-  );
-}
-
-/** The digest key as text: derived from the api-key (HKDF inside `digestKey`) and the journal's salt. */
-function digestKeyText(options: OpenJournalOptions, salt: string): string {
-  return options.digestKey(salt).toString('base64');
-}
-
-/**
- * A key-prefixed one-shot SHA-256 rather than an HMAC: the same property here (the key is fixed-length and the
- * digest only compared, never extended), at a fraction of the cost per operation. 64 bits are kept.
- */
-function keyedDigest(key: string, text: string): string {
-  return hash('sha256', `${key}\n${text}`, 'base64url').slice(0, 11);
-}
-
-/** Length of the file up to and including its last newline: whatever follows is a torn write. */
-async function lengthOfCompleteLines(path: string, size: number): Promise<number> {
-  const file = await open(path, 'r');
-  try {
-    const chunk = Buffer.alloc(64 * 1024);
-    let end = size;
-    while (end > 0) {
-      const start = Math.max(0, end - chunk.length);
-      const { bytesRead } = await file.read(chunk, 0, end - start, start);
-      const newline = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
-      if (newline !== -1) return start + newline + 1;
-      end = start;
-    }
-    return 0;
-  } finally {
-    await file.close();
-  }
+  const header = readJournalHeader(path, line);
+  if (typeof header === 'string') throw new JournalError(header);
+  return header;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldGroups } from '../plan/field-groups.js';
-import { PushCountsSchema, stopReasons, SyncCountsSchema } from './summary.js';
+import { PushCountsSchema, stopReasons, SyncCountsSchema } from '../summary/push-summary.js';
 import { StateFlag } from './user-states.js';
 
 /**
@@ -169,4 +169,52 @@ export function digestsOf(text: string): number[] {
 export function parseEntry(line: string): JournalEntry | undefined {
   const parsed = JournalEntrySchema.safeParse(safeJson(line));
   return parsed.success ? parsed.data : undefined;
+}
+
+/** What a run knows of an account it changes or removes, read back from its state line. */
+export interface AccountState {
+  sourceId: string;
+  role: string;
+  coreId: string;
+  /** The id every call takes: the old id once mapped, else the core's own. */
+  callId: string;
+  createdHere: boolean;
+  untouched: boolean;
+  removed: boolean;
+  digests: number[];
+  /** `Journal.wholeDigest` of the account as the export had it, when every group was brought over. */
+  whole?: number;
+  /** `Journal.exportedDigest` of the password account's credential when its hash was brought over; absent when unknown. */
+  exported?: number;
+}
+
+/** An account's state as its state line has it (see `JournalStateEntrySchema`). */
+export function stateEntryOf(state: Omit<AccountState, 'digests'> & { digests: readonly number[] }): JournalStateEntry {
+  return {
+    x: state.sourceId,
+    w: state.role,
+    c: state.coreId,
+    ...(state.callId === state.coreId ? {} : { i: state.callId }),
+    f: `${state.createdHere ? 'm' : ''}${state.untouched ? 't' : ''}${state.removed ? 'r' : ''}`,
+    g: state.digests.map(hexOf).join(''),
+    ...(state.whole === undefined ? {} : { a: hexOf(state.whole) }),
+    ...(state.exported === undefined ? {} : { e: hexOf(state.exported) }),
+  };
+}
+
+/** The account's state read back from its state line. */
+export function accountStateOf(entry: JournalStateEntry): AccountState {
+  const flags = flagsOf(entry.f);
+  return {
+    sourceId: entry.x,
+    role: entry.w,
+    coreId: entry.c,
+    callId: entry.i ?? entry.c,
+    createdHere: (flags & StateFlag.createdHere) !== 0,
+    untouched: (flags & StateFlag.untouched) !== 0,
+    removed: (flags & StateFlag.removed) !== 0,
+    digests: digestsOf(entry.g),
+    ...(entry.a === undefined ? {} : { whole: Number.parseInt(entry.a, 16) }),
+    ...(entry.e === undefined ? {} : { exported: Number.parseInt(entry.e, 16) }),
+  };
 }

@@ -3,11 +3,11 @@ import { createInterface } from 'node:readline';
 import { checkOutputPaths, openOutputFile, OutputPathError, outputErrorSentence, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CoreClient } from '../http/core-client.js';
 import { AuthRejected, isCoreError, TenantNotFound, TlsFailed } from '../http/errors.js';
-import { rollbackRecordPath } from '../push/journal.js';
-import { JournalLock } from '../push/journal-lock.js';
-import { journalFitsTarget } from '../push/journal-target.js';
+import { rollbackRecordPath } from '../journal/journal-file.js';
+import { JournalLock } from '../journal/journal-lock.js';
+import { journalFitsTarget } from '../journal/journal-target.js';
 import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
-import { removeCreatedRoles, rolesRecordPath, type RoleRemoval } from './roles.js';
+import { removeCreatedRoles, rolesRecordPath, type RoleRemoval } from '../identity/roles.js';
 import { rollbackRunEnd, rollbackRunStart, type RollbackCounts } from './rollback-record.js';
 
 export { RollbackCountsSchema, type RollbackCounts } from './rollback-record.js';

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { JournalError, parseJournalHeader } from '../push/journal.js';
-import { parseEntry, parseState, parseStep } from '../push/journal-lines.js';
+import { JournalError, parseJournalHeader } from '../journal/journal.js';
+import { parseEntry, parseState, parseStep } from '../journal/journal-lines.js';
 
 /** A user a push created, as its journal recorded it: ids only, never an email or a secret. */
 export interface CreatedUser {

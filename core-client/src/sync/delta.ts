@@ -2,10 +2,10 @@ import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-group
 import type { RecordLocation } from '../location.js';
 import type { ImportOperation, PlanItem, PlanRejection } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
-import type { Journal } from './journal.js';
-import type { SyncCounts } from './summary.js';
+import type { Journal } from '../journal/journal.js';
+import type { SyncCounts } from '../summary/push-summary.js';
 import { createdAny, sourceIdOf } from './sync-guard.js';
-import { StateFlag } from './user-states.js';
+import { StateFlag } from '../journal/user-states.js';
 
 /** An account the migration brought over earlier whose fields changed in the newer export. */
 export interface AccountChange {
@@ -116,8 +116,9 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     }
     const items: EngineItem[] = [...rejections];
     let created = 0;
-    const changedGroups = new Set<string>();
     const changedKinds = new Set<FieldGroup>();
+    // A password's credentials are its hash; a provider account's are not counted as a password change.
+    let passwordChanged = false;
     let verification: 'verified' | 'unverified' | undefined;
     let passwordResent = false;
     for (const operation of operations) {
@@ -139,10 +140,8 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
         else changed = changed.filter((group) => group !== 'credentials');
       }
       if (changed.length === 0) continue;
-      for (const group of changed) {
-        changedGroups.add(`${operation.kind}:${group}`);
-        changedKinds.add(group);
-      }
+      for (const group of changed) changedKinds.add(group);
+      if (operation.kind === 'passwordImport' && changed.includes('credentials')) passwordChanged = true;
       if (changed.includes('verification')) {
         const isVerified = operation.kind === 'passwordImport' ? operation.identity?.emailVerified === true : operation.body.email.isVerified;
         verification ??= isVerified ? 'verified' : 'unverified';
@@ -161,20 +160,14 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
       counts.new += 1;
       if (known.length > 0) counts.reEnabled += 1;
       options.onUser?.({ sourceId, change: known.length > 0 ? 'reEnabled' : 'new', groups: [], removes: false });
-    } else if (created > 0 || changedGroups.size > 0) {
+    } else if (created > 0 || changedKinds.size > 0) {
       counts.changed += 1;
       options.onUser?.({ sourceId, change: 'changed', groups: [...changedKinds], removes: false });
       if (verification !== undefined) counts[verification] += 1;
-      if (changedGroups.has('passwordImport:credentials')) counts[passwordResent ? 'passwordResent' : 'passwordChanged'] += 1;
-      if ([...changedGroups].some((group) => group.endsWith(':roles'))) counts.rolesChanged += 1;
-      if (changedGroups.has('passwordImport:email') || changedGroups.has('thirdPartySignInUp:email')) counts.emailChanged += 1;
-      if (
-        changedGroups.has('passwordImport:profile') ||
-        changedGroups.has('thirdPartySignInUp:profile') ||
-        [...changedGroups].some((group) => group.endsWith(':disabled'))
-      ) {
-        counts.profileChanged += 1;
-      }
+      if (passwordChanged) counts[passwordResent ? 'passwordResent' : 'passwordChanged'] += 1;
+      if (changedKinds.has('roles')) counts.rolesChanged += 1;
+      if (changedKinds.has('email')) counts.emailChanged += 1;
+      if (changedKinds.has('profile') || changedKinds.has('disabled')) counts.profileChanged += 1;
     } else {
       counts.unchanged += 1;
     }

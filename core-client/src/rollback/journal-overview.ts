@@ -2,10 +2,12 @@ import { createReadStream } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { JournalError, parseJournalHeader, rollbackRecordPath, type JournalHeader } from '../push/journal.js';
-import { parseRun, RunEndSchema } from '../push/journal-lines.js';
-import { LockFileSchema, lockHolder } from '../push/journal-lock.js';
-import { PushCountsSchema, SyncCountsSchema } from '../push/summary.js';
+import { rollbackRecordPath } from '../journal/journal-file.js';
+import type { JournalHeader } from '../journal/journal-header.js';
+import { JournalError, parseJournalHeader } from '../journal/journal.js';
+import { parseRun, RunEndSchema } from '../journal/journal-lines.js';
+import { LockFileSchema, lockHolder } from '../journal/journal-lock.js';
+import { PushCountsSchema, SyncCountsSchema } from '../summary/push-summary.js';
 import { createdUsers, JournalReadError } from './journal-users.js';
 import { parseRollbackLine, RollbackCountsSchema } from './rollback-record.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunEndSchema, safeJson } from '../push/journal-lines.js';
+import { RunEndSchema, safeJson } from '../journal/journal-lines.js';
 
 /**
  * The lines of a rollback's record (`<journal>.rollback`) besides its removals (`{"k","u"}`): one as a rollback

@@ -6,9 +6,10 @@ import { mkdtemp, readFile, rm, writeFile, appendFile, utimes } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, JournalError, rollbackRecordPath } from '../../../core-client/src/push/journal.js';
-import { emptyCounts } from '../../../core-client/src/push/summary.js';
-import { bcryptOperation, thirdPartyOperation } from './plan-fixtures.js';
+import { rollbackRecordPath } from '../../../core-client/src/journal/journal-file.js';
+import { Journal, JournalError } from '../../../core-client/src/journal/journal.js';
+import { emptyCounts } from '../../../core-client/src/summary/push-summary.js';
+import { bcryptOperation, thirdPartyOperation } from '../push/plan-fixtures.js';
 
 const target = 'http://127.0.0.1:3567 (tenant public)';
 const sourceFingerprint = 'sha256:aaaa';

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { accountRoleOf, fieldGroups } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
-import type { Journal } from './journal.js';
-import { StateFlag, type UserStates } from './user-states.js';
+import type { Journal } from '../journal/journal.js';
+import type { SyncForecast } from '../summary/push-summary.js';
+import { StateFlag, type UserStates } from '../journal/user-states.js';
 
 /**
  * A sync refuses an export in which fewer than this share of the journal's users are still there: a newer export
@@ -45,20 +46,6 @@ export interface SyncGuardOptions {
   /** Stops the first pass early (Ctrl-C): what it counted until then is partial, and the run sends nothing. */
   signal?: AbortSignal | undefined;
 }
-
-export const SyncForecastSchema = z.object({
-  /** Users of the journal still in the core: an account created or left untouched, not removed since. */
-  journalUsers: z.number().int().nonnegative(),
-  /** Of those, the ones the newer export still has: the same old id, with the same email or password hash (`keepsAnAccount`). */
-  recognised: z.number().int().nonnegative(),
-  minOverlapPercent: z.number().int().min(0).max(100),
-  /** Users the sync would remove (disabled in the export, or gone with --deleted remove; only those the migration created). */
-  removals: z.number().int().nonnegative(),
-  removalLimit: z.number().int().nonnegative(),
-  /** Over the limit: the sync removes nobody and says how many it would have removed. */
-  removalsWithheld: z.boolean(),
-});
-export type SyncForecast = z.infer<typeof SyncForecastSchema>;
 
 /** Whether the export is too unlike the journal's system for a sync to go on (see `DEFAULT_MIN_OVERLAP_PERCENT`). */
 export function overlapTooLow(forecast: SyncForecast): boolean {

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PasswordImportOperation, PlanItem } from '../../../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
-import { Journal, JournalError } from '../../../core-client/src/push/journal.js';
+import { Journal, JournalError } from '../../../core-client/src/journal/journal.js';
 import { runPush } from '../../../core-client/src/push/engine.js';
 import { accountRoleOf } from '../../../core-client/src/plan/field-groups.js';
-import { forecastSync, overlapTooLow, RemovalLimitSchema, removalLimitOf } from '../../../core-client/src/push/sync-guard.js';
-import { bcryptOperation } from './plan-fixtures.js';
-import { startPushBench, type PushBench } from './engine-support.js';
+import { forecastSync, overlapTooLow, RemovalLimitSchema, removalLimitOf } from '../../../core-client/src/sync/sync-guard.js';
+import { bcryptOperation } from '../push/plan-fixtures.js';
+import { startPushBench, type PushBench } from '../push/engine-support.js';
 
 const digestKey = (salt: string): Buffer => createHash('sha256').update(`sync-guard-key\n${salt}`).digest();
 
@@ -141,6 +141,7 @@ describe('runPush with a sync, as a library calls it', () => {
     const before = bench.core.requests().length;
     const sync = runPush({
       records: recordsOf(monday.map(recordOf)),
+      mode: 'sync',
       sync: { deleted: 'remove', firstPass: () => recordsOf(monday.map(recordOf)) },
       client: bench.client,
       sourceFingerprint: 'sha256:tuesday',
@@ -163,6 +164,7 @@ describe('runPush with a sync, as a library calls it', () => {
     }
     const summary = await runPush({
       records: recordsOf(tuesday),
+      mode: 'sync',
       sync: { deleted: 'remove', firstPass },
       client: bench.client,
       sourceFingerprint: 'sha256:tuesday',

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createdUsers } from '../../../core-client/src/identity/journal-users.js';
-import { Journal, JournalError } from '../../../core-client/src/push/journal.js';
+import { createdUsers } from '../../../core-client/src/rollback/journal-users.js';
+import { Journal, JournalError } from '../../../core-client/src/journal/journal.js';
 import type { ImportOperation } from '../../../core-client/src/plan/operation.js';
 
 const options = {

@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
-import { runRollback } from '../../../core-client/src/identity/rollback.js';
+import { runRollback } from '../../../core-client/src/rollback/rollback.js';
 import type { PasswordImportOperation, ThirdPartyOperation } from '../../../core-client/src/plan/operation.js';
-import { Journal, type JournalError, rollbackRecordPath } from '../../../core-client/src/push/journal.js';
-import { JournalLock } from '../../../core-client/src/push/journal-lock.js';
+import { rollbackRecordPath } from '../../../core-client/src/journal/journal-file.js';
+import { Journal, type JournalError } from '../../../core-client/src/journal/journal.js';
+import { JournalLock } from '../../../core-client/src/journal/journal-lock.js';
 import { type PushBench, startPushBench, waitFor } from '../push/engine-support.js';
 import { bcryptOperation, fastRetry, thirdPartyOperation } from '../push/plan-fixtures.js';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { PlanSummary } from '../plan/summary.js';
-import { SyncForecastSchema } from './sync-guard.js';
 
 /** Every operation of the plan ends in exactly one of these; the counts add up to `total`. */
 export const pushOutcomes = [
@@ -222,6 +221,20 @@ export function describeSyncCounts(sync: SyncCounts): string[] {
       `${sync.removed} of the deleted in source removed from the core`,
   ];
 }
+
+export const SyncForecastSchema = z.object({
+  /** Users of the journal still in the core: an account created or left untouched, not removed since. */
+  journalUsers: z.number().int().nonnegative(),
+  /** Of those, the ones the newer export still has: the same old id, with the same email or password hash (`keepsAnAccount`). */
+  recognised: z.number().int().nonnegative(),
+  minOverlapPercent: z.number().int().min(0).max(100),
+  /** Users the sync would remove (disabled in the export, or gone with --deleted remove; only those the migration created). */
+  removals: z.number().int().nonnegative(),
+  removalLimit: z.number().int().nonnegative(),
+  /** Over the limit: the sync removes nobody and says how many it would have removed. */
+  removalsWithheld: z.boolean(),
+});
+export type SyncForecast = z.infer<typeof SyncForecastSchema>;
 
 export const PushSummarySchema = PushCountsSchema.extend({
   dryRun: z.boolean(),

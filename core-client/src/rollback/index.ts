@@ -1,0 +1,2 @@
+export { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
+export { runRollback, type RollbackOptions, type RollbackSummary, type RollbackClient } from './rollback.js';
