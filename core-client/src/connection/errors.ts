@@ -1,15 +1,43 @@
-/** Why no usable connection could be put together; every message says what to do next. */
-export type ConnectionErrorKind =
-  'noCoreUrl' | 'noApiKey' | 'apiKeyFileUnreadable' | 'caFileUnusable' | 'invalidSetting' | 'pulumiMissing' | 'pulumiFailed' | 'stackOutputsMissing';
+import { Problem } from '../problem.js';
 
-export class ConnectionError extends Error {
+/** Why no usable connection could be put together; every sentence says what to do next. */
+export type ConnectionErrorKind =
+  | 'noCoreUrl'
+  | 'noApiKey'
+  | 'apiKeyFileUnreadable'
+  | 'caFileUnusable'
+  | 'invalidCoreUrl'
+  | 'invalidTenant'
+  | 'invalidApp'
+  | 'pulumiMissing'
+  | 'pulumiFailed'
+  | 'stackOutputsMissing';
+
+/** The settings a connection problem can concern: keys of the settings table, checked where the two meet. */
+export type ConnectionSetting = 'core' | 'apiKeyFile' | 'caFile' | 'tenant' | 'app' | 'stack';
+
+const settingOfKind: Record<ConnectionErrorKind, ConnectionSetting> = {
+  noCoreUrl: 'core',
+  noApiKey: 'apiKeyFile',
+  apiKeyFileUnreadable: 'apiKeyFile',
+  caFileUnusable: 'caFile',
+  invalidCoreUrl: 'core',
+  invalidTenant: 'tenant',
+  invalidApp: 'app',
+  pulumiMissing: 'stack',
+  pulumiFailed: 'stack',
+  stackOutputsMissing: 'stack',
+};
+
+/** A connection problem: `code` says which, `setting` the setting that fixes it, named in `words` as `{setting}`. */
+export class ConnectionError extends Problem<ConnectionSetting> {
   override readonly name = 'ConnectionError';
 
   constructor(
-    readonly kind: ConnectionErrorKind,
-    message: string,
+    override readonly code: ConnectionErrorKind,
+    words: string,
   ) {
-    super(message);
+    super(code, 'setting', settingOfKind[code], words);
   }
 }
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { CoreClientConfigError, resolveCoreTargets } from '../http/target.js';
+import { type ClientSetting, CoreClientConfigError, resolveCoreTargets } from '../http/target.js';
 import { Secret } from '../secret.js';
-import { ConnectionError } from './errors.js';
+import { ConnectionError, type ConnectionErrorKind } from './errors.js';
 import { readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
 
 /** The environment variables the connection step reads. */
@@ -53,6 +53,9 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
 
+/** Which connection problem a value the client refuses is, by the setting it came from. */
+const invalidKindOf: Record<ClientSetting, ConnectionErrorKind> = { core: 'invalidCoreUrl', tenant: 'invalidTenant', app: 'invalidApp' };
+
 async function readCaFile(path: string, cwd: string | undefined): Promise<string | ConnectionError> {
   const fullPath = resolvePath(cwd ?? process.cwd(), path);
   let text: string;
@@ -60,12 +63,12 @@ async function readCaFile(path: string, cwd: string | undefined): Promise<string
     text = await readFile(fullPath, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-    return new ConnectionError('caFileUnusable', `The CA file ${fullPath} cannot be read (${code}): check the path given to --ca-file and its permissions.`);
+    return new ConnectionError('caFileUnusable', `The CA file ${fullPath} cannot be read (${code}): check the path given to {setting} and its permissions.`);
   }
   if (!text.includes(PEM_CERTIFICATE)) {
     return new ConnectionError(
       'caFileUnusable',
-      `The CA file ${fullPath} holds no certificate in PEM form (${PEM_CERTIFICATE} ...): give --ca-file the authority's certificate, not its key or a DER file.`,
+      `The CA file ${fullPath} holds no certificate in PEM form (${PEM_CERTIFICATE} ...): give {setting} the authority's certificate, not its key or a DER file.`,
     );
   }
   return text;
@@ -80,7 +83,7 @@ async function readApiKeyFile(path: string, cwd: string | undefined): Promise<Se
     const code = (error as NodeJS.ErrnoException).code ?? 'an error';
     return new ConnectionError(
       'apiKeyFileUnreadable',
-      `The api-key file ${fullPath} cannot be read (${code}): check the path given to --api-key-file and its permissions.`,
+      `The api-key file ${fullPath} cannot be read (${code}): check the path given to {setting} and its permissions.`,
     );
   }
   const key = text.trim();
@@ -131,7 +134,7 @@ export async function resolveConnection(
   if (core === undefined) {
     return new ConnectionError(
       'noCoreUrl',
-      `No core address was given: pass --core http://host:3567, set ${ConnectionEnv.coreUrl}, or name a Pulumi stack with --stack.`,
+      `No core address was given: pass {setting} http://host:3567, set ${ConnectionEnv.coreUrl}, or name a Pulumi stack with --stack.`,
     );
   }
 
@@ -150,7 +153,7 @@ export async function resolveConnection(
   if (apiKey === undefined) {
     return new ConnectionError(
       'noApiKey',
-      `No api-key was found: set ${ConnectionEnv.apiKey}, pass --api-key-file, or --stack (a key is never accepted as a command-line value).`,
+      `No api-key was found: set ${ConnectionEnv.apiKey}, pass {setting}, or --stack (a key is never accepted as a command-line value).`,
     );
   }
 
@@ -164,7 +167,7 @@ export async function resolveConnection(
   try {
     resolveCoreTargets({ baseUrl: coreUrls, ...(tenantId === undefined ? {} : { tenantId }), ...(appId === undefined ? {} : { appId }) });
   } catch (error) {
-    if (error instanceof CoreClientConfigError) return new ConnectionError('invalidSetting', error.message);
+    if (error instanceof CoreClientConfigError) return new ConnectionError(invalidKindOf[error.setting ?? 'core'], error.message);
     throw error;
   }
 

@@ -79,7 +79,7 @@ const MIN_REDACTED_LENGTH = 4;
 function positiveInteger(value: number | undefined, fallback: number, what: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) {
-    throw new CoreClientConfigError(`The ${what} must be a whole number above 0, not ${value}.`);
+    throw new CoreClientConfigError('clientOptionInvalid', undefined, `The ${what} must be a whole number above 0, not ${value}.`);
   }
   return value;
 }
@@ -90,7 +90,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 function timerMs(value: number | undefined, fallback: number, what: string): number {
   const ms = positiveInteger(value, fallback, what);
   if (ms > MAX_TIMER_MS)
-    throw new CoreClientConfigError(`The ${what} must be at most ${MAX_TIMER_MS} (about 24 days), not ${ms}: a longer timer fires at once.`);
+    throw new CoreClientConfigError(
+      'clientOptionInvalid',
+      undefined,
+      `The ${what} must be at most ${MAX_TIMER_MS} (about 24 days), not ${ms}: a longer timer fires at once.`,
+    );
   return ms;
 }
 
@@ -100,7 +104,7 @@ function checkRetry(retry: RetryPolicy | false | undefined): RetryPolicy | false
   const result = RetryPolicySchema.safeParse(retry);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new CoreClientConfigError(`The retry policy is not valid: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}.`);
+    throw new CoreClientConfigError('clientOptionInvalid', undefined, `The retry policy is not valid: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}.`);
   }
   return result.data;
 }
@@ -125,7 +129,7 @@ export class CoreChannel {
 
   constructor(options: CoreClientOptions) {
     if (!(options.apiKey instanceof Secret)) {
-      throw new CoreClientConfigError('The api-key must be given as a Secret, so that it can never be printed.');
+      throw new CoreClientConfigError('clientOptionInvalid', undefined, 'The api-key must be given as a Secret, so that it can never be printed.');
     }
     this.targets = resolveCoreTargets(options);
     this.target = this.targets[0] as CoreTarget;

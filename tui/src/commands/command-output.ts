@@ -1,4 +1,5 @@
 import { printableJson, printableLines } from 'core-client/printable';
+import { describeProblem, type SettingProblem } from 'core-client/settings';
 import type { ExitCode } from 'core-client/settings/verdict';
 import type { CommandIO } from '../io.js';
 
@@ -86,6 +87,14 @@ export class CommandOutput {
       this.#stdout.write(`${printableJson(failure)}\n`);
     }
     return exitCode;
+  }
+
+  /** The command line's boundary for core-client's problems: each in its flags' terms, with the exit code it carries. */
+  failWith(problems: SettingProblem | readonly SettingProblem[]): ExitCode {
+    const all = Array.isArray(problems) ? problems : [problems];
+    const first = all[0];
+    if (first === undefined) throw new Error('failWith needs a problem');
+    return this.fail(all.map((problem) => describeProblem(problem, 'flags')).join('\n'), first.exitCode);
   }
 }
 
