@@ -33,15 +33,16 @@ const SETTING_PLACEHOLDER = '{setting}';
  * Everything core-client refuses or fails at, as data: a stable `code` (what went wrong, for code and tests), its
  * `kind` (which decides the exit code), the setting that fixes it (a key of the settings table, never a phrase), and
  * the words, which a face turns into its own terms at one boundary (`describeProblem` in settings/). `Setting` is the
- * type of that key: a lower folder names the few settings it knows as literals, which the settings table checks.
+ * type of that key: a lower folder names the few settings it knows as literals, which the settings table checks;
+ * `Code` is the union of its codes (settings/setting-problem.ts gathers every one).
  * `message` is the words with the setting left as its placeholder: faces never print it.
  */
-export class Problem<Setting extends string = string> extends Error {
+export class Problem<Setting extends string = string, Code extends string = string> extends Error {
   override readonly name: string = 'Problem';
   readonly exitCode: ExitCode;
 
   constructor(
-    readonly code: string,
+    readonly code: Code,
     readonly kind: ProblemKind,
     readonly setting: Setting | undefined,
     readonly words: ProblemWords,

@@ -23,12 +23,12 @@ describe('one problem type: a code, a kind that decides the exit code, the setti
     ['journal', ExitCode.usageOrConfiguration],
     ['core', ExitCode.coreUnreachableOrKeyRefused],
   ] as const)('a %s problem exits with %i', (kind, exitCode) => {
-    expect(runProblem('example', kind, 'a sentence').exitCode).toBe(exitCode);
+    expect(runProblem('preflightFailed', kind, 'a sentence').exitCode).toBe(exitCode);
     expect(problemExitCodes[kind]).toBe(exitCode);
   });
 
   it('words that differ between the faces beyond the name are given per face', () => {
-    const problem = runProblem('example', 'journal', (face) => (face === 'flags' ? 'run again with --ignore-overlap' : 'set the field'), 'ignoreOverlap');
+    const problem = runProblem('syncRefused', 'journal', (face) => (face === 'flags' ? 'run again with --ignore-overlap' : 'set the field'), 'ignoreOverlap');
     expect(describeProblem(problem, 'flags')).toBe('run again with --ignore-overlap');
     expect(describeProblem(problem, 'app')).toBe('set the field');
   });

@@ -30,13 +30,10 @@ const settingOfKind: Record<ConnectionErrorKind, ConnectionSetting> = {
 };
 
 /** A connection problem: `code` says which, `setting` the setting that fixes it, named in `words` as `{setting}`. */
-export class ConnectionError extends Problem<ConnectionSetting> {
+export class ConnectionError extends Problem<ConnectionSetting, ConnectionErrorKind> {
   override readonly name = 'ConnectionError';
 
-  constructor(
-    override readonly code: ConnectionErrorKind,
-    words: string,
-  ) {
+  constructor(code: ConnectionErrorKind, words: string) {
     super(code, 'setting', settingOfKind[code], words);
   }
 }

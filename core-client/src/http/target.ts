@@ -5,13 +5,16 @@ import { Problem } from '../problem.js';
 /** The settings of the settings table a client option comes from: the core's address, the tenant and the app. */
 export type ClientSetting = 'core' | 'tenant' | 'app';
 
+/** What a client refuses at its construction: an address, a tenant or app id, or an option of a library caller. */
+export type ClientConfigCode = 'coreUrlInvalid' | 'coreUrlMissing' | 'tenantInvalid' | 'appInvalid' | 'clientOptionInvalid';
+
 /**
  * The client was given settings it cannot work with; the message says which and why, `setting` which setting gave it
  * (none for an option only a library caller sets: a timeout, a pool size, a retry policy).
  */
-export class CoreClientConfigError extends Problem<ClientSetting> {
+export class CoreClientConfigError extends Problem<ClientSetting, ClientConfigCode> {
   override readonly name = 'CoreClientConfigError';
-  constructor(code: string, setting: ClientSetting | undefined, message: string) {
+  constructor(code: ClientConfigCode, setting: ClientSetting | undefined, message: string) {
     super(code, 'setting', setting, message);
   }
 }

@@ -9,7 +9,7 @@ export {
   type SettingFace,
   type SettingKind,
 } from './setting-flags.js';
-export { describeProblem, parseSettings, runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
+export { describeProblem, parseSettings, runProblem, settingProblem, type ProblemCode, type SettingProblem } from './setting-problem.js';
 export { Problem, isProblem, type ProblemKind } from '../problem.js';
 export { resolveRunPaths, defaultReportName, defaultJournalName, settingOfRole, roleOfSetting, type RunPaths } from './run-paths.js';
 export { planOptionsOf, hashConfigOf, prefixRulesOf } from './plan-options.js';

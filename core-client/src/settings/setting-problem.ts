@@ -1,9 +1,47 @@
+import type { ConnectionErrorKind } from '../connection/errors.js';
+import type { ClientConfigCode } from '../http/target.js';
 import { Problem, type ProblemKind, type ProblemWords } from '../problem.js';
+import type { SourceErrorKind } from '../sources/source-error.js';
 import { settingName, type SettingFace } from './setting-flags.js';
 import { MigrationSettingsSchema, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from './settings.js';
 
+/** The codes of the problems a run finds in its settings, their files and its journal, or meets before sending. */
+export type RunProblemCode =
+  | 'settingOutOfBounds'
+  | 'fileNeeded'
+  | 'fileMissing'
+  | 'fileUnreadable'
+  | 'settingFileUnreadable'
+  | 'credentialsUnreadable'
+  | 'hashConfigInvalid'
+  | 'mapInvalid'
+  | 'mappingInvalid'
+  | 'providerMapInvalid'
+  | 'roleMapInvalid'
+  | 'rolesFileInvalid'
+  | 'rolesFromNeeded'
+  | 'rolesLookLikeUserData'
+  | 'stripPrefixInvalid'
+  | 'outputRefused'
+  | 'identityFeaturesMissing'
+  | 'removalMissing'
+  | 'journalNeeded'
+  | 'journalMissing'
+  | 'journalUnreadable'
+  | 'journalRefused'
+  | 'syncJournalUnusable'
+  | 'syncRefused'
+  | 'rolesRecordUnwritable'
+  | 'preflightFailed'
+  | 'identityProbeFailed'
+  | 'rolesNotCreated'
+  | `source.${SourceErrorKind}`;
+
+/** Every code a problem of core-client can carry: stable, for code, tests and a script reading `--json`. */
+export type ProblemCode = RunProblemCode | ConnectionErrorKind | ClientConfigCode;
+
 /** A problem whose setting, when it names one, is a key of the settings table. */
-export type SettingProblem = Problem<SettingKey>;
+export type SettingProblem = Problem<SettingKey, ProblemCode>;
 
 /**
  * The one boundary where a problem becomes words: `{setting}` becomes `--hash-config` on the command line, "hash_config
@@ -14,12 +52,12 @@ export function describeProblem(problem: SettingProblem, face: SettingFace): str
 }
 
 /** A setting the operator must change, and why: `words` name it through `{setting}`. */
-export function settingProblem(code: string, setting: SettingKey, words: ProblemWords): SettingProblem {
+export function settingProblem(code: RunProblemCode, setting: SettingKey, words: ProblemWords): SettingProblem {
   return new Problem(code, 'setting', setting, words);
 }
 
 /** A problem of another kind, which the setting (when given) helps to fix. */
-export function runProblem(code: string, kind: ProblemKind, words: ProblemWords, setting?: SettingKey): SettingProblem {
+export function runProblem(code: RunProblemCode, kind: ProblemKind, words: ProblemWords, setting?: SettingKey): SettingProblem {
   return new Problem(code, kind, setting, words);
 }
 
