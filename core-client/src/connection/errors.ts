@@ -1,17 +1,9 @@
+import type { CoreClientConfigError } from '../http/target.js';
 import { Problem } from '../problem.js';
 
 /** Why no usable connection could be put together; every sentence says what to do next. */
 export type ConnectionErrorKind =
-  | 'noCoreUrl'
-  | 'noApiKey'
-  | 'apiKeyFileUnreadable'
-  | 'caFileUnusable'
-  | 'invalidCoreUrl'
-  | 'invalidTenant'
-  | 'invalidApp'
-  | 'pulumiMissing'
-  | 'pulumiFailed'
-  | 'stackOutputsMissing';
+  'noCoreUrl' | 'noApiKey' | 'apiKeyFileUnreadable' | 'caFileUnusable' | 'pulumiMissing' | 'pulumiFailed' | 'stackOutputsMissing';
 
 /** The settings a connection problem can concern: keys of the settings table, checked where the two meet. */
 export type ConnectionSetting = 'core' | 'apiKeyFile' | 'caFile' | 'tenant' | 'app' | 'stack';
@@ -21,9 +13,6 @@ const settingOfKind: Record<ConnectionErrorKind, ConnectionSetting> = {
   noApiKey: 'apiKeyFile',
   apiKeyFileUnreadable: 'apiKeyFile',
   caFileUnusable: 'caFile',
-  invalidCoreUrl: 'core',
-  invalidTenant: 'tenant',
-  invalidApp: 'app',
   pulumiMissing: 'stack',
   pulumiFailed: 'stack',
   stackOutputsMissing: 'stack',
@@ -37,6 +26,9 @@ export class ConnectionError extends Problem<ConnectionSetting, ConnectionErrorK
     super(code, 'setting', settingOfKind[code], words);
   }
 }
+
+/** Why no connection: a problem of its own, or the client's refusal of the address, tenant or app it was given. */
+export type ConnectionProblem = ConnectionError | CoreClientConfigError;
 
 export function isConnectionError(value: unknown): value is ConnectionError {
   return value instanceof ConnectionError;

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { type ClientSetting, CoreClientConfigError, resolveCoreTargets } from '../http/target.js';
+import { CoreClientConfigError, resolveCoreTargets } from '../http/target.js';
 import { Secret } from '../secret.js';
-import { ConnectionError, type ConnectionErrorKind } from './errors.js';
+import { ConnectionError, type ConnectionProblem } from './errors.js';
 import { readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
 
 /** The environment variables the connection step reads. */
@@ -52,9 +52,6 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
-
-/** Which connection problem a value the client refuses is, by the setting it came from. */
-const invalidKindOf: Record<ClientSetting, ConnectionErrorKind> = { core: 'invalidCoreUrl', tenant: 'invalidTenant', app: 'invalidApp' };
 
 async function readCaFile(path: string, cwd: string | undefined): Promise<string | ConnectionError> {
   const fullPath = resolvePath(cwd ?? process.cwd(), path);
@@ -111,7 +108,7 @@ export async function resolveConnection(
   input: ConnectionInput,
   env: NodeJS.ProcessEnv,
   options: ResolveConnectionOptions = {},
-): Promise<Connection | ConnectionError> {
+): Promise<Connection | ConnectionProblem> {
   const stackName = nonEmpty(input.stack);
   let stack: StackConnection | undefined;
   if (stackName !== undefined) {
@@ -167,7 +164,8 @@ export async function resolveConnection(
   try {
     resolveCoreTargets({ baseUrl: coreUrls, ...(tenantId === undefined ? {} : { tenantId }), ...(appId === undefined ? {} : { appId }) });
   } catch (error) {
-    if (error instanceof CoreClientConfigError) return new ConnectionError(invalidKindOf[error.setting ?? 'core'], error.message);
+    // The client's own refusal of an address, tenant or app: it names its setting already.
+    if (error instanceof CoreClientConfigError) return error;
     throw error;
   }
 

@@ -2,6 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConnectionError } from '../../../core-client/src/connection/errors.js';
+import { CoreClientConfigError } from '../../../core-client/src/http/target.js';
+import { Problem } from '../../../core-client/src/problem.js';
 import { describeProblem } from '../../../core-client/src/settings/setting-problem.js';
 import { resolveConnection, type Connection } from '../../../core-client/src/connection/resolve-connection.js';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +27,7 @@ beforeAll(async () => {
 
 async function resolved(...args: Parameters<typeof resolveConnection>): Promise<Connection> {
   const result = await resolveConnection(...args);
-  if (result instanceof ConnectionError) throw result;
+  if (result instanceof Problem) throw result;
   return result;
 }
 
@@ -56,8 +58,8 @@ describe('resolveConnection precedence', () => {
     const connection = await resolved({ stack: 'dev', core: cores }, { PATH: stack.path, CORE_URL: 'http://127.0.0.1:4000' });
     expect(connection).toMatchObject({ coreUrl: cores[0], coreUrls: cores, source: 'flags' });
     const refused = await resolveConnection({ core: [cores[0] ?? '', 'ftp://127.0.0.1:5001'] }, { CORE_API_KEY: ENV_KEY });
-    expect(refused).toBeInstanceOf(ConnectionError);
-    expect((refused as ConnectionError).message).toMatch(/must start with http:\/\/ or https:\/\//);
+    expect(refused).toBeInstanceOf(CoreClientConfigError);
+    expect((refused as CoreClientConfigError).message).toMatch(/must start with http:\/\/ or https:\/\//);
   });
 
   it('lets the environment beat the stack, value by value', async () => {
@@ -133,12 +135,13 @@ describe('resolveConnection errors', () => {
   });
 
   it.each([
-    [{ core: 'ftp://127.0.0.1:3567' }, /must start with http:\/\/ or https:\/\//, 'invalidCoreUrl', 'core'],
-    [{ core: 'not a url' }, /is not a URL/, 'invalidCoreUrl', 'core'],
-    [{ core: 'http://127.0.0.1:3567', tenant: 'Tenant_A' }, /tenant id "Tenant_A" cannot be used/, 'invalidTenant', 'tenant'],
-    [{ core: 'http://127.0.0.1:3567', app: 'App A' }, /app id "App A" cannot be used/, 'invalidApp', 'app'],
+    [{ core: 'ftp://127.0.0.1:3567' }, /must start with http:\/\/ or https:\/\//, 'coreUrlInvalid', 'core'],
+    [{ core: 'not a url' }, /is not a URL/, 'coreUrlInvalid', 'core'],
+    [{ core: 'http://127.0.0.1:3567', tenant: 'Tenant_A' }, /tenant id "Tenant_A" cannot be used/, 'tenantInvalid', 'tenant'],
+    [{ core: 'http://127.0.0.1:3567', app: 'App A' }, /app id "App A" cannot be used/, 'appInvalid', 'app'],
   ])('refuses %o as a setting, naming the setting as data', async (input, message, code, setting) => {
-    const result = (await resolveConnection(input, { CORE_API_KEY: ENV_KEY })) as ConnectionError;
+    const result = (await resolveConnection(input, { CORE_API_KEY: ENV_KEY })) as CoreClientConfigError;
+    expect(result).toBeInstanceOf(CoreClientConfigError);
     expect(result.code).toBe(code);
     expect(result.setting).toBe(setting);
     expect(result.message).toMatch(message);
