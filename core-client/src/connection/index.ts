@@ -1,4 +1,4 @@
-export { ConnectionError, isConnectionError, type ConnectionErrorKind } from './errors.js';
+export { ConnectionError, isConnectionError, type ConnectionErrorKind, type ConnectionProblem } from './errors.js';
 export { listPulumiStacks, readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
 export { StackOutputsSchema, stackCoreUrls, type StackDatabase, type StackOutputs } from './stack-outputs.js';
 export {

@@ -98,7 +98,7 @@ function runPulumi(args: readonly string[], options: PulumiCliOptions, doing: st
               'pulumiMissing',
               `The Pulumi CLI ("${binary}") was not found on PATH, so ${doing} is not possible: install it ` +
                 '(https://www.pulumi.com/docs/iac/download-install/), or give the core with --core and the key ' +
-                'with CORE_API_KEY or --api-key-file instead of --stack.',
+                'with CORE_API_KEY or --api-key-file instead of {setting}.',
             ),
           );
           return;
@@ -151,7 +151,7 @@ export async function readStackConnection(stack: string, options: PulumiCliOptio
     return new ConnectionError(
       'stackOutputsMissing',
       `Stack "${stack}" has no usable ${named}: run \`pulumi up --stack ${stack}\` with this project's infra program ` +
-        'first, or pass --core and CORE_API_KEY / --api-key-file instead of --stack.',
+        'first, or pass --core and CORE_API_KEY / --api-key-file instead of {setting}.',
     );
   }
   const outputs = parsed.data;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { CoreClientConfigError, resolveCoreTargets } from '../http/target.js';
 import { Secret } from '../secret.js';
-import { ConnectionError } from './errors.js';
+import { ConnectionError, type ConnectionProblem } from './errors.js';
 import { readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
 
 /** The environment variables the connection step reads. */
@@ -60,12 +60,12 @@ async function readCaFile(path: string, cwd: string | undefined): Promise<string
     text = await readFile(fullPath, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-    return new ConnectionError('caFileUnusable', `The CA file ${fullPath} cannot be read (${code}): check the path given to --ca-file and its permissions.`);
+    return new ConnectionError('caFileUnusable', `The CA file ${fullPath} cannot be read (${code}): check the path given to {setting} and its permissions.`);
   }
   if (!text.includes(PEM_CERTIFICATE)) {
     return new ConnectionError(
       'caFileUnusable',
-      `The CA file ${fullPath} holds no certificate in PEM form (${PEM_CERTIFICATE} ...): give --ca-file the authority's certificate, not its key or a DER file.`,
+      `The CA file ${fullPath} holds no certificate in PEM form (${PEM_CERTIFICATE} ...): give {setting} the authority's certificate, not its key or a DER file.`,
     );
   }
   return text;
@@ -80,7 +80,7 @@ async function readApiKeyFile(path: string, cwd: string | undefined): Promise<Se
     const code = (error as NodeJS.ErrnoException).code ?? 'an error';
     return new ConnectionError(
       'apiKeyFileUnreadable',
-      `The api-key file ${fullPath} cannot be read (${code}): check the path given to --api-key-file and its permissions.`,
+      `The api-key file ${fullPath} cannot be read (${code}): check the path given to {setting} and its permissions.`,
     );
   }
   const key = text.trim();
@@ -108,7 +108,7 @@ export async function resolveConnection(
   input: ConnectionInput,
   env: NodeJS.ProcessEnv,
   options: ResolveConnectionOptions = {},
-): Promise<Connection | ConnectionError> {
+): Promise<Connection | ConnectionProblem> {
   const stackName = nonEmpty(input.stack);
   let stack: StackConnection | undefined;
   if (stackName !== undefined) {
@@ -131,7 +131,7 @@ export async function resolveConnection(
   if (core === undefined) {
     return new ConnectionError(
       'noCoreUrl',
-      `No core address was given: pass --core http://host:3567, set ${ConnectionEnv.coreUrl}, or name a Pulumi stack with --stack.`,
+      `No core address was given: pass {setting} http://host:3567, set ${ConnectionEnv.coreUrl}, or name a Pulumi stack with --stack.`,
     );
   }
 
@@ -150,7 +150,7 @@ export async function resolveConnection(
   if (apiKey === undefined) {
     return new ConnectionError(
       'noApiKey',
-      `No api-key was found: set ${ConnectionEnv.apiKey}, pass --api-key-file, or --stack (a key is never accepted as a command-line value).`,
+      `No api-key was found: set ${ConnectionEnv.apiKey}, pass {setting}, or --stack (a key is never accepted as a command-line value).`,
     );
   }
 
@@ -164,7 +164,8 @@ export async function resolveConnection(
   try {
     resolveCoreTargets({ baseUrl: coreUrls, ...(tenantId === undefined ? {} : { tenantId }), ...(appId === undefined ? {} : { appId }) });
   } catch (error) {
-    if (error instanceof CoreClientConfigError) return new ConnectionError('invalidSetting', error.message);
+    // The client's own refusal of an address, tenant or app: it names its setting already.
+    if (error instanceof CoreClientConfigError) return error;
     throw error;
   }
 

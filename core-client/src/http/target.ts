@@ -1,12 +1,21 @@
 import { z } from 'zod';
 import { APP_PATH_SEGMENT_PREFIX, DEFAULT_APP_ID, DEFAULT_TENANT_ID } from '../contract/names.js';
+import { Problem } from '../problem.js';
 
-/** The client was given settings it cannot work with; the message says which and why. */
-export class CoreClientConfigError extends Error {
-  readonly kind = 'config' as const;
-  constructor(message: string) {
-    super(message);
-    this.name = 'CoreClientConfigError';
+/** The settings of the settings table a client option comes from: the core's address, the tenant and the app. */
+export type ClientSetting = 'core' | 'tenant' | 'app';
+
+/** What a client refuses at its construction: an address, a tenant or app id, or an option of a library caller. */
+export type ClientConfigCode = 'coreUrlInvalid' | 'coreUrlMissing' | 'tenantInvalid' | 'appInvalid' | 'clientOptionInvalid';
+
+/**
+ * The client was given settings it cannot work with; the message says which and why, `setting` which setting gave it
+ * (none for an option only a library caller sets: a timeout, a pool size, a retry policy).
+ */
+export class CoreClientConfigError extends Problem<ClientSetting, ClientConfigCode> {
+  override readonly name = 'CoreClientConfigError';
+  constructor(code: ClientConfigCode, setting: ClientSetting | undefined, message: string) {
+    super(code, 'setting', setting, message);
   }
 }
 
@@ -45,33 +54,33 @@ function parseBaseUrl(baseUrl: string): URL {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new CoreClientConfigError(`The core address "${baseUrl}" is not a URL; give one like http://127.0.0.1:3567.`);
+    throw new CoreClientConfigError('coreUrlInvalid', 'core', `The core address "${baseUrl}" is not a URL; give one like http://127.0.0.1:3567.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CoreClientConfigError(`The core address must start with http:// or https://, not ${url.protocol}//.`);
+    throw new CoreClientConfigError('coreUrlInvalid', 'core', `The core address must start with http:// or https://, not ${url.protocol}//.`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new CoreClientConfigError('The core address must not contain a user name or password; give the api-key separately.');
+    throw new CoreClientConfigError('coreUrlInvalid', 'core', 'The core address must not contain a user name or password; give the api-key separately.');
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new CoreClientConfigError('The core address must not have a query (?...) or fragment (#...).');
+    throw new CoreClientConfigError('coreUrlInvalid', 'core', 'The core address must not have a query (?...) or fragment (#...).');
   }
   return url;
 }
 
-function checkId(schema: z.ZodType<string>, value: string, what: string): string {
+function checkId(schema: z.ZodType<string>, value: string, setting: 'tenant' | 'app'): string {
   const result = schema.safeParse(value);
   if (!result.success) {
     const reason = result.error.issues[0]?.message ?? 'it is not valid';
-    throw new CoreClientConfigError(`The ${what} "${value}" cannot be used: ${reason}.`);
+    throw new CoreClientConfigError(`${setting}Invalid`, setting, `The ${setting} id "${value}" cannot be used: ${reason}.`);
   }
   return result.data;
 }
 
 export function resolveCoreTarget(settings: { baseUrl: string; tenantId?: string; appId?: string }): CoreTarget {
   const url = parseBaseUrl(settings.baseUrl);
-  const tenantId = checkId(TenantIdSchema, settings.tenantId ?? DEFAULT_TENANT_ID, 'tenant id');
-  const appId = checkId(AppIdSchema, settings.appId ?? DEFAULT_APP_ID, 'app id');
+  const tenantId = checkId(TenantIdSchema, settings.tenantId ?? DEFAULT_TENANT_ID, 'tenant');
+  const appId = checkId(AppIdSchema, settings.appId ?? DEFAULT_APP_ID, 'app');
   const basePath = url.pathname.replace(/\/+$/, '');
   // Once an app segment is present the core expects the tenant right after it, even for `public`.
   const recipePrefix = appId !== DEFAULT_APP_ID ? `/${APP_PATH_SEGMENT_PREFIX}${appId}/${tenantId}` : tenantId !== DEFAULT_TENANT_ID ? `/${tenantId}` : '';
@@ -84,7 +93,7 @@ export function resolveCoreTarget(settings: { baseUrl: string; tenantId?: string
  */
 export function resolveCoreTargets(settings: { baseUrl: string | readonly string[]; tenantId?: string; appId?: string }): CoreTarget[] {
   const urls = typeof settings.baseUrl === 'string' ? [settings.baseUrl] : settings.baseUrl;
-  if (urls.length === 0) throw new CoreClientConfigError('No core address was given; give one like http://127.0.0.1:3567.');
+  if (urls.length === 0) throw new CoreClientConfigError('coreUrlMissing', 'core', 'No core address was given; give one like http://127.0.0.1:3567.');
   const targets = new Map<string, CoreTarget>();
   for (const baseUrl of urls) {
     const target = resolveCoreTarget({ ...settings, baseUrl });

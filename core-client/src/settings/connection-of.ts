@@ -1,14 +1,12 @@
 import { resolve } from 'node:path';
-import { ConnectionError } from '../connection/errors.js';
 import { plainHttpWarning, readableByOthersWarning } from '../files/exposure-warnings.js';
 import { resolveConnection, type Connection } from '../connection/resolve-connection.js';
 import { CoreClient } from '../http/core-client.js';
 import { commandRetryPolicy } from '../http/retry.js';
-import { CoreClientConfigError } from '../http/target.js';
+import { Problem } from '../problem.js';
 import type { Secret } from '../secret.js';
-import { SettingError } from './setting-error.js';
-import { settingFlag } from './setting-flags.js';
-import type { MigrationSettings, SettingKey } from './settings.js';
+import type { SettingProblem } from './setting-problem.js';
+import type { MigrationSettings } from './settings.js';
 
 export interface ConnectionContext {
   cwd: string;
@@ -18,28 +16,8 @@ export interface ConnectionContext {
   pulumiBinary?: string;
 }
 
-const settingOfConnectionError: Record<ConnectionError['kind'], SettingKey> = {
-  noCoreUrl: 'core',
-  noApiKey: 'apiKeyFile',
-  apiKeyFileUnreadable: 'apiKeyFile',
-  caFileUnusable: 'caFile',
-  invalidSetting: 'core',
-  pulumiMissing: 'stack',
-  pulumiFailed: 'stack',
-  stackOutputsMissing: 'stack',
-};
-
-/** A connection problem as the setting that fixes it; its sentence names that setting in each face's terms. */
-function connectionSettingError(error: ConnectionError): SettingError {
-  let setting = settingOfConnectionError[error.kind];
-  if (error.kind === 'invalidSetting' && /\btenant\b/i.test(error.message)) setting = 'tenant';
-  else if (error.kind === 'invalidSetting' && /\bapp\b/i.test(error.message)) setting = 'app';
-  const flag = settingFlag(setting).flag;
-  return new SettingError(setting, error.message.includes(flag) ? error.message.replace(flag, '{setting}') : error.message);
-}
-
 /** Where the core is and which key to use: the settings, then the environment, then the stack (see resolveConnection). */
-export async function connectionOf(settings: MigrationSettings, context: ConnectionContext): Promise<Connection | SettingError> {
+export async function connectionOf(settings: MigrationSettings, context: ConnectionContext): Promise<Connection | SettingProblem> {
   const env: NodeJS.ProcessEnv = { ...context.env };
   if (context.apiKey !== undefined && !context.apiKey.isEmpty) env['CORE_API_KEY'] = context.apiKey.reveal();
   const resolved = await resolveConnection(
@@ -47,7 +25,7 @@ export async function connectionOf(settings: MigrationSettings, context: Connect
     env,
     { cwd: context.cwd, ...(context.pulumiBinary === undefined ? {} : { pulumiBinary: context.pulumiBinary }) },
   );
-  return resolved instanceof ConnectionError ? connectionSettingError(resolved) : resolved;
+  return resolved;
 }
 
 export interface ClientOptions {
@@ -60,7 +38,7 @@ export interface ClientOptions {
 }
 
 /** The one way a run builds its client from a connection. */
-export function clientOf(connection: Connection, options: ClientOptions = {}): CoreClient | SettingError {
+export function clientOf(connection: Connection, options: ClientOptions = {}): CoreClient | SettingProblem {
   try {
     return new CoreClient({
       baseUrl: connection.coreUrls,
@@ -74,19 +52,24 @@ export function clientOf(connection: Connection, options: ClientOptions = {}): C
       retry: commandRetryPolicy(options.giveUpAfter === undefined ? undefined : options.giveUpAfter * 1000),
     });
   } catch (error) {
-    if (error instanceof CoreClientConfigError) return new SettingError('core', error.message);
+    // A problem of the client's settings (its address, tenant or app), named as the settings table names it.
+    if (error instanceof Problem) return error;
     throw error;
   }
 }
 
-/** e.g. "core from --core, api-key from CORE_API_KEY". */
-export function describeConnectionSources(connection: Connection, stack: string | undefined): string {
+/**
+ * e.g. "core from --core, api-key from CORE_API_KEY"; "api-key as typed" when the key typed in the terminal app (see
+ * `ConnectionContext.apiKey`) is the one used.
+ */
+export function describeConnectionSources(connection: Connection, stack: string | undefined, options: { apiKeyTyped?: boolean } = {}): string {
   const from = (source: Connection['source'], flag: string, variable: string): string =>
     source === 'flags' ? flag : source === 'environment' ? variable : `stack ${stack ?? ''}`.trim();
-  return (
-    `core from ${from(connection.sources.coreUrl, '--core', 'CORE_URL')}, ` +
-    `api-key from ${from(connection.sources.apiKey, '--api-key-file', 'CORE_API_KEY')}`
-  );
+  const apiKey =
+    options.apiKeyTyped === true && connection.sources.apiKey === 'environment'
+      ? 'as typed'
+      : `from ${from(connection.sources.apiKey, '--api-key-file', 'CORE_API_KEY')}`;
+  return `core from ${from(connection.sources.coreUrl, '--core', 'CORE_URL')}, api-key ${apiKey}`;
 }
 
 /** Warnings before anything is sent: an api-key file others can read, a key that would travel in clear. */

@@ -3,7 +3,8 @@ import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import { PlanTally, type PlanSummary } from '../plan/summary.js';
 import { isSourceError, type SourceError } from '../sources/source-error.js';
 import { migrationSourceFiles } from '../push/migration.js';
-import { SettingError } from './setting-error.js';
+import { settingProblem, type SettingProblem } from './setting-problem.js';
+import { Problem } from '../problem.js';
 import type { SettingKey } from './settings.js';
 
 /** A plan counted before a push: what it was counted with, and the files as they were when the count began. */
@@ -39,10 +40,10 @@ export interface CountOptions {
  * for the sum in its summary). The files are looked at first, so a change between the count and the push stops it.
  * Yields to the event loop between batches, so a screen stays live over a big file.
  */
-export async function countPlan(sourcePath: string, options: PlanOptions, count: CountOptions = {}): Promise<CountedPlan | SettingError> {
+export async function countPlan(sourcePath: string, options: PlanOptions, count: CountOptions = {}): Promise<CountedPlan | SettingProblem> {
   const interval = count.progressIntervalMs ?? 100;
   const snapshot = await snapshotOfSource(sourcePath, options);
-  if (snapshot instanceof SettingError) return snapshot;
+  if (snapshot instanceof Problem) return snapshot;
   const tally = new PlanTally(options.roles?.from);
   let operations = 0;
   let reportedAt = performance.now();
@@ -58,7 +59,7 @@ export async function countPlan(sourcePath: string, options: PlanOptions, count:
       }
     }
   } catch (error) {
-    if (isSourceError(error)) return sourceSettingError(error, options);
+    if (isSourceError(error)) return sourceSettingProblem(error, options);
     throw error;
   }
   count.onProgress?.({ records: tally.records, operations });
@@ -66,13 +67,14 @@ export async function countPlan(sourcePath: string, options: PlanOptions, count:
 }
 
 /** The export's files as they are now (a change after this stops the run), or the setting naming the one missing. */
-export async function snapshotOfSource(sourcePath: string, options: PlanOptions): Promise<FileSnapshot[] | SettingError> {
+export async function snapshotOfSource(sourcePath: string, options: PlanOptions): Promise<FileSnapshot[] | SettingProblem> {
   try {
     return await snapshotFiles(migrationSourceFiles(sourcePath, options));
   } catch (error) {
     const failed = error as NodeJS.ErrnoException;
     const setting: SettingKey = failed.path === options.auth0PasswordFile ? 'auth0PasswordFile' : 'file';
-    return new SettingError(
+    return settingProblem(
+      failed.code === 'ENOENT' ? 'fileMissing' : 'fileUnreadable',
       setting,
       `{setting} ${failed.path ?? sourcePath}: ${failed.code === 'ENOENT' ? 'no such file' : `cannot be read (${failed.code ?? 'error'})`}.`,
     );
@@ -80,7 +82,7 @@ export async function snapshotOfSource(sourcePath: string, options: PlanOptions)
 }
 
 /** A file that cannot be read as a whole, as the setting that names it (or the one that fixes it). */
-export function sourceSettingError(error: SourceError, options: PlanOptions): SettingError {
+export function sourceSettingProblem(error: SourceError, options: PlanOptions): SettingProblem {
   const setting: SettingKey =
     error.location.file === options.auth0PasswordFile
       ? 'auth0PasswordFile'
@@ -89,5 +91,5 @@ export function sourceSettingError(error: SourceError, options: PlanOptions): Se
         : error.kind === 'wrong-format' && options.format !== undefined
           ? 'format'
           : 'file';
-  return new SettingError(setting, error.message);
+  return settingProblem(`source.${error.kind}`, setting, error.message);
 }

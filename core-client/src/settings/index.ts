@@ -9,8 +9,8 @@ export {
   type SettingFace,
   type SettingKind,
 } from './setting-flags.js';
-export { SettingError, isSettingError, parseSettings } from './setting-error.js';
-export { RunSetupError, isRunSetupError } from './run-setup-error.js';
+export { describeProblem, parseSettings, runProblem, settingProblem, type ProblemCode, type SettingProblem } from './setting-problem.js';
+export { Problem, isProblem, type ProblemKind } from '../problem.js';
 export { resolveRunPaths, defaultReportName, defaultJournalName, settingOfRole, roleOfSetting, type RunPaths } from './run-paths.js';
 export { planOptionsOf, hashConfigOf, prefixRulesOf } from './plan-options.js';
 export { connectionOf, clientOf, connectionWarnings, describeConnectionSources, type ConnectionContext } from './connection-of.js';

@@ -6,7 +6,8 @@ import type { PlanOptions } from '../plan/plan-source.js';
 import { buildProviderMap, ProviderMapError } from '../plan/providers.js';
 import { parseRoleMap, parseRolesFile, type RoleRules } from '../plan/roles.js';
 import { parseFieldMapping, type FieldMapping } from '../sources/generic/field-mapping.js';
-import { SettingError } from './setting-error.js';
+import { settingProblem, type SettingProblem } from './setting-problem.js';
+import { Problem } from '../problem.js';
 import type { MigrationSettings } from './settings.js';
 
 export interface PlanOptionsContext {
@@ -17,7 +18,7 @@ export interface PlanOptionsContext {
 }
 
 /** How the plan reads and plans the export, from the settings; the first setting that cannot be used is named. */
-export async function planOptionsOf(settings: MigrationSettings, context: PlanOptionsContext): Promise<PlanOptions | SettingError> {
+export async function planOptionsOf(settings: MigrationSettings, context: PlanOptionsContext): Promise<PlanOptions | SettingProblem> {
   const { cwd } = context;
   const options: PlanOptions = { duplicates: settings.duplicates, disabled: settings.disabled };
   if (settings.format !== undefined) options.format = settings.format;
@@ -25,94 +26,96 @@ export async function planOptionsOf(settings: MigrationSettings, context: PlanOp
 
   if (settings.mapping !== undefined || settings.map.length > 0) {
     const mapping = await fieldMappingOf(settings, cwd);
-    if (mapping instanceof SettingError) return mapping;
+    if (mapping instanceof Problem) return mapping;
     options.mapping = mapping;
   }
 
   const hashConfig = context.hashConfig ?? (await hashConfigOf(settings, cwd));
-  if (hashConfig instanceof SettingError) return hashConfig;
+  if (hashConfig instanceof Problem) return hashConfig;
   if (hashConfig !== undefined) options.hashConfig = hashConfig;
 
   const prefixRules = prefixRulesOf(settings);
-  if (prefixRules instanceof SettingError) return prefixRules;
+  if (prefixRules instanceof Problem) return prefixRules;
   if (prefixRules.length > 0) options.prefixRules = prefixRules;
 
   const providerMap = buildProviderMap(settings.providerMap);
-  if (providerMap instanceof ProviderMapError) return new SettingError('providerMap', providerMap.message);
+  if (providerMap instanceof ProviderMapError) return settingProblem('providerMapInvalid', 'providerMap', providerMap.message);
   options.providerMap = providerMap;
 
   const roles = await roleRulesOf(settings, cwd);
-  if (roles instanceof SettingError) return roles;
+  if (roles instanceof Problem) return roles;
   if (roles !== undefined) options.roles = roles;
   return options;
 }
 
 /** Where roles are read and what they become; undefined when no roles are read (no path, or `--no-roles`). */
-export async function roleRulesOf(settings: MigrationSettings, cwd: string): Promise<RoleRules | SettingError | undefined> {
+export async function roleRulesOf(settings: MigrationSettings, cwd: string): Promise<RoleRules | SettingProblem | undefined> {
   if (settings.rolesFrom === undefined) {
-    if (settings.roleMap.length > 0) return new SettingError('roleMap', '{setting} renames roles read from a path: name the path with --roles-from too');
+    if (settings.roleMap.length > 0)
+      return settingProblem('rolesFromNeeded', 'roleMap', '{setting} renames roles read from a path: name the path with --roles-from too');
     if (settings.rolesFile !== undefined)
-      return new SettingError('rolesFile', '{setting} gives permissions to roles read from a path: name the path with --roles-from too');
+      return settingProblem('rolesFromNeeded', 'rolesFile', '{setting} gives permissions to roles read from a path: name the path with --roles-from too');
     return undefined;
   }
   if (!settings.roles) return undefined;
   const rename = parseRoleMap(settings.roleMap);
-  if (rename instanceof Error) return new SettingError('roleMap', `{setting} ${rename.message}`);
+  if (rename instanceof Error) return settingProblem('roleMapInvalid', 'roleMap', `{setting} ${rename.message}`);
   if (settings.rolesFile === undefined) return { from: settings.rolesFrom, rename };
   const text = await readSettingFile(settings, 'rolesFile', cwd);
-  if (text instanceof SettingError) return text;
+  if (text instanceof Problem) return text;
   const permissions = parseRolesFile(text);
-  if (permissions instanceof Error) return new SettingError('rolesFile', `{setting} ${resolve(cwd, settings.rolesFile)} ${permissions.message}`);
+  if (permissions instanceof Error)
+    return settingProblem('rolesFileInvalid', 'rolesFile', `{setting} ${resolve(cwd, settings.rolesFile)} ${permissions.message}`);
   return { from: settings.rolesFrom, rename, permissions };
 }
 
 /** The `hashConfig` file's parameters; undefined when no file is set. */
-export async function hashConfigOf(settings: MigrationSettings, cwd: string): Promise<HashConfig | SettingError | undefined> {
+export async function hashConfigOf(settings: MigrationSettings, cwd: string): Promise<HashConfig | SettingProblem | undefined> {
   if (settings.hashConfig === undefined) return undefined;
   const text = await readSettingFile(settings, 'hashConfig', cwd);
-  if (text instanceof SettingError) return text;
+  if (text instanceof Problem) return text;
   const parsed = parseHashConfig(text);
-  return parsed instanceof Error ? new SettingError('hashConfig', `{setting} ${settings.hashConfig}: ${parsed.message}`) : parsed;
+  return parsed instanceof Error ? settingProblem('hashConfigInvalid', 'hashConfig', `{setting} ${settings.hashConfig}: ${parsed.message}`) : parsed;
 }
 
-export function prefixRulesOf(settings: MigrationSettings): PrefixRule[] | SettingError {
+export function prefixRulesOf(settings: MigrationSettings): PrefixRule[] | SettingProblem {
   const rules: PrefixRule[] = [];
   for (const prefix of settings.stripPrefix) {
     const rule = prefixRuleFromOption(prefix);
-    if (rule instanceof Error) return new SettingError('stripPrefix', rule.message);
+    if (rule instanceof Error) return settingProblem('stripPrefixInvalid', 'stripPrefix', rule.message);
     rules.push(rule);
   }
   return rules;
 }
 
 /** A mapping file, then `field=column` entries over it. */
-async function fieldMappingOf(settings: MigrationSettings, cwd: string): Promise<FieldMapping | SettingError> {
+async function fieldMappingOf(settings: MigrationSettings, cwd: string): Promise<FieldMapping | SettingProblem> {
   let fromFile: FieldMapping | undefined;
   if (settings.mapping !== undefined) {
     const text = await readSettingFile(settings, 'mapping', cwd);
-    if (text instanceof SettingError) return text;
+    if (text instanceof Problem) return text;
     const parsed = parseFieldMapping(text, resolve(cwd, settings.mapping));
-    if (parsed instanceof Error) return new SettingError('mapping', parsed.message);
+    if (parsed instanceof Error) return settingProblem('mappingInvalid', 'mapping', parsed.message);
     fromFile = parsed;
   }
   const overrides: Record<string, string> = {};
   for (const entry of settings.map) {
     const separator = entry.indexOf('=');
-    if (separator < 1) return new SettingError('map', `{setting} "${entry}" must look like field=column, e.g. email=mail`);
+    if (separator < 1) return settingProblem('mapInvalid', 'map', `{setting} "${entry}" must look like field=column, e.g. email=mail`);
     overrides[entry.slice(0, separator).trim()] = entry.slice(separator + 1).trim();
   }
   const mapping = parseFieldMapping({ ...fromFile, ...overrides }, settingsMapOrigin);
-  return mapping instanceof Error ? new SettingError('map', mapping.message) : mapping;
+  return mapping instanceof Error ? settingProblem('mapInvalid', 'map', mapping.message) : mapping;
 }
 
 const settingsMapOrigin = 'the field mapping';
 
-async function readSettingFile(settings: MigrationSettings, key: 'hashConfig' | 'mapping' | 'rolesFile', cwd: string): Promise<string | SettingError> {
+async function readSettingFile(settings: MigrationSettings, key: 'hashConfig' | 'mapping' | 'rolesFile', cwd: string): Promise<string | SettingProblem> {
   const path = resolve(cwd, settings[key] ?? '');
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    return new SettingError(key, `{setting} ${path}: cannot read the file (${code})`);
+    return settingProblem('settingFileUnreadable', key, `{setting} ${path}: cannot read the file (${code})`);
   }
 }

@@ -21,12 +21,11 @@ import { countPlan, planKeyOf, snapshotOfSource, type CountedPlan, type CountOpt
 import type { FileSnapshot } from '../files/file-snapshot.js';
 import { planOptionsOf } from './plan-options.js';
 import { resolveRunPaths, roleOfSetting, settingOfRole, type RunPaths } from './run-paths.js';
-import { RunSetupError } from './run-setup-error.js';
 import { unprovenScryptWarning } from './scrypt-proof.js';
-import { SettingError } from './setting-error.js';
+import { runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
+import { Problem } from '../problem.js';
 import { settingName, type SettingFace } from './setting-flags.js';
 import type { MigrationSettings, SettingKey } from './settings.js';
-import { ExitCode } from './verdict.js';
 
 export interface RunContext {
   /** The folder the command runs in: relative paths of the settings are read from there. */
@@ -128,19 +127,19 @@ export async function exposedFileWarnings(paths: RunPaths): Promise<string[]> {
  * features the core offers, the plan's count, and whether the steps the plan needs are there. Returns the prepared
  * run, or the first reason it cannot start (nothing was sent). The caller closes `client`.
  */
-export async function prepareMigration(settings: MigrationSettings, context: RunContext): Promise<PreparedMigration | RunSetupError> {
+export async function prepareMigration(settings: MigrationSettings, context: RunContext): Promise<PreparedMigration | SettingProblem> {
   const say = (level: 'info' | 'warning', text: string): void => context.onMessage?.({ level, text });
-  if (settings.file === undefined) return RunSetupError.of(new SettingError('file', '{setting} is needed: which export holds the users?'));
+  if (settings.file === undefined) return settingProblem('fileNeeded', 'file', '{setting} is needed: which export holds the users?');
   const command = context.command ?? 'push';
   if (command === 'sync' && settings.journal === undefined) {
-    return RunSetupError.of(new SettingError('journal', '{setting} is needed: a sync compares the newer export with the journal of the earlier push or sync.'));
+    return settingProblem('journalNeeded', 'journal', '{setting} is needed: a sync compares the newer export with the journal of the earlier push or sync.');
   }
   const paths = resolveRunPaths(settings, context.cwd);
   // Before connecting: a mistyped journal would otherwise make the sync a full push of the export.
   const noJournal = command === 'sync' ? await syncJournalProblem(paths.journalPath) : undefined;
-  if (noJournal !== undefined) return RunSetupError.sentence(ExitCode.usageOrConfiguration, noJournal, 'journal');
+  if (noJournal !== undefined) return runProblem('syncJournalUnusable', 'journal', noJournal, 'journal');
   const planOptions = await planOptionsOf(settings, { cwd: context.cwd, ...(context.hashConfig === undefined ? {} : { hashConfig: context.hashConfig }) });
-  if (planOptions instanceof SettingError) return RunSetupError.of(planOptions);
+  if (planOptions instanceof Problem) return planOptions;
   const limits = concurrencyLimitsOf(settings);
 
   // Before anything is opened, read or sent: an output that names an input would destroy it.
@@ -148,41 +147,35 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   const outputs: NamedFile[] = [{ role: 'the report', path: paths.reportPath }];
   if (!settings.dryRun) outputs.push({ role: 'the journal', path: paths.journalPath }, { role: 'the roles record', path: rolesRecordPath(paths.journalPath) });
   const refused = await checkOutputPaths(migrationInputs({ sourcePath: paths.sourcePath, planOptions, inputFiles }), outputs);
-  if (refused !== undefined) return RunSetupError.sentence(ExitCode.usageOrConfiguration, refused.message, settingOfRole(refused.role ?? ''));
+  if (refused !== undefined) return runProblem('outputRefused', 'setting', refused.message, settingOfRole(refused.role ?? ''));
   for (const warning of await exposedFileWarnings(paths)) say('warning', warning);
   const credentialsPath = paths.inputs.find((input) => input.role === 'the credentials file')?.path;
   const credentials = credentialsPath === undefined ? undefined : await readCredentials(credentialsPath);
-  if (credentials instanceof Error) return RunSetupError.of(new SettingError('verifyCredentials', `{setting} ${credentials.message}`));
+  if (credentials instanceof Error) return settingProblem('credentialsUnreadable', 'verifyCredentials', `{setting} ${credentials.message}`);
 
   const connection = await connectionOf(settings, context);
-  if (connection instanceof SettingError) return RunSetupError.of(connection);
+  if (connection instanceof Problem) return connection;
   for (const url of connection.coreUrls) {
     const clearText = plainHttpWarning(url);
     if (clearText !== undefined) say('warning', clearText);
   }
   const client = clientOf(connection, { connections: limits.max, redact: [planOptions.hashConfig?.signerKey], giveUpAfter: settings.giveUpAfter });
-  if (client instanceof SettingError) return RunSetupError.of(client);
+  if (client instanceof Problem) return client;
 
-  const failed = (error: RunSetupError): RunSetupError => {
+  const failed = (problem: SettingProblem): SettingProblem => {
     void client.close();
-    return error;
+    return problem;
   };
   const preflight = await runPreflight(client);
   if (!preflight.ok) {
-    return failed(
-      RunSetupError.sentence(
-        ExitCode.coreUnreachableOrKeyRefused,
-        `the pre-flight failed, nothing was sent. ${preflight.failure?.sentence ?? ''}`.trim(),
-        'core',
-      ),
-    );
+    return failed(runProblem('preflightFailed', 'core', `the pre-flight failed, nothing was sent. ${preflight.failure?.sentence ?? ''}`.trim(), 'core'));
   }
   say('info', `Core: ${preflight.target} is reachable and accepts the key.`);
   const support = await probeIdentityFeatures(client).catch((error: unknown) => {
     if (error instanceof IdentityProbeError) return error;
     throw error;
   });
-  if (support instanceof IdentityProbeError) return failed(RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, support.message, 'core'));
+  if (support instanceof IdentityProbeError) return failed(runProblem('identityProbeFailed', 'core', support.message, 'core'));
 
   const key = planKeyOf(paths.sourcePath, planOptions);
   const planned =
@@ -195,9 +188,9 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
             ...(context.signal === undefined ? {} : { signal: context.signal }),
             ...(context.onCountProgress === undefined ? {} : { onProgress: context.onCountProgress }),
           });
-  if (planned instanceof SettingError) return failed(RunSetupError.of(planned));
+  if (planned instanceof Problem) return failed(planned);
   const snapshot = planned?.snapshot ?? (await snapshotOfSource(paths.sourcePath, planOptions));
-  if (snapshot instanceof SettingError) return failed(RunSetupError.of(snapshot));
+  if (snapshot instanceof Problem) return failed(snapshot);
   const summary = planned?.summary;
   if (summary !== undefined) {
     // In the summary's words: a disabled account left out is its own outcome, not a refusal.
@@ -211,15 +204,19 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   if ('problem' in identity) {
     const { missing } = identity;
     return failed(
-      new RunSetupError(ExitCode.usageOrConfiguration, settingOfFeature[missing[0] ?? 'mapping'], (face) =>
-        missingFeaturesSentence(missing, preflight.target, turnOffText(missing, face)),
+      runProblem(
+        'identityFeaturesMissing',
+        'setting',
+        (face) => missingFeaturesSentence(missing, preflight.target, turnOffText(missing, face)),
+        settingOfFeature[missing[0] ?? 'mapping'],
       ),
     );
   }
   if (identity.options.roles && summary !== undefined && summary.roles.wantedNotListed > 0) {
     return failed(
-      RunSetupError.sentence(
-        ExitCode.usageOrConfiguration,
+      runProblem(
+        'rolesLookLikeUserData',
+        'setting',
         `the records hold more than ${MAX_WANTED_ROLES} distinct roles at ${summary.roles.from ?? 'the roles path'}, which look like per-user data, not roles; nothing was sent. Check the roles path, or turn roles off.`,
         'rolesFrom',
       ),

@@ -9,14 +9,13 @@ import { SyncRefusedError } from '../sync/sync-guard.js';
 import { runMigration } from '../push/migration.js';
 import { plannedRejectionsOf, type PushSummary, type RoleSetup } from '../summary/push-summary.js';
 import { isSourceError } from '../sources/source-error.js';
-import { sourceSettingError } from './count-plan.js';
+import { sourceSettingProblem } from './count-plan.js';
 import { commandLineOf } from './command-line.js';
 import type { PreparedMigration } from './prepare-migration.js';
 import { settingOfRole } from './run-paths.js';
-import { RunSetupError } from './run-setup-error.js';
+import { runProblem, type SettingProblem } from './setting-problem.js';
 import type { MigrationSettings } from './settings.js';
 import { syncRefusal } from './sync-guard-sentences.js';
-import { ExitCode } from './verdict.js';
 
 export interface RunControls {
   /** Stop taking new operations; those in flight finish and are journalled (the first Ctrl-C, the app's q). */
@@ -30,16 +29,16 @@ export interface RunControls {
 
 /**
  * Pushes a prepared run: the known accounts checked locally, the plan streamed to the core, the accounts signed in.
- * A journal or output that fails, or an export that cannot be read as a whole, ends it with a `RunSetupError`.
+ * A journal or output that fails, or an export that cannot be read as a whole, ends it with its problem.
  */
-export async function runPrepared(prepared: PreparedMigration, controls: RunControls = {}): Promise<PushSummary | RunSetupError> {
+export async function runPrepared(prepared: PreparedMigration, controls: RunControls = {}): Promise<PushSummary | SettingProblem> {
   let roles: RoleSetup | undefined;
   try {
     roles = await rolesBeforeFirstUser(prepared, controls.signal);
   } catch (error) {
-    if (error instanceof OutputPathError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
+    if (error instanceof OutputPathError) return runProblem('rolesRecordUnwritable', 'journal', error.message, 'journal');
     if (!isCoreError(error)) throw error;
-    return RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, `creating the roles failed, so no user was sent: ${error.message}`, 'core');
+    return runProblem('rolesNotCreated', 'core', `creating the roles failed, so no user was sent: ${error.message}`, 'core');
   }
   const withRoles = roles === undefined ? prepared.identity : { ...prepared.identity, refusedRoles: roles.refused };
   const identity = prepared.command === 'sync' && withRoles.roles ? { ...withRoles, managedRoles: await managedRoles(prepared) } : withRoles;
@@ -78,10 +77,10 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     const steps = summary.steps === undefined || summary.dryRun ? summary.steps : { ...summary.steps, rolesCreated: roles.created.length };
     return { ...summary, roles, ...(steps === undefined ? {} : { steps }) };
   } catch (error) {
-    if (error instanceof JournalError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
+    if (error instanceof JournalError) return runProblem('journalRefused', 'journal', error.message, 'journal');
     if (error instanceof SyncRefusedError) return syncRefusal(error);
-    if (error instanceof OutputPathError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, settingOfRole(error.role ?? ''));
-    if (isSourceError(error)) return RunSetupError.of(sourceSettingError(error, prepared.planOptions));
+    if (error instanceof OutputPathError) return runProblem('outputRefused', 'setting', error.message, settingOfRole(error.role ?? ''));
+    if (isSourceError(error)) return sourceSettingProblem(error, prepared.planOptions);
     throw error;
   }
 }

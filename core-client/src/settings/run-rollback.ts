@@ -5,10 +5,9 @@ import { IdentityProbeError, probeIdentityFeatures } from '../identity/features.
 import { JournalReadError } from '../rollback/journal-users.js';
 import { runRollback, type RollbackSummary } from '../rollback/rollback.js';
 import { clientOf, connectionOf, connectionWarnings, type ConnectionContext } from './connection-of.js';
-import { RunSetupError } from './run-setup-error.js';
-import { SettingError } from './setting-error.js';
+import { runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
+import { Problem } from '../problem.js';
 import type { MigrationSettings } from './settings.js';
-import { ExitCode } from './verdict.js';
 
 export interface RollbackRun {
   /** The journal to undo; default: the settings' `journal`. */
@@ -23,33 +22,30 @@ export interface RollbackRun {
 /**
  * The rollback both faces run: the connection and its pre-flight, the core's removal (and mapping) features, then
  * every user the journal says this migration created removed by its id. Nothing is removed when it returns a
- * `RunSetupError`.
+ * problem.
  */
 export async function rollbackWithSettings(
   settings: MigrationSettings,
   context: ConnectionContext,
   run: RollbackRun = {},
-): Promise<RollbackSummary | RunSetupError> {
+): Promise<RollbackSummary | SettingProblem> {
   const journal = run.journalPath ?? (settings.journal === undefined ? undefined : resolve(context.cwd, settings.journal));
-  if (journal === undefined) return RunSetupError.of(new SettingError('journal', '{setting} is needed: the journal of the push to undo'));
+  if (journal === undefined) return settingProblem('journalNeeded', 'journal', '{setting} is needed: the journal of the push to undo');
   const connection = await connectionOf(settings, context);
-  if (connection instanceof SettingError) return RunSetupError.of(connection);
+  if (connection instanceof Problem) return connection;
   for (const warning of await connectionWarnings(settings, connection.coreUrls, context.cwd)) run.onWarning?.(warning);
   const client = clientOf(connection, { giveUpAfter: settings.giveUpAfter });
-  if (client instanceof SettingError) return RunSetupError.of(client);
+  if (client instanceof Problem) return client;
   try {
     const preflight = await runPreflight(client);
     if (!preflight.ok) {
-      return RunSetupError.sentence(
-        ExitCode.coreUnreachableOrKeyRefused,
-        `the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}`.trim(),
-        'core',
-      );
+      return runProblem('preflightFailed', 'core', `the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}`.trim(), 'core');
     }
     const support = await probeIdentityFeatures(client);
     if (!support.removal) {
-      return RunSetupError.sentence(
-        ExitCode.usageOrConfiguration,
+      return runProblem(
+        'removalMissing',
+        'setting',
         `the core at ${preflight.target} has no user removal (/user/remove answered 404), so nothing can be rolled back.`,
         'core',
       );
@@ -64,10 +60,9 @@ export async function rollbackWithSettings(
       ...(run.onNote === undefined ? {} : { onNote: run.onNote }),
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return RunSetupError.of(new SettingError('journal', `{setting} ${journal}: no such journal.`));
-    if (error instanceof IdentityProbeError) return RunSetupError.sentence(ExitCode.coreUnreachableOrKeyRefused, error.message, 'core');
-    if (error instanceof JournalReadError || error instanceof OutputPathError)
-      return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return settingProblem('journalMissing', 'journal', `{setting} ${journal}: no such journal.`);
+    if (error instanceof IdentityProbeError) return runProblem('identityProbeFailed', 'core', error.message, 'core');
+    if (error instanceof JournalReadError || error instanceof OutputPathError) return runProblem('journalUnreadable', 'journal', error.message, 'journal');
     throw error;
   } finally {
     await client.close();

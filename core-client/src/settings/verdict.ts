@@ -1,15 +1,10 @@
 import type { RollbackSummary } from '../rollback/rollback.js';
 import type { PlanSummary } from '../plan/summary.js';
 import { allSucceeded, plannedRejectionsOf, type PushSummary } from '../summary/push-summary.js';
+import { ExitCode } from '../problem.js';
 
-/** The exit codes every command shares, and the terminal app ends with: scripts and CI rely on them. */
-export const ExitCode = {
-  ok: 0,
-  someRecordsFailed: 1,
-  usageOrConfiguration: 2,
-  coreUnreachableOrKeyRefused: 3,
-} as const;
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+// The exit codes live with the problem type, which carries one; the commands reach them here too.
+export { ExitCode } from '../problem.js';
 
 /**
  * The exit code of a push, headless or in the terminal app: 0 when every operation ended imported, existing or

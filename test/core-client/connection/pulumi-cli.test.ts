@@ -2,6 +2,7 @@ import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConnectionError } from '../../../core-client/src/connection/errors.js';
+import { describeProblem } from '../../../core-client/src/settings/setting-problem.js';
 import { listPulumiStacks, readStackConnection } from '../../../core-client/src/connection/pulumi-cli.js';
 import { describe, expect, it } from 'vitest';
 import { fakePulumi, pathWithoutPulumi, stackOutputJson } from './support/fake-pulumi.js';
@@ -56,7 +57,7 @@ describe('readStackConnection', () => {
       }),
     });
     const error = (await readStackConnection('dev', { env: { PATH: pulumi.path } })) as ConnectionError;
-    expect(error.kind).toBe('stackOutputsMissing');
+    expect(error.code).toBe('stackOutputsMissing');
     expect(error.message).toContain('no usable coreUrls output');
   });
 
@@ -64,7 +65,7 @@ describe('readStackConnection', () => {
     const result = await readStackConnection('dev', { env: { PATH: await pathWithoutPulumi() } });
     expect(result).toBeInstanceOf(ConnectionError);
     const error = result as ConnectionError;
-    expect(error.kind).toBe('pulumiMissing');
+    expect(error.code).toBe('pulumiMissing');
     expect(error.message).toMatch(/Pulumi CLI \("pulumi"\) was not found on PATH/);
     expect(error.message).toContain('install it');
     expect(error.message).toContain('--core');
@@ -76,8 +77,8 @@ describe('readStackConnection', () => {
     const result = await readStackConnection('dev', { env: { PATH: pulumi.path } });
     expect(result).toBeInstanceOf(ConnectionError);
     const error = result as ConnectionError;
-    expect(error.kind).toBe('stackOutputsMissing');
-    expect(error.message).toBe(
+    expect(error.code).toBe('stackOutputsMissing');
+    expect(describeProblem(error, 'flags')).toBe(
       'Stack "dev" has no usable coreUrl, apiKey, signerKeyConfigured and database outputs: run `pulumi up --stack dev` with this project\'s infra program first, ' +
         'or pass --core and CORE_API_KEY / --api-key-file instead of --stack.',
     );
@@ -86,7 +87,7 @@ describe('readStackConnection', () => {
   it('names the missing output when only the key is absent, without quoting the outputs', async () => {
     const pulumi = await fakePulumi({ stdout: stackOutputJson({ coreUrl: 'http://127.0.0.1:3567', somethingElse: 'value-xyz' }) });
     const error = (await readStackConnection('dev', { env: { PATH: pulumi.path } })) as ConnectionError;
-    expect(error.kind).toBe('stackOutputsMissing');
+    expect(error.code).toBe('stackOutputsMissing');
     expect(error.message).toContain('no usable apiKey, signerKeyConfigured and database outputs');
     expect(error.message).not.toContain('value-xyz');
   });
@@ -94,7 +95,7 @@ describe('readStackConnection', () => {
   it("passes on the CLI's own error for an unknown stack, with what to check", async () => {
     const pulumi = await fakePulumi({ stderr: "error: no stack named 'prod' found\n", exitCode: 255 });
     const error = (await readStackConnection('prod', { env: { PATH: pulumi.path } })) as ConnectionError;
-    expect(error.kind).toBe('pulumiFailed');
+    expect(error.code).toBe('pulumiFailed');
     expect(error.message).toContain("(error: no stack named 'prod' found)");
     expect(error.message).toContain('pulumi stack ls');
   });
@@ -107,7 +108,7 @@ describe('readStackConnection', () => {
       exitCode: 255,
     });
     const error = (await readStackConnection('dev', { env: { PATH: pulumi.path } })) as ConnectionError;
-    expect(error.kind).toBe('pulumiFailed');
+    expect(error.code).toBe('pulumiFailed');
     expect(error.message).toMatch(/: set PULUMI_CONFIG_PASSPHRASE \(or PULUMI_CONFIG_PASSPHRASE_FILE\)/);
   });
 });
@@ -131,6 +132,6 @@ describe('listPulumiStacks', () => {
   it('gives a ConnectionError when the CLI is missing', async () => {
     const result = await listPulumiStacks({ env: { PATH: await pathWithoutPulumi() } });
     expect(result).toBeInstanceOf(ConnectionError);
-    expect((result as ConnectionError).kind).toBe('pulumiMissing');
+    expect((result as ConnectionError).code).toBe('pulumiMissing');
   });
 });

@@ -2,6 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConnectionError } from '../../../core-client/src/connection/errors.js';
+import { CoreClientConfigError } from '../../../core-client/src/http/target.js';
+import { Problem } from '../../../core-client/src/problem.js';
+import { describeProblem } from '../../../core-client/src/settings/setting-problem.js';
 import { resolveConnection, type Connection } from '../../../core-client/src/connection/resolve-connection.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakePulumi, pathWithoutPulumi, stackOutputJson, type FakePulumi } from './support/fake-pulumi.js';
@@ -24,7 +27,7 @@ beforeAll(async () => {
 
 async function resolved(...args: Parameters<typeof resolveConnection>): Promise<Connection> {
   const result = await resolveConnection(...args);
-  if (result instanceof ConnectionError) throw result;
+  if (result instanceof Problem) throw result;
   return result;
 }
 
@@ -55,8 +58,8 @@ describe('resolveConnection precedence', () => {
     const connection = await resolved({ stack: 'dev', core: cores }, { PATH: stack.path, CORE_URL: 'http://127.0.0.1:4000' });
     expect(connection).toMatchObject({ coreUrl: cores[0], coreUrls: cores, source: 'flags' });
     const refused = await resolveConnection({ core: [cores[0] ?? '', 'ftp://127.0.0.1:5001'] }, { CORE_API_KEY: ENV_KEY });
-    expect(refused).toBeInstanceOf(ConnectionError);
-    expect((refused as ConnectionError).message).toMatch(/must start with http:\/\/ or https:\/\//);
+    expect(refused).toBeInstanceOf(CoreClientConfigError);
+    expect((refused as CoreClientConfigError).message).toMatch(/must start with http:\/\/ or https:\/\//);
   });
 
   it('lets the environment beat the stack, value by value', async () => {
@@ -97,7 +100,7 @@ describe('resolveConnection precedence', () => {
 
   it('treats empty environment values as unset', async () => {
     const result = await resolveConnection({ core: 'http://127.0.0.1:3567' }, { CORE_API_KEY: '  ' });
-    expect((result as ConnectionError).kind).toBe('noApiKey');
+    expect((result as ConnectionError).code).toBe('noApiKey');
   });
 
   it('never shows the key when the connection is printed or serialised', async () => {
@@ -111,33 +114,36 @@ describe('resolveConnection errors', () => {
   it('says where a key can come from when there is none', async () => {
     const result = await resolveConnection({ core: 'http://127.0.0.1:3567' }, {});
     expect(result).toBeInstanceOf(ConnectionError);
-    expect((result as ConnectionError).kind).toBe('noApiKey');
-    expect((result as ConnectionError).message).toContain('set CORE_API_KEY, pass --api-key-file, or --stack');
+    expect((result as ConnectionError).code).toBe('noApiKey');
+    expect(describeProblem(result as ConnectionError, 'flags')).toContain('set CORE_API_KEY, pass --api-key-file, or --stack');
+    expect((result as ConnectionError).setting).toBe('apiKeyFile');
   });
 
   it('says where the core address can come from when there is none', async () => {
     const result = (await resolveConnection({}, { CORE_API_KEY: ENV_KEY })) as ConnectionError;
-    expect(result.kind).toBe('noCoreUrl');
-    expect(result.message).toContain('pass --core http://host:3567, set CORE_URL, or name a Pulumi stack with --stack');
+    expect(result.code).toBe('noCoreUrl');
+    expect(describeProblem(result, 'flags')).toContain('pass --core http://host:3567, set CORE_URL, or name a Pulumi stack with --stack');
   });
 
   it('names an api-key file that cannot be read, or is empty', async () => {
     const missing = (await resolveConnection({ core: 'http://127.0.0.1:3567', apiKeyFile: join(keyDir, 'nope.key') }, {})) as ConnectionError;
-    expect(missing.kind).toBe('apiKeyFileUnreadable');
+    expect(missing.code).toBe('apiKeyFileUnreadable');
     expect(missing.message).toContain(`${join(keyDir, 'nope.key')} cannot be read (ENOENT)`);
     const empty = (await resolveConnection({ core: 'http://127.0.0.1:3567', apiKeyFile: join(keyDir, 'empty.key') }, {})) as ConnectionError;
-    expect(empty.kind).toBe('apiKeyFileUnreadable');
+    expect(empty.code).toBe('apiKeyFileUnreadable');
     expect(empty.message).toContain('is empty');
   });
 
   it.each([
-    [{ core: 'ftp://127.0.0.1:3567' }, /must start with http:\/\/ or https:\/\//],
-    [{ core: 'not a url' }, /is not a URL/],
-    [{ core: 'http://127.0.0.1:3567', tenant: 'Tenant_A' }, /tenant id "Tenant_A" cannot be used/],
-    [{ core: 'http://127.0.0.1:3567', app: 'App A' }, /app id "App A" cannot be used/],
-  ])('refuses %o as a setting', async (input, message) => {
-    const result = (await resolveConnection(input, { CORE_API_KEY: ENV_KEY })) as ConnectionError;
-    expect(result.kind).toBe('invalidSetting');
+    [{ core: 'ftp://127.0.0.1:3567' }, /must start with http:\/\/ or https:\/\//, 'coreUrlInvalid', 'core'],
+    [{ core: 'not a url' }, /is not a URL/, 'coreUrlInvalid', 'core'],
+    [{ core: 'http://127.0.0.1:3567', tenant: 'Tenant_A' }, /tenant id "Tenant_A" cannot be used/, 'tenantInvalid', 'tenant'],
+    [{ core: 'http://127.0.0.1:3567', app: 'App A' }, /app id "App A" cannot be used/, 'appInvalid', 'app'],
+  ])('refuses %o as a setting, naming the setting as data', async (input, message, code, setting) => {
+    const result = (await resolveConnection(input, { CORE_API_KEY: ENV_KEY })) as CoreClientConfigError;
+    expect(result).toBeInstanceOf(CoreClientConfigError);
+    expect(result.code).toBe(code);
+    expect(result.setting).toBe(setting);
     expect(result.message).toMatch(message);
   });
 
@@ -146,6 +152,6 @@ describe('resolveConnection errors', () => {
       { stack: 'dev', core: 'http://127.0.0.1:3567' },
       { PATH: await pathWithoutPulumi(), CORE_API_KEY: ENV_KEY },
     )) as ConnectionError;
-    expect(result.kind).toBe('pulumiMissing');
+    expect(result.code).toBe('pulumiMissing');
   });
 });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { prepareMigration, type PreparedMigration } from '../../../core-client/src/settings/prepare-migration.js';
 import { resumeCommandLine, runPrepared } from '../../../core-client/src/settings/run-prepared.js';
-import { RunSetupError } from '../../../core-client/src/settings/run-setup-error.js';
+import { Problem } from '../../../core-client/src/problem.js';
+import { describeProblem, type SettingProblem } from '../../../core-client/src/settings/setting-problem.js';
 import { MigrationSettingsSchema } from '../../../core-client/src/settings/settings.js';
 import { exitCodeOfPush, exitCodeOfRollback } from '../../../core-client/src/settings/verdict.js';
 import { emptyCounts, type PushSummary } from '../../../core-client/src/summary/push-summary.js';
@@ -34,7 +35,7 @@ afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-async function prepare(input: Record<string, unknown>, env: NodeJS.ProcessEnv = { CORE_API_KEY: apiKey }): Promise<PreparedMigration | RunSetupError> {
+async function prepare(input: Record<string, unknown>, env: NodeJS.ProcessEnv = { CORE_API_KEY: apiKey }): Promise<PreparedMigration | SettingProblem> {
   return prepareMigration(MigrationSettingsSchema.parse({ file: 'users.ndjson', core: [core.url], ...input }), { cwd: folder, env });
 }
 
@@ -46,8 +47,8 @@ describe('the checks before a push, one sequence for both faces', () => {
       env: { CORE_API_KEY: apiKey },
       onMessage: ({ text }) => messages.push(text),
     });
-    expect(prepared).not.toBeInstanceOf(RunSetupError);
-    if (prepared instanceof RunSetupError) return;
+    expect(prepared).not.toBeInstanceOf(Problem);
+    if (prepared instanceof Problem) return;
     expect(prepared.limits).toMatchObject({ max: 2 });
     expect(prepared.planned?.summary.operations).toBe(3);
     expect(messages).toEqual([expect.stringContaining('is reachable and accepts the key'), 'Plan: 3 operations from 3 records (0 rejected by the plan).']);
@@ -81,10 +82,10 @@ describe('the checks before a push, one sequence for both faces', () => {
     ];
     for (const [input, env, exitCode, setting, message] of cases) {
       const result = await prepare(input, env);
-      expect(result, JSON.stringify(input)).toBeInstanceOf(RunSetupError);
-      const error = result as RunSetupError;
+      expect(result, JSON.stringify(input)).toBeInstanceOf(Problem);
+      const error = result as SettingProblem;
       expect([error.exitCode, error.setting], JSON.stringify(input)).toEqual([exitCode, setting]);
-      expect(error.message).toMatch(message);
+      expect(describeProblem(error, 'flags')).toMatch(message);
     }
     expect(core.emailPasswordUsers()).toEqual([]);
   });
@@ -92,11 +93,11 @@ describe('the checks before a push, one sequence for both faces', () => {
   it('says in each face how to do without an identity feature the core lacks', async () => {
     core.identity.setMissing(['mapping']);
     const result = await prepare({});
-    expect(result).toBeInstanceOf(RunSetupError);
-    const error = result as RunSetupError;
+    expect(result).toBeInstanceOf(Problem);
+    const error = result as SettingProblem;
     expect(error.setting).toBe('keepIds');
-    expect(error.describe('flags')).toContain('pass --no-keep-ids');
-    expect(error.describe('app')).toContain('turn off "keep old ids"');
+    expect(describeProblem(error, 'flags')).toContain('pass --no-keep-ids');
+    expect(describeProblem(error, 'app')).toContain('turn off "keep old ids"');
     core.identity.setMissing([]);
   });
 });

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandLineOf, formatCommandLine } from '../../../core-client/src/settings/command-line.js';
 import { planOptionsOf } from '../../../core-client/src/settings/plan-options.js';
 import { resolveRunPaths } from '../../../core-client/src/settings/run-paths.js';
-import { parseSettings, SettingError } from '../../../core-client/src/settings/setting-error.js';
+import { Problem } from '../../../core-client/src/problem.js';
+import { describeProblem, parseSettings, type SettingProblem } from '../../../core-client/src/settings/setting-problem.js';
 import { settingFlags, settingName } from '../../../core-client/src/settings/setting-flags.js';
 import { defaultSettings, MigrationSettingsSchema, type MigrationSettings } from '../../../core-client/src/settings/settings.js';
 
@@ -49,10 +50,10 @@ describe('the settings of a run', () => {
   it("refuse a value beyond its limits with a sentence naming the setting in each face's terms", () => {
     const errors = parseSettings({ concurrency: '2000', duplicates: 'sometimes' as never });
     expect(Array.isArray(errors)).toBe(true);
-    const concurrency = (errors as SettingError[]).find((error) => error.setting === 'concurrency');
-    expect(concurrency?.describe('flags')).toBe('--concurrency must be a whole number from 1 to 1024, not "2000"');
-    expect(concurrency?.describe('app')).toBe('concurrency must be a whole number from 1 to 1024, not "2000"');
-    expect((errors as SettingError[]).map((error) => error.setting)).toContain('duplicates');
+    const concurrency = (errors as SettingProblem[]).find((error) => error.setting === 'concurrency');
+    expect(concurrency && describeProblem(concurrency, 'flags')).toBe('--concurrency must be a whole number from 1 to 1024, not "2000"');
+    expect(concurrency && describeProblem(concurrency, 'app')).toBe('concurrency must be a whole number from 1 to 1024, not "2000"');
+    expect((errors as SettingProblem[]).map((error) => error.setting)).toContain('duplicates');
   });
 
   it('are each named by one flag, and the table covers every setting', () => {
@@ -124,9 +125,9 @@ describe('the plan options of the settings', () => {
     ];
     for (const [input, setting, message] of cases) {
       const result = await planOptionsOf(settings({ file: 'users.json', ...input }), { cwd: folder });
-      expect(result, JSON.stringify(input)).toBeInstanceOf(SettingError);
-      expect((result as SettingError).setting).toBe(setting);
-      expect((result as SettingError).describe('flags')).toMatch(message);
+      expect(result, JSON.stringify(input)).toBeInstanceOf(Problem);
+      expect((result as SettingProblem).setting).toBe(setting);
+      expect(describeProblem(result as SettingProblem, 'flags')).toMatch(message);
     }
   });
 });

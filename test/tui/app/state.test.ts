@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSettings } from '../../../core-client/src/settings/setting-error.js';
+import { parseSettings } from '../../../core-client/src/settings/setting-problem.js';
 import { MigrationSettingsSchema } from '../../../core-client/src/settings/settings.js';
 import { draftFromSettings, settingsInputOfDraft } from '../../../tui/src/app/draft.js';
 import { commandLines } from '../../../tui/src/app/leaving.js';

@@ -1,7 +1,7 @@
 import { appTestBed } from '../support/app-bed.js';
 import { describe, expect, it } from 'vitest';
 import { MigrationSettingsSchema, type MigrationSettings } from '../../../core-client/src/settings/settings.js';
-import { parseSettings } from '../../../core-client/src/settings/setting-error.js';
+import { parseSettings } from '../../../core-client/src/settings/setting-problem.js';
 import { type AppResult } from '../../../tui/src/terminal-app.js';
 import { buildProgram } from '../../../tui/src/cli.js';
 import { keys } from '../keys.js';

@@ -54,7 +54,7 @@ describe('--json: standard output is exactly one JSON document, everything for a
     const run = await runCli(['push', 'missing.ndjson', '--core', core.url, '--json'], dir);
     expect(run.exitCode).toBe(2);
     const failure = wholeJson(run);
-    expect(failure).toMatchObject({ error: { command: 'push', exitCode: 2 } });
+    expect(failure).toMatchObject({ error: { command: 'push', exitCode: 2, code: 'fileMissing', setting: 'file' } });
     expect(run.stderr).toContain(`core-migrate push: ${(failure['error'] as { message: string }).message}`);
   });
 

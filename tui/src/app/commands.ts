@@ -14,19 +14,18 @@ import {
   connectionOf,
   ExitCode,
   describeConnectionSources,
+  Problem as CoreProblem,
   planOptionsOf,
   prepareMigration,
   resolveRunPaths,
   resumeCommandLine,
   rollbackWithSettings,
   runPrepared,
-  RunSetupError,
-  SettingError,
   type MigrationSettings,
 } from 'core-client/settings';
-import { apiKeyOrigin } from './origins.js';
+import { apiKeyTyped } from './origins.js';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
-import { settingsOrProblem } from './problems.js';
+import { appProblemOf, settingsOrProblem } from './problems.js';
 import { typedHashForPlan } from './plan-status.js';
 import type { AppAction, AppState, PreflightView, Problem } from './state.js';
 import { SyncDeltaCollector } from './sync-delta.js';
@@ -37,12 +36,6 @@ export interface CommandEnvironment {
   cwd: string;
   env: NodeJS.ProcessEnv;
   pulumiBinary?: string;
-}
-
-function problemOf(error: SettingError | RunSetupError): Problem {
-  return error instanceof SettingError
-    ? { message: error.describe('app'), setting: error.setting }
-    : { message: error.describe('app'), ...(error.setting === undefined ? {} : { setting: error.setting }), exitCode: error.exitCode };
 }
 
 function connectionContext(environment: CommandEnvironment, state: AppState) {
@@ -61,9 +54,9 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
   if ('problem' in wanted) return wanted.problem;
   const { settings } = wanted;
   const connection = await connectionOf(settings, connectionContext(environment, state));
-  if (connection instanceof SettingError) return problemOf(connection);
+  if (connection instanceof CoreProblem) return appProblemOf(connection);
   const client = clientOf(connection, { giveUpAfter: settings.giveUpAfter });
-  if (client instanceof SettingError) return problemOf(client);
+  if (client instanceof CoreProblem) return appProblemOf(client);
   try {
     const report = await runPreflight(client);
     const support = report.ok
@@ -72,7 +65,7 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
           throw error;
         })
       : undefined;
-    const sources = describeConnectionSources(connection, settings.stack).replace('api-key from CORE_API_KEY', `api-key ${apiKeyOrigin(state)}`);
+    const sources = describeConnectionSources(connection, settings.stack, { apiKeyTyped: apiKeyTyped(state) });
     return {
       target: report.target,
       report,
@@ -93,7 +86,7 @@ export async function checkPassword(environment: CommandEnvironment, signal?: Ab
   const { settings } = wanted;
   const typed = typedHashForPlan(state);
   const options = await planOptionsOf(settings, { cwd: environment.cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
-  if (options instanceof SettingError) return problemOf(options);
+  if (options instanceof CoreProblem) return appProblemOf(options);
   return checkKnownPassword(resolve(environment.cwd, settings.file ?? ''), options, state.checkEmail, state.checkPassword, signal);
 }
 
@@ -169,7 +162,7 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
           if (level === 'warning') dispatch({ type: 'runPreparing', note: text });
         },
       });
-      if (prepared instanceof RunSetupError) return dispatch({ type: 'runFailed', problem: problemOf(prepared) });
+      if (prepared instanceof CoreProblem) return dispatch({ type: 'runFailed', problem: appProblemOf(prepared) });
       try {
         const summary = await runPrepared(prepared, {
           signal: run.stop.signal,
@@ -180,7 +173,7 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
             dispatch({ type: 'runProgress', progress: run.view });
           },
         });
-        if (summary instanceof RunSetupError) return dispatch({ type: 'runFailed', problem: problemOf(summary) });
+        if (summary instanceof CoreProblem) return dispatch({ type: 'runFailed', problem: appProblemOf(summary) });
         dispatch({ type: 'runFinished', summary, commandLine: resumeCommandLine(prepared) });
       } finally {
         await prepared.client.close();
@@ -208,11 +201,11 @@ export async function previewSync(environment: CommandEnvironment): Promise<AppA
     { ...wanted.settings, dryRun: true },
     { command: 'sync', ...connectionContext(environment, state), ...(typed === undefined ? {} : { hashConfig: typed }) },
   );
-  if (prepared instanceof RunSetupError) return { type: 'syncPreviewFinished', result: problemOf(prepared) };
+  if (prepared instanceof CoreProblem) return { type: 'syncPreviewFinished', result: appProblemOf(prepared) };
   try {
     const delta = new SyncDeltaCollector();
     const summary = await runPrepared(prepared, { onEvent: delta.onEvent });
-    if (summary instanceof RunSetupError) return { type: 'syncPreviewFinished', result: problemOf(summary) };
+    if (summary instanceof CoreProblem) return { type: 'syncPreviewFinished', result: appProblemOf(summary) };
     if (summary.sync === undefined) return { type: 'syncPreviewFinished', result: { message: 'the dry run found no delta' } };
     return { type: 'syncPreviewFinished', result: delta.view(summary.sync, summary.syncGuard) };
   } finally {
@@ -242,7 +235,7 @@ export async function rollBack(environment: CommandEnvironment): Promise<AppActi
   const result = await rollbackWithSettings({ ...settings, dryRun: false }, connectionContext(environment, state), {
     ...(journalPath === undefined ? {} : { journalPath }),
   });
-  return { type: 'rollbackFinished', result: result instanceof RunSetupError ? problemOf(result) : result };
+  return { type: 'rollbackFinished', result: result instanceof CoreProblem ? appProblemOf(result) : result };
 }
 
 /** The plan's refusals grouped by reason, for the report view before any push. */

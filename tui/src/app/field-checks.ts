@@ -8,7 +8,8 @@ import {
   hashConfigOf,
   resolveRunPaths,
   roleOfSetting,
-  SettingError,
+  describeProblem,
+  Problem,
   settingOfRole,
   type MigrationSettings,
   type SettingKey,
@@ -57,7 +58,7 @@ export async function checkSettingFiles(
   }
   if (problems.hashConfig === undefined && settings.hashConfig !== undefined) {
     const parsed = await hashConfigOf(settings, cwd);
-    if (parsed instanceof SettingError) problems.hashConfig = parsed.describe('app');
+    if (parsed instanceof Problem) problems.hashConfig = describeProblem(parsed, 'app');
   }
   const credentials = paths.inputs.find((input) => input.role === 'the credentials file');
   if (problems.verifyCredentials === undefined && credentials !== undefined) {

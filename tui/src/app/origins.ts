@@ -71,7 +71,7 @@ export function describeOrigin(origin: FieldOrigins[OriginKey]): string | undefi
   return origin === undefined ? undefined : `from ${origin.name}`;
 }
 
-/** Where the key in the api-key field came from: CORE_API_KEY (prefilled, or the field left empty), or typed. */
-export function apiKeyOrigin(state: { apiKey: { isEmpty: boolean }; apiKeyFromEnvironment: boolean }): string {
-  return state.apiKey.isEmpty || state.apiKeyFromEnvironment ? `from ${ConnectionEnv.apiKey}` : 'as typed';
+/** Whether the api-key the app sends is the one the operator typed (not one CORE_API_KEY gave). */
+export function apiKeyTyped(state: { apiKey: { isEmpty: boolean }; apiKeyFromEnvironment: boolean }): boolean {
+  return !state.apiKey.isEmpty && !state.apiKeyFromEnvironment;
 }

@@ -1,4 +1,12 @@
-import { defaultSettings, parseSettings, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from 'core-client/settings';
+import {
+  defaultSettings,
+  describeProblem,
+  parseSettings,
+  type MigrationSettings,
+  type MigrationSettingsInput,
+  type SettingKey,
+  type SettingProblem,
+} from 'core-client/settings';
 import { settingsInputOfDraft } from './draft.js';
 import { environmentKeys } from './origins.js';
 import type { AppState, Problem } from './state.js';
@@ -19,8 +27,13 @@ export function settingsOfState(state: AppState): { settings: MigrationSettings 
   const parsed = parseSettings(settingsInputOfState(state));
   if (!Array.isArray(parsed)) return { settings: parsed };
   const problems: Partial<Record<SettingKey, string>> = {};
-  for (const error of parsed) problems[error.setting] ??= error.describe('app');
+  for (const problem of parsed) problems[problem.setting ?? 'file'] ??= describeProblem(problem, 'app');
   return { problems };
+}
+
+/** The app's boundary for a problem of core-client: its words in the app's terms, the field it concerns, its exit code. */
+export function appProblemOf(problem: SettingProblem): Problem {
+  return { message: describeProblem(problem, 'app'), ...(problem.setting === undefined ? {} : { setting: problem.setting }), exitCode: problem.exitCode };
 }
 
 /** Every problem a setting has now: a value the settings refuse, or one found when it was entered (a missing file). */

@@ -2,14 +2,14 @@ import { useEffect } from 'react';
 import { resolve } from 'node:path';
 import { listPulumiStacks } from 'core-client/connection/pulumi-cli';
 import { findPasswordEmails } from 'core-client/push/known-password';
-import { countPlan, migrationCommandOf, planOptionsOf, SettingError } from 'core-client/settings';
+import { countPlan, migrationCommandOf, planOptionsOf, Problem } from 'core-client/settings';
 import { detectFormat } from 'core-client/sources/detect-format';
 import { exportFields } from 'core-client/sources/generic/export-fields';
 import { checkedSettings, checkSettingFiles } from './field-checks.js';
 import type { FieldSpec } from './screen.js';
 import { completePath } from './path-completion.js';
 import { currentPlanKey, typedHashForPlan } from './plan-status.js';
-import { settingsDespiteProblems, settingsOfState, settingsOrProblem } from './problems.js';
+import { appProblemOf, settingsDespiteProblems, settingsOfState, settingsOrProblem } from './problems.js';
 import type { AppAction, AppState } from './state.js';
 
 export interface BackgroundWorkProps {
@@ -33,7 +33,7 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
     void listPulumiStacks(pulumiBinary === undefined ? {} : { pulumiBinary }).then((result) => {
       if (!live) return;
       if (result instanceof Error) {
-        const reason = result.kind === 'pulumiMissing' ? 'no Pulumi CLI: type the core below' : result.message;
+        const reason = result.code === 'pulumiMissing' ? 'no Pulumi CLI: type the core below' : result.message;
         dispatch({ type: 'stacks', stacks: { state: 'unavailable', reason } });
       } else
         dispatch({
@@ -116,8 +116,7 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
         if ('problem' in parsed) return dispatch({ type: 'planFailed', key: planKey, problem: parsed.problem });
         const typed = typedHashForPlan(latest);
         const options = await planOptionsOf(parsed.settings, { cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
-        if (options instanceof SettingError)
-          return dispatch({ type: 'planFailed', key: planKey, problem: { message: options.describe('app'), setting: options.setting } });
+        if (options instanceof Problem) return dispatch({ type: 'planFailed', key: planKey, problem: appProblemOf(options) });
         dispatch({ type: 'planProgress', key: planKey, records: 0, operations: 0 });
         try {
           const counted = await countPlan(resolve(cwd, parsed.settings.file ?? ''), options, {
@@ -125,8 +124,7 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
             onProgress: ({ records, operations }) => dispatch({ type: 'planProgress', key: planKey, records, operations }),
           });
           if (abort.signal.aborted) return;
-          if (counted instanceof SettingError)
-            dispatch({ type: 'planFailed', key: planKey, problem: { message: counted.describe('app'), setting: counted.setting } });
+          if (counted instanceof Problem) dispatch({ type: 'planFailed', key: planKey, problem: appProblemOf(counted) });
           else dispatch({ type: 'planFinished', key: planKey, counted });
         } catch (error) {
           if (!abort.signal.aborted)
@@ -156,7 +154,7 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
       if (typed.trim() === '' || !('settings' in parsed)) return undefined;
       const typedHash = typedHashForPlan(latest);
       const options = await planOptionsOf(parsed.settings, { cwd, ...(typedHash === undefined ? {} : { hashConfig: typedHash }) });
-      if (options instanceof SettingError) return undefined;
+      if (options instanceof Problem) return undefined;
       const emails = await findPasswordEmails(resolve(cwd, parsed.settings.file ?? ''), options, typed, 5).catch(() => []);
       return emails.length === 1 && emails[0] !== typed ? emails[0] : undefined;
     };

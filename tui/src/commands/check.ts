@@ -5,7 +5,16 @@ import { runPreflight, type PreflightReport, type PreflightStepName } from 'core
 import type { Connection } from 'core-client/connection/resolve-connection';
 import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
 import { featureLabels, identityFeatures } from 'core-client/push/identity-options';
-import { clientOf, connectionOf, connectionWarnings, describeConnectionSources, ExitCode, parseSettings, SettingError } from 'core-client/settings';
+import {
+  clientOf,
+  connectionOf,
+  connectionWarnings,
+  describeConnectionSources,
+  ExitCode,
+  parseSettings,
+  Problem,
+  type SettingProblem,
+} from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
@@ -51,12 +60,12 @@ export const registerCheckCommand: RegisterCommand = (command: Command, { io, se
     const refusal = apiKeyFlagRefusal(flags);
     if (refusal !== undefined) return fail(refusal);
     const settings = parseSettings(settingsInputOf(flags));
-    if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'));
+    if (Array.isArray(settings)) return setExitCode(output.failWith(settings));
     const connection = await connectionOf(settings, { cwd: io.cwd, env: io.env });
-    if (connection instanceof SettingError) return fail(connection.message);
+    if (connection instanceof Problem) return setExitCode(output.failWith(connection));
     for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) output.warn(warning);
-    const client: CoreClient | SettingError = clientOf(connection, { giveUpAfter: settings.giveUpAfter });
-    if (client instanceof SettingError) return fail(client.message);
+    const client: CoreClient | SettingProblem = clientOf(connection, { giveUpAfter: settings.giveUpAfter });
+    if (client instanceof Problem) return setExitCode(output.failWith(client));
     let report: PreflightReport;
     let support: FeatureSupport | undefined;
     try {

@@ -1,4 +1,5 @@
 import { printableJson, printableLines } from 'core-client/printable';
+import { describeProblem, type SettingProblem } from 'core-client/settings';
 import type { ExitCode } from 'core-client/settings/verdict';
 import type { CommandIO } from '../io.js';
 
@@ -11,7 +12,8 @@ export interface ResultStream {
 
 /** The failure document of a --json run, so a pipe always reads one JSON value. */
 export interface JsonFailure {
-  error: { command: string; message: string; exitCode: ExitCode };
+  /** `code` and `setting` (a settings key) when core-client refused: stable, for a script to branch on. */
+  error: { command: string; message: string; exitCode: ExitCode; code?: string; setting?: string };
 }
 
 /**
@@ -78,14 +80,25 @@ export class CommandOutput {
    * A failure: its sentence on standard error, and under --json also the failure document on standard output (unless
    * a result was already written). Returns the exit code, so a command can `return output.fail(…)`.
    */
-  fail(message: string, exitCode: ExitCode): ExitCode {
+  fail(message: string, exitCode: ExitCode, problem: { code?: string; setting?: string | undefined } = {}): ExitCode {
     this.#io.stderr.write(printableLines(`core-migrate ${this.#command}: ${message}\n`));
     if (this.json && !this.#resultWritten) {
       this.#resultWritten = true;
-      const failure: JsonFailure = { error: { command: this.#command, message, exitCode } };
+      const { code, setting } = problem;
+      const failure: JsonFailure = {
+        error: { command: this.#command, message, exitCode, ...(code === undefined ? {} : { code }), ...(setting === undefined ? {} : { setting }) },
+      };
       this.#stdout.write(`${printableJson(failure)}\n`);
     }
     return exitCode;
+  }
+
+  /** The command line's boundary for core-client's problems: each in its flags' terms, with the exit code it carries. */
+  failWith(problems: SettingProblem | readonly SettingProblem[]): ExitCode {
+    const all = Array.isArray(problems) ? problems : [problems];
+    const first = all[0];
+    if (first === undefined) throw new Error('failWith needs a problem');
+    return this.fail(all.map((problem) => describeProblem(problem, 'flags')).join('\n'), first.exitCode, first);
   }
 }
 

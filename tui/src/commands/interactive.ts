@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { printableLines } from 'core-client/printable';
 import { defaultSettings, type MigrationSettings } from 'core-client/settings/settings';
-import { parseSettings } from 'core-client/settings/setting-error';
+import { describeProblem, parseSettings } from 'core-client/settings';
 import { ExitCode } from 'core-client/settings/verdict';
 import type { CommandIO } from '../io.js';
 import { invocationFor } from '../invocation.js';
@@ -97,7 +97,7 @@ export function registerInteractive(program: Command, { io, setExitCode }: Comma
     const refusal = apiKeyFlagRefusal(flags);
     const settings = refusal === undefined ? parseSettings(settingsInputOf(flags, file)) : undefined;
     if (settings === undefined || Array.isArray(settings)) {
-      const message = refusal ?? (settings ?? []).map((error) => error.describe('flags')).join('\n');
+      const message = refusal ?? (settings ?? []).map((problem) => describeProblem(problem, 'flags')).join('\n');
       io.stderr.write(printableLines(`core-migrate: ${message}\n`));
       setExitCode(ExitCode.usageOrConfiguration);
       return;

@@ -6,7 +6,7 @@ import { PlanTally } from 'core-client/plan/summary';
 import { planSource } from 'core-client/plan/plan-source';
 import { ReportWriter, reportLineOfRejection } from 'core-client/plan/rejection-report';
 import { SourceError } from 'core-client/sources/source-error';
-import { ExitCode, exitCodeOfPlan, parseSettings, planOptionsOf, resolveRunPaths, SettingError } from 'core-client/settings';
+import { ExitCode, exitCodeOfPlan, parseSettings, planOptionsOf, Problem, resolveRunPaths } from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { formatPlanSummary } from './plan-format.js';
@@ -17,14 +17,14 @@ export const registerPlanCommand: RegisterCommand = (command: Command, { io, set
     const output = new CommandOutput(io, 'plan', { json: wantsJson(flags) });
     const fail = (message: string): void => setExitCode(output.fail(message, ExitCode.usageOrConfiguration));
     const settings = parseSettings(settingsInputOf(flags, file));
-    if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'));
+    if (Array.isArray(settings)) return setExitCode(output.failWith(settings));
     const paths = resolveRunPaths(settings, io.cwd);
     if (settings.hashConfig !== undefined) {
       const warning = await readableByOthersWarning(resolve(io.cwd, settings.hashConfig), 'the signer key');
       if (warning !== undefined) output.warn(warning);
     }
     const options = await planOptionsOf(settings, { cwd: io.cwd });
-    if (options instanceof SettingError) return fail(options.message);
+    if (options instanceof Problem) return setExitCode(output.failWith(options));
     let report: ReportWriter | undefined;
     if (settings.report !== undefined) {
       const output = { role: 'the report', path: paths.reportPath };

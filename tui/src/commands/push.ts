@@ -12,7 +12,8 @@ import {
   resumeCommandLine,
   runPrepared,
   syncCommandLine,
-  RunSetupError,
+  Problem,
+  type SettingProblem,
   type MigrationCommand,
   type PreparedMigration,
   withheldRemovalsSentence,
@@ -61,18 +62,18 @@ async function migrate(
   const refusal = apiKeyFlagRefusal(flags);
   if (refusal !== undefined) return output.fail(refusal, ExitCode.usageOrConfiguration);
   const settings = parseSettings(settingsInputOf(flags, file));
-  if (Array.isArray(settings)) return output.fail(settings.map((error) => error.describe('flags')).join('\n'), ExitCode.usageOrConfiguration);
+  if (Array.isArray(settings)) return output.failWith(settings);
   const prepared = await prepareMigration(settings, {
     command: name,
     cwd: io.cwd,
     env: io.env,
     onMessage: ({ level, text }) => (level === 'info' ? say(text) : output.warn(text)),
   });
-  if (prepared instanceof RunSetupError) return output.fail(prepared.message, prepared.exitCode);
+  if (prepared instanceof Problem) return output.failWith(prepared);
   const removals = new SyncRemovals();
   try {
     const final = await pushWithInterrupts(io, guarded, output, prepared, removals.onEvent);
-    if (final instanceof RunSetupError) return output.fail(final.message, final.exitCode);
+    if (final instanceof Problem) return output.failWith(final);
     const resumable = final.stoppedEarly !== undefined && !notResumableStops.has(final.stoppedEarly.reason);
     const resumeHint =
       resumable && final.notAttempted > 0
@@ -104,7 +105,7 @@ async function pushWithInterrupts(
   output: CommandOutput,
   prepared: PreparedMigration,
   alsoOnEvent: (event: PushEvent) => void,
-): Promise<PushSummary | RunSetupError> {
+): Promise<PushSummary | SettingProblem> {
   const interrupt = new AbortController();
   const onSigint = (): void => {
     process.removeListener('SIGINT', onSigint);

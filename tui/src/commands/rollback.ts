@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { RollbackSummary } from 'core-client/rollback/rollback';
-import { ExitCode, exitCodeOfRollback, parseSettings, rollbackWithSettings, RunSetupError } from 'core-client/settings';
+import { ExitCode, exitCodeOfRollback, parseSettings, Problem, rollbackWithSettings } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
@@ -18,7 +18,7 @@ async function rollback(flags: Record<string, unknown>, io: CommandIO): Promise<
   const refusal = apiKeyFlagRefusal(flags);
   if (refusal !== undefined) return fail(refusal, ExitCode.usageOrConfiguration);
   const settings = parseSettings(settingsInputOf(flags));
-  if (Array.isArray(settings)) return fail(settings.map((error) => error.describe('flags')).join('\n'), ExitCode.usageOrConfiguration);
+  if (Array.isArray(settings)) return output.failWith(settings);
   const interrupt = new AbortController();
   const onSigint = (): void => {
     process.removeListener('SIGINT', onSigint);
@@ -36,7 +36,7 @@ async function rollback(flags: Record<string, unknown>, io: CommandIO): Promise<
         onWarning: (message) => output.warn(message),
       },
     );
-    if (summary instanceof RunSetupError) return fail(summary.message, summary.exitCode);
+    if (summary instanceof Problem) return output.failWith(summary);
     output.result(summary, formatRollback(summary));
     return exitCodeOfRollback(summary);
   } finally {

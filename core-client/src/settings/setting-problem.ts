@@ -1,0 +1,73 @@
+import type { ConnectionErrorKind } from '../connection/errors.js';
+import type { ClientConfigCode } from '../http/target.js';
+import { Problem, type ProblemKind, type ProblemWords } from '../problem.js';
+import type { SourceErrorKind } from '../sources/source-error.js';
+import { settingName, type SettingFace } from './setting-flags.js';
+import { MigrationSettingsSchema, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from './settings.js';
+
+/** The codes of the problems a run finds in its settings, their files and its journal, or meets before sending. */
+export type RunProblemCode =
+  | 'settingOutOfBounds'
+  | 'fileNeeded'
+  | 'fileMissing'
+  | 'fileUnreadable'
+  | 'settingFileUnreadable'
+  | 'credentialsUnreadable'
+  | 'hashConfigInvalid'
+  | 'mapInvalid'
+  | 'mappingInvalid'
+  | 'providerMapInvalid'
+  | 'roleMapInvalid'
+  | 'rolesFileInvalid'
+  | 'rolesFromNeeded'
+  | 'rolesLookLikeUserData'
+  | 'stripPrefixInvalid'
+  | 'outputRefused'
+  | 'identityFeaturesMissing'
+  | 'removalMissing'
+  | 'journalNeeded'
+  | 'journalMissing'
+  | 'journalUnreadable'
+  | 'journalRefused'
+  | 'syncJournalUnusable'
+  | 'syncRefused'
+  | 'rolesRecordUnwritable'
+  | 'preflightFailed'
+  | 'identityProbeFailed'
+  | 'rolesNotCreated'
+  | `source.${SourceErrorKind}`;
+
+/** Every code a problem of core-client can carry: stable, for code, tests and a script reading `--json`. */
+export type ProblemCode = RunProblemCode | ConnectionErrorKind | ClientConfigCode;
+
+/** A problem whose setting, when it names one, is a key of the settings table. */
+export type SettingProblem = Problem<SettingKey, ProblemCode>;
+
+/**
+ * The one boundary where a problem becomes words: `{setting}` becomes `--hash-config` on the command line, "hash_config
+ * file" in the app (which also takes the operator to the field).
+ */
+export function describeProblem(problem: SettingProblem, face: SettingFace): string {
+  return problem.describe(face, (setting) => settingName(setting, face));
+}
+
+/** A setting the operator must change, and why: `words` name it through `{setting}`. */
+export function settingProblem(code: RunProblemCode, setting: SettingKey, words: ProblemWords): SettingProblem {
+  return new Problem(code, 'setting', setting, words);
+}
+
+/** A problem of another kind, which the setting (when given) helps to fix. */
+export function runProblem(code: RunProblemCode, kind: ProblemKind, words: ProblemWords, setting?: SettingKey): SettingProblem {
+  return new Problem(code, kind, setting, words);
+}
+
+/** The settings a face gathered, checked against their limits; every setting at fault is named. */
+export function parseSettings(input: MigrationSettingsInput): MigrationSettings | SettingProblem[] {
+  const parsed = MigrationSettingsSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  return parsed.error.issues.map((issue) => {
+    const key = issue.path[0];
+    const setting = typeof key === 'string' && key in MigrationSettingsSchema.shape ? (key as SettingKey) : 'file';
+    return settingProblem('settingOutOfBounds', setting, `{setting} ${issue.message}`);
+  });
+}
