@@ -57,7 +57,6 @@ import type { UpstreamState } from './upstreams.js';
 
 export type { CallOptions, CoreClientOptions, ProbeOptions } from './channel.js';
 
-
 export type ImportPasswordHashResult = { outcome: 'imported' | 'alreadyExisted'; userId: string };
 export type SignInUpResult = { outcome: 'created' | 'existing'; userId: string } | { outcome: 'nonOkStatus'; status: string; reason?: string };
 export type SignInResult = { outcome: 'signedIn' | 'wrongCredentials' | 'notAvailable' };
