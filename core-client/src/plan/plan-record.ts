@@ -1,4 +1,6 @@
-import { prepareHash, type HashConfig, type PrefixRule } from '../hashes/index.js';
+import type { HashConfig } from '../hashes/hash-config.js';
+import type { PrefixRule } from '../hashes/prefix-rules.js';
+import { prepareHash } from '../hashes/prepare-hash.js';
 import type { LinkedProvider, SourceRecord, SourceUser } from '../sources/source-user.js';
 import { normaliseEmail } from './email.js';
 import type { ImportOperation, PlanItem, PlanRejection, RejectionCode } from './operation.js';

@@ -1,5 +1,5 @@
 import { formatLocation, type RecordLocation } from '../location.js';
-import { readSource, type OpenSourceOptions } from '../sources/index.js';
+import { readSource, type OpenSourceOptions } from '../sources/read-source.js';
 import type { ImportOperation, PlanItem, PlanRejection } from './operation.js';
 import { planRecord, type RecordPlanningRules } from './plan-record.js';
 import { defaultProviderMap } from './providers.js';

@@ -26,6 +26,8 @@ export {
 } from './prepare-migration.js';
 export { runPrepared, resumeSettings, resumeCommandLine, syncCommandLine, type RunControls } from './run-prepared.js';
 export { rollbackWithSettings, type RollbackRun } from './run-rollback.js';
+export { runPlan } from './run-plan.js';
+export { saveHashParameters, savedHashParametersPath } from './hash-parameters.js';
 export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js';
 export { ExitCode, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
 export { migrationCommandOf } from './migration-command.js';

@@ -1,8 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { plainHttpWarning } from 'core-client/files/exposure-warnings';
-import { checkOutputPaths, type NamedFile } from 'core-client/files/output-paths';
-import { readCredentials } from 'core-client/push/credentials';
-import { parseRolesFile } from 'core-client/plan/roles';
+import { readCredentials, parseRolesFile } from 'core-client';
+import { plainHttpWarning, checkOutputPaths, type NamedFile } from 'core-client/files';
 import {
   exposedFileWarnings,
   hashConfigOf,

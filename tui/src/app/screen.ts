@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
+import type { Secret } from 'core-client';
 import type { SettingKey } from 'core-client/settings';
-import type { Secret } from 'core-client/secret';
 import type { KeyHint } from '../components/key-hints.js';
 import type { KeyPress } from './keys.js';
 import type { AppAction, AppState, ScreenId } from './state.js';

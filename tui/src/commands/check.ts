@@ -1,10 +1,17 @@
 import type { Command } from 'commander';
-import type { CoreClient } from 'core-client/http/core-client';
-import { isCoreError } from 'core-client/http/errors';
-import { runPreflight, type PreflightReport, type PreflightStepName } from 'core-client/connection/preflight';
-import type { Connection } from 'core-client/connection/resolve-connection';
-import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
-import { featureLabels, identityFeatures } from 'core-client/push/identity-options';
+import {
+  type CoreClient,
+  isCoreError,
+  runPreflight,
+  type PreflightReport,
+  type PreflightStepName,
+  type Connection,
+  IdentityProbeError,
+  probeIdentityFeatures,
+  type FeatureSupport,
+  featureLabels,
+  identityFeatures,
+} from 'core-client';
 import { clientOf, connectionOf, connectionWarnings, describeConnectionSources, ExitCode, parseSettings, SettingError } from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';

@@ -1,5 +1,5 @@
-import { printableJson, printableLines } from 'core-client/printable';
-import type { ExitCode } from 'core-client/settings/verdict';
+import { printableJson, printableLines } from 'core-client';
+import type { ExitCode } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 
 /** Where the result goes: standard output itself, or a guard over it (push stops when it is closed under it). */

@@ -1,4 +1,4 @@
-import { printableLines } from 'core-client/printable';
+import { printableLines } from 'core-client';
 import type { CommandIO } from '../io.js';
 
 /**

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import type { PushEvent } from 'core-client/push/events';
-import type { PushSummary } from 'core-client/push/summary';
-import { printableLines } from 'core-client/printable';
+import { type PushEvent, type PushSummary, printableLines } from 'core-client';
 import {
   ExitCode,
   exitCodeOfPush,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RollbackSummary } from 'core-client/identity/rollback';
+import type { RollbackSummary } from 'core-client';
 import { ExitCode, exitCodeOfRollback, parseSettings, rollbackWithSettings, RunSetupError } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { CommandOutput, wantsJson } from './command-output.js';

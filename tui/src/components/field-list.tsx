@@ -1,6 +1,5 @@
 import { Box, Text } from 'ink';
-import { printable } from 'core-client/printable';
-import type { Secret } from 'core-client/secret';
+import { printable, type Secret } from 'core-client';
 import { Cursor, visiblePart } from './cursor.js';
 import { cursorIndex } from './text-edit.js';
 import { Tone } from './theme.js';

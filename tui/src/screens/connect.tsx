@@ -1,11 +1,9 @@
 import { Box, Text } from 'ink';
-import { featureLabels, identityFeatures } from 'core-client/push/identity-options';
-import { printable } from 'core-client/printable';
+import { featureLabels, identityFeatures, printable, Secret } from 'core-client';
 import { FieldList } from '../components/field-list.js';
 import { Tone } from '../components/theme.js';
 import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
-import { Secret } from 'core-client/secret';
 
 const noStack = '(none: type the core below)';
 const stepLabels = { reachable: 'core reachable', keyAccepted: 'api-key accepted', tenantExists: 'tenant exists' } as const;

@@ -1,8 +1,5 @@
 import { Box, Text } from 'ink';
-import { prefixRuleFromOption } from 'core-client/hashes/prefix-rules';
-import { signerKeyReminder } from 'core-client/hashes/signer-key-reminder';
-import type { PlanSummary } from 'core-client/plan/summary';
-import { Secret } from 'core-client/secret';
+import { prefixRuleFromOption, signerKeyReminder, type PlanSummary, Secret } from 'core-client';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';

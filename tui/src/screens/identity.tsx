@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { describePlanRoles } from 'core-client/plan/roles';
+import { describePlanRoles } from 'core-client';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';

@@ -1,6 +1,5 @@
 import { Box, Text } from 'ink';
-import { outcomeLabels, pushOutcomes } from 'core-client/push/summary';
-import { printable } from 'core-client/printable';
+import { outcomeLabels, pushOutcomes, printable } from 'core-client';
 import { formatCount, formatMaybeCount } from '../components/numbers.js';
 import { ProgressBar } from '../components/progress-bar.js';
 import { Table } from '../components/table.js';

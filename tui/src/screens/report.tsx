@@ -1,6 +1,5 @@
 import { Box, Text } from 'ink';
-import type { ReportEntry, ReportGroup } from 'core-client/plan/report-groups';
-import { printable } from 'core-client/printable';
+import { type ReportEntry, type ReportGroup, printable } from 'core-client';
 import { FRAME_LINES } from '../components/frame.js';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';

@@ -1,6 +1,5 @@
 import { Box, Text } from 'ink';
-import type { PlanSummary } from 'core-client/plan/summary';
-import { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from 'core-client/push/sync-guard';
+import { type PlanSummary, DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from 'core-client';
 import { defaultJournalName, defaultReportName, unprovenScryptWarning } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';

@@ -1,6 +1,5 @@
 import { Box, Text } from 'ink';
-import { mappedFields, defaultFieldMapping } from 'core-client/sources/generic/field-mapping';
-import { sourceFormats, type SourceFormat } from 'core-client/sources/source-format';
+import { mappedFields, defaultFieldMapping, sourceFormats, type SourceFormat } from 'core-client';
 import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';

@@ -8,9 +8,9 @@ import {
   outcomeLabels,
   outcomesShown,
   type PushSummary,
-} from 'core-client/push/summary';
-import type { RollbackSummary } from 'core-client/identity/rollback';
-import { printable } from 'core-client/printable';
+  type RollbackSummary,
+  printable,
+} from 'core-client';
 import { withheldRemovalsSentence } from 'core-client/settings';
 import { formatCount } from '../components/numbers.js';
 import { wrapText } from '../components/wrap.js';

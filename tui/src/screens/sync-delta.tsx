@@ -1,7 +1,5 @@
 import { Box, Text } from 'ink';
-import type { SyncUserDelta } from 'core-client/push/delta';
-import type { SyncCounts } from 'core-client/push/summary';
-import { printable } from 'core-client/printable';
+import { type SyncUserDelta, type SyncCounts, printable } from 'core-client';
 import { withheldRemovalsSentence } from 'core-client/settings';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';
