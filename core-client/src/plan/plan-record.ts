@@ -1,3 +1,4 @@
+import type { DisabledPolicy } from '../choices.js';
 import type { HashConfig } from '../hashes/hash-config.js';
 import type { PrefixRule } from '../hashes/prefix-rules.js';
 import { prepareHash } from '../hashes/prepare-hash.js';
@@ -9,7 +10,6 @@ import { recordKey } from './record-key.js';
 import { rolesOfRecord, type RoleRules } from './roles.js';
 
 /** What happens to an account the old system's admins disabled: left out (default), or imported and marked. */
-export type DisabledPolicy = 'skip' | 'import';
 
 export interface RecordPlanningRules {
   hashConfig?: HashConfig;

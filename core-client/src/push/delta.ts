@@ -1,3 +1,4 @@
+import type { DeletedPolicy } from '../choices.js';
 import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import type { RecordLocation } from '../location.js';
 import type { ImportOperation, PlanItem, PlanRejection } from '../plan/operation.js';
@@ -57,8 +58,6 @@ export type EngineItem = PlanItem | SyncItem;
 export interface EngineRecord {
   items: EngineItem[];
 }
-
-export type DeletedPolicy = 'keep' | 'remove';
 
 export interface SyncDeltaOptions {
   deleted: DeletedPolicy;

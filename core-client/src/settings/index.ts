@@ -1,3 +1,4 @@
+export { DuplicatePolicySchema, DisabledPolicySchema, ExistingPolicySchema, DeletedPolicySchema, type DeletedPolicy } from '../choices.js';
 export { MigrationSettingsSchema, defaultSettings, MAX_CONCURRENCY, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from './settings.js';
 export {
   settingFlags,

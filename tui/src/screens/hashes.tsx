@@ -5,7 +5,7 @@ import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
 import { readHashConfigPaste } from '../app/hash-paste.js';
 import { planCurrent, typedHashConfig } from '../app/plan-status.js';
-import type { BodyProps, FieldSpec, FieldsContext, ScreenContext, ScreenSpec } from '../app/screen.js';
+import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenContext, type ScreenSpec, settingField } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 
 const familyFates = {
@@ -46,10 +46,8 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   const typed = typedHashConfig(hash);
   const list: FieldSpec[] = [
     {
-      id: 'hashConfig',
+      ...settingField('hashConfig'),
       kind: 'path',
-      label: 'hash_config file',
-      setting: 'hashConfig',
       value: draft.hashConfig,
       placeholder: 'optional: or paste the block, or fill the fields',
       problem: state.fieldProblems['hashConfig'],
