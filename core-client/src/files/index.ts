@@ -2,3 +2,4 @@
 export { checkOutputPaths, openOutputFile, writeFully, outputErrorSentence, OutputPathError, type NamedFile } from './output-paths.js';
 export { snapshotFiles, describeFileChange, type FileSnapshot } from './file-snapshot.js';
 export { readableByOthersWarning, plainHttpWarning } from './exposure-warnings.js';
+export { fileRoles, fileRoleWords, type FileRole } from './file-roles.js';

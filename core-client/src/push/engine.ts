@@ -182,7 +182,7 @@ export async function runPush(options: RunPushOptions): Promise<PushSummary> {
       options.reportPath === undefined
         ? undefined
         : new ReportWriter(
-            { role: 'the report', path: options.reportPath },
+            { role: 'report', path: options.reportPath },
             { command: options.sync === undefined ? 'push' : 'sync', dryRun: options.dryRun === true, source: options.sourceName ?? '' },
           );
   } catch (error) {
@@ -462,7 +462,7 @@ class PushRun {
     const sentence =
       error instanceof OutputPathError || error instanceof JournalError
         ? error.message
-        : `${outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the journal', path: this.#journal?.path ?? '' })} Nothing more was sent; what is journalled stays journalled.`;
+        : `${outputErrorSentence(error as NodeJS.ErrnoException, { role: 'journal', path: this.#journal?.path ?? '' })} Nothing more was sent; what is journalled stays journalled.`;
     this.#fatal ??= new JournalError(sentence);
     this.#requestStop({ reason: 'outputFailed', message: sentence, hard: true });
   }

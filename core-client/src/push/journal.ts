@@ -227,7 +227,7 @@ export class Journal {
       try {
         locked = JournalLock.acquire(path);
       } catch (error) {
-        return new JournalError(outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the journal lock', path: `${path}.lock` }));
+        return new JournalError(outputErrorSentence(error as NodeJS.ErrnoException, { role: 'journalLock', path: `${path}.lock` }));
       }
       if (!locked.ok) return new JournalError(locked.message);
       lock = locked.lock;
@@ -263,7 +263,7 @@ export class Journal {
       digestCheck: keyedDigest(key, DIGEST_CHECK_TEXT),
       createdAt: new Date().toISOString(),
     };
-    const fd = openOutputFile({ role: 'the journal', path }, { append: false });
+    const fd = openOutputFile({ role: 'journal', path }, { append: false });
     const line = `${JSON.stringify(header)}\n`;
     writeFully(fd, line);
     const journal = new Journal(path, key, fd);
@@ -317,7 +317,7 @@ export class Journal {
       journal.#tornLineDropped = completeLength < size;
       return journal;
     }
-    const fd = openOutputFile({ role: 'the journal', path }, { append: true });
+    const fd = openOutputFile({ role: 'journal', path }, { append: true });
     if (completeLength < size) {
       journal.#tornLineDropped = true;
       ftruncateSync(fd, completeLength);

@@ -33,8 +33,8 @@ export function migrationSourceFiles(sourcePath: string, planOptions: PlanOption
 
 /** Every file a migration reads, named, for `checkOutputPaths`. */
 export function migrationInputs(options: Pick<RunMigrationOptions, 'sourcePath' | 'planOptions' | 'inputFiles'>): NamedFile[] {
-  const inputs: NamedFile[] = [{ role: 'the export', path: options.sourcePath }];
-  if (options.planOptions.auth0PasswordFile !== undefined) inputs.push({ role: 'the Auth0 password-hash file', path: options.planOptions.auth0PasswordFile });
+  const inputs: NamedFile[] = [{ role: 'export', path: options.sourcePath }];
+  if (options.planOptions.auth0PasswordFile !== undefined) inputs.push({ role: 'auth0PasswordFile', path: options.planOptions.auth0PasswordFile });
   return [...inputs, ...(options.inputFiles ?? [])];
 }
 
@@ -47,8 +47,8 @@ export function migrationInputs(options: Pick<RunMigrationOptions, 'sourcePath' 
 export async function runMigration(options: RunMigrationOptions): Promise<PushSummary> {
   const { sourcePath, planOptions, credentials, onCredentialChecks, inputFiles, sourceSnapshot, sync, ...pushOptions } = options;
   const outputs: NamedFile[] = [];
-  if (options.reportPath !== undefined) outputs.push({ role: 'the report', path: options.reportPath });
-  if (options.journalPath !== undefined && options.dryRun !== true) outputs.push({ role: 'the journal', path: options.journalPath });
+  if (options.reportPath !== undefined) outputs.push({ role: 'report', path: options.reportPath });
+  if (options.journalPath !== undefined && options.dryRun !== true) outputs.push({ role: 'journal', path: options.journalPath });
   const refused = await checkOutputPaths(migrationInputs({ sourcePath, planOptions, ...(inputFiles === undefined ? {} : { inputFiles }) }), outputs);
   if (refused !== undefined) throw refused;
 

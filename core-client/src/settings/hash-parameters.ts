@@ -17,9 +17,10 @@ export function savedHashParametersPath(journalPath: string): string {
  */
 export async function saveHashParameters(config: HashConfig, settings: MigrationSettings, cwd: string): Promise<string | OutputPathError> {
   const paths = resolveRunPaths(settings, cwd);
-  const target: NamedFile = { role: 'the saved hash parameters', path: savedHashParametersPath(paths.journalPath) };
-  const inputs: NamedFile[] = [{ role: 'the export', path: paths.sourcePath }, ...paths.inputs];
-  const outputs: NamedFile[] = [{ role: 'the report', path: paths.reportPath }, ...(settings.dryRun ? [] : [{ role: 'the journal', path: paths.journalPath }])];
+  const target: NamedFile = { role: 'savedHashParameters', path: savedHashParametersPath(paths.journalPath) };
+  const inputs: NamedFile[] = [{ role: 'export', path: paths.sourcePath }, ...paths.inputs];
+  const outputs: NamedFile[] = [{ role: 'report', path: paths.reportPath }];
+  if (!settings.dryRun) outputs.push({ role: 'journal', path: paths.journalPath });
   const refused = await checkOutputPaths(inputs, [...outputs, target]);
   if (refused !== undefined) return refused;
   try {

@@ -1,4 +1,4 @@
-import { checkOutputPaths, OutputPathError } from '../files/output-paths.js';
+import { checkOutputPaths, OutputPathError, type NamedFile } from '../files/output-paths.js';
 import { planSource } from '../plan/plan-source.js';
 import { ReportWriter, reportLineOfRejection } from '../plan/rejection-report.js';
 import { PlanTally, type PlanSummary } from '../plan/summary.js';
@@ -23,8 +23,8 @@ export async function runPlan(
   if (options instanceof SettingError) return options;
   let report: ReportWriter | undefined;
   if (settings.report !== undefined) {
-    const output = { role: 'the report', path: paths.reportPath };
-    const refused = await checkOutputPaths([{ role: 'the export', path: paths.sourcePath }, ...paths.inputs], [output]);
+    const output: NamedFile = { role: 'report', path: paths.reportPath };
+    const refused = await checkOutputPaths([{ role: 'export', path: paths.sourcePath }, ...paths.inputs], [output]);
     if (refused !== undefined) return refused;
     try {
       report = new ReportWriter(output, { command: 'plan', source: sourceName });

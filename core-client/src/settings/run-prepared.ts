@@ -79,7 +79,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
   } catch (error) {
     if (error instanceof JournalError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, 'journal');
     if (error instanceof SyncRefusedError) return syncRefusal(error);
-    if (error instanceof OutputPathError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, settingOfRole(error.role ?? ''));
+    if (error instanceof OutputPathError) return RunSetupError.sentence(ExitCode.usageOrConfiguration, error.message, settingOfRole(error.role));
     if (isSourceError(error)) return RunSetupError.of(sourceSettingError(error, prepared.planOptions));
     throw error;
   }

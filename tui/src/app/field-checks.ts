@@ -45,7 +45,7 @@ export async function checkSettingFiles(
 ): Promise<{ problems: Partial<Record<SettingKey, string>>; warnings: string[] }> {
   const problems: Partial<Record<SettingKey, string>> = {};
   const paths = resolveRunPaths(settings, cwd);
-  const inputs: NamedFile[] = settings.file === undefined ? [...paths.inputs] : [{ role: 'the export', path: paths.sourcePath }, ...paths.inputs];
+  const inputs: NamedFile[] = settings.file === undefined ? [...paths.inputs] : [{ role: 'export', path: paths.sourcePath }, ...paths.inputs];
   for (const key of inputSettings) {
     const path =
       key === 'file' ? (settings.file === undefined ? undefined : paths.sourcePath) : paths.inputs.find((input) => input.role === roleOfSetting(key))?.path;
@@ -57,23 +57,21 @@ export async function checkSettingFiles(
     const parsed = await hashConfigOf(settings, cwd);
     if (parsed instanceof SettingError) problems.hashConfig = parsed.describe('app');
   }
-  const credentials = paths.inputs.find((input) => input.role === 'the credentials file');
+  const credentials = paths.inputs.find((input) => input.role === 'credentials');
   if (problems.verifyCredentials === undefined && credentials !== undefined) {
     const read = await readCredentials(credentials.path);
     if (read instanceof Error) problems.verifyCredentials = read.message;
   }
-  const rolesFile = paths.inputs.find((input) => input.role === 'the roles file');
+  const rolesFile = paths.inputs.find((input) => input.role === 'rolesFile');
   if (problems.rolesFile === undefined && rolesFile !== undefined) {
     const parsed = parseRolesFile(await readFile(rolesFile.path, 'utf8').catch(() => ''));
     if (parsed instanceof Error) problems.rolesFile = `${rolesFile.path} ${parsed.message}`;
   }
   if (settings.file !== undefined) {
-    const outputs: NamedFile[] = [
-      { role: 'the report', path: paths.reportPath },
-      ...(settings.dryRun ? [] : [{ role: 'the journal', path: paths.journalPath }]),
-    ];
+    const outputs: NamedFile[] = [{ role: 'report', path: paths.reportPath }];
+    if (!settings.dryRun) outputs.push({ role: 'journal', path: paths.journalPath });
     const refused = await checkOutputPaths(inputs, outputs);
-    const setting = refused === undefined ? undefined : settingOfRole(refused.role ?? '');
+    const setting = refused === undefined ? undefined : settingOfRole(refused.role);
     if (refused !== undefined && setting !== undefined) problems[setting] = refused.message;
   }
   return { problems, warnings: await exposureWarnings(settings, cwd) };
