@@ -7,6 +7,7 @@ import type { Journal } from './journal.js';
 import type { SyncCounts } from './summary.js';
 import { createdAny, sourceIdOf } from './sync-guard.js';
 import { StateFlag } from './user-states.js';
+import { optional } from '../optional.js';
 
 /** An account the migration brought over earlier whose fields changed in the newer export. */
 export interface AccountChange {
@@ -102,7 +103,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
           sourceId,
           why: 'disabled',
           remove: withheld === undefined,
-          ...(withheld === undefined ? {} : { withheld }),
+          ...optional('withheld', withheld),
           location: record.location,
         })),
       };

@@ -45,6 +45,7 @@ import {
 } from './summary.js';
 import { contractOnlyIdentityOptions, type IdentityOptions } from './identity-options.js';
 import { runUserSteps, type AccountIds, type IdentityClient, type StepCounter, type UserStepContext } from './user-steps.js';
+import { optional } from '../optional.js';
 
 /** What the engine needs of a core client; `CoreClient` is one. The lookup serves the steps and the journal's core check. */
 export type PushClient = IdentityClient & Pick<CoreClient, 'describe' | 'digestKey' | 'userCount'>;
@@ -751,7 +752,7 @@ class PushRun {
       stage: 'core',
       location: formatLocation(item.location),
       email: item.email,
-      ...(sourceId === undefined ? {} : { sourceId }),
+      ...optional('sourceId', sourceId),
       operation: item.kind,
       code: line.code,
       reason: line.reason,
@@ -800,10 +801,10 @@ class PushRun {
       steps: { ...this.#steps },
       retries: this.#dispatcher.retries,
       ...(this.#syncCounts === undefined ? {} : { sync: { ...this.#syncCounts, removed: this.#removedInSource.size } }),
-      ...(this.#forecast === undefined ? {} : { syncGuard: this.#forecast }),
+      ...optional('syncGuard', this.#forecast),
       ...(this.#stop === undefined ? {} : { stoppedEarly: { reason: this.#stop.reason, message: this.#stop.message } }),
-      ...(this.#options.journalPath === undefined ? {} : { journalPath: this.#options.journalPath }),
-      ...(this.#options.reportPath === undefined ? {} : { reportPath: this.#options.reportPath }),
+      ...optional('journalPath', this.#options.journalPath),
+      ...optional('reportPath', this.#options.reportPath),
       elapsedMs: performance.now() - this.#startedAt,
     };
   }

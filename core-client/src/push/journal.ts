@@ -65,6 +65,7 @@ export {
   type JournalStepEntry,
   type JournalStateEntry,
 } from './journal-lines.js';
+import { optional } from '../optional.js';
 
 const JOURNAL_MARK = 'core-migrate push journal';
 /**
@@ -412,7 +413,7 @@ export class Journal {
       end: summary.stoppedEarly?.reason ?? 'complete',
       // The counts alone, not the summary's paths and figures.
       counts: PushCountsSchema.parse(summary),
-      ...(summary.sync === undefined ? {} : { sync: summary.sync }),
+      ...optional('sync', summary.sync),
     };
     this.#append(`${JSON.stringify(entry)}\n`);
     this.#run = undefined;

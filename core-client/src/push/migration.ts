@@ -6,6 +6,7 @@ import { checkCredentialsLocally, credentialsProof, signInCredentials, type Cred
 import { runPush, type PushClient, type RunPushOptions, type SyncRunOptions } from './engine.js';
 import { sourceFingerprint } from './fingerprint.js';
 import { addUnread, emptyCounts, type PushCounts, type PushSummary } from './summary.js';
+import { optional } from '../optional.js';
 
 export interface RunMigrationOptions extends Omit<RunPushOptions, 'records' | 'sourceFingerprint' | 'client' | 'sourceCheck' | 'sourceName' | 'sync'> {
   /** A sync: its first pass reads the export's plan once more before anything is sent. */
@@ -49,7 +50,7 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
   const outputs: NamedFile[] = [];
   if (options.reportPath !== undefined) outputs.push({ role: 'report', path: options.reportPath });
   if (options.journalPath !== undefined && options.dryRun !== true) outputs.push({ role: 'journal', path: options.journalPath });
-  const refused = await checkOutputPaths(migrationInputs({ sourcePath, planOptions, ...(inputFiles === undefined ? {} : { inputFiles }) }), outputs);
+  const refused = await checkOutputPaths(migrationInputs({ sourcePath, planOptions, ...optional('inputFiles', inputFiles) }), outputs);
   if (refused !== undefined) throw refused;
 
   const sourceFiles = migrationSourceFiles(sourcePath, planOptions);
@@ -59,8 +60,8 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
     const signerKey = planOptions.hashConfig?.signerKey;
     try {
       checks = await checkCredentialsLocally(planSource(sourcePath, planOptions), credentials, {
-        ...(signerKey === undefined ? {} : { signerKey }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...optional('signerKey', signerKey),
+        ...optional('signal', options.signal),
       });
     } catch (error) {
       if (options.signal?.aborted !== true) throw error;

@@ -9,6 +9,7 @@ import { RunSetupError } from './run-setup-error.js';
 import { SettingError } from './setting-error.js';
 import type { MigrationSettings } from './settings.js';
 import { ExitCode } from './verdict.js';
+import { optional } from '../optional.js';
 
 export interface RollbackRun {
   /** The journal to undo; default: the settings' `journal`. */
@@ -60,8 +61,8 @@ export async function rollbackWithSettings(
       dryRun: settings.dryRun,
       mappingSupported: support.mapping,
       rolesSupported: support.roles,
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
-      ...(run.onNote === undefined ? {} : { onNote: run.onNote }),
+      ...optional('signal', run.signal),
+      ...optional('onNote', run.onNote),
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return RunSetupError.of(new SettingError('journal', `{setting} ${journal}: no such journal.`));
