@@ -18,11 +18,27 @@ async function importBuilt(specifier: string): Promise<{ names: string[] } | { c
 }
 
 describe("core-client's public face (the built package)", () => {
-  it('offers the library, the run by settings and the output files', async () => {
+  it('offers the library, the settings table, the run by settings, the output files and printable text', async () => {
     const root = await importBuilt('core-client');
     expect(root).toMatchObject({ names: expect.arrayContaining(['runMigration', 'CoreClient', 'planSource', 'Secret', 'readSource']) });
-    expect(await importBuilt('core-client/settings')).toMatchObject({ names: expect.arrayContaining(['settingFlags', 'runPrepared', 'runPlan']) });
+    expect(await importBuilt('core-client/settings')).toMatchObject({ names: expect.arrayContaining(['settingFlags', 'parseSettings', 'ExitCode']) });
+    expect(await importBuilt('core-client/run')).toMatchObject({ names: expect.arrayContaining(['prepareMigration', 'runPrepared', 'runPlan']) });
+    expect(await importBuilt('core-client/printable')).toMatchObject({ names: expect.arrayContaining(['printable', 'printableLines']) });
     expect(await importBuilt('core-client/files')).toMatchObject({ names: expect.arrayContaining(['checkOutputPaths', 'readableByOthersWarning']) });
+  });
+
+  it('keeps the settings table light: `core-migrate --help` loads it, and neither the engine nor the HTTP client', async () => {
+    const script = `import { registerHooks } from 'node:module';
+      const loaded = [];
+      registerHooks({ load: (url, context, next) => { loaded.push(url); return next(url, context); } });
+      await import('core-client/settings');
+      console.log(JSON.stringify(loaded));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', script], { cwd: tuiFolder });
+    const loaded = JSON.parse(stdout) as string[];
+    expect(loaded.some((url) => url.endsWith('/core-client/dist/settings/setting-flags.js'))).toBe(true);
+    for (const heavy of ['/push/engine.js', '/http/core-client.js', '/settings/prepare-migration.js', '/node_modules/undici/']) {
+      expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
+    }
   });
 
   it('keeps the engine, the journal and the dispatcher internal', async () => {

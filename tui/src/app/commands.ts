@@ -10,21 +10,19 @@ import {
   checkKnownPassword,
   PushControl,
 } from 'core-client';
+import { OutputPathError } from 'core-client/files';
 import {
   clientOf,
   connectionOf,
-  ExitCode,
   describeConnectionSources,
   planOptionsOf,
   prepareMigration,
   resumeCommandLine,
   rollbackWithSettings,
   runPrepared,
-  RunSetupError,
   saveHashParameters,
-  SettingError,
-} from 'core-client/settings';
-import { OutputPathError } from 'core-client/files';
+} from 'core-client/run';
+import { ExitCode, RunSetupError, SettingError } from 'core-client/settings';
 import { apiKeyOrigin } from './origins.js';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
 import { settingsOrProblem } from './problems.js';

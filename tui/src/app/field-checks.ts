@@ -1,16 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { readCredentials, parseRolesFile } from 'core-client';
 import { plainHttpWarning, checkOutputPaths, type NamedFile } from 'core-client/files';
-import {
-  exposedFileWarnings,
-  hashConfigOf,
-  resolveRunPaths,
-  roleOfSetting,
-  SettingError,
-  settingOfRole,
-  type MigrationSettings,
-  type SettingKey,
-} from 'core-client/settings';
+import { exposedFileWarnings, hashConfigOf } from 'core-client/run';
+import { resolveRunPaths, roleOfSetting, SettingError, settingOfRole, type MigrationSettings, type SettingKey } from 'core-client/settings';
 
 /** Settings naming a file the run reads; the export's own problems come from reading it. */
 const inputSettings = [

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { resolve } from 'node:path';
 import { listPulumiStacks, findPasswordEmails, detectFormat, exportFields } from 'core-client';
-import { countPlan, migrationCommandOf, planOptionsOf, SettingError } from 'core-client/settings';
+import { countPlan, migrationCommandOf, planOptionsOf } from 'core-client/run';
+import { SettingError } from 'core-client/settings';
 import { checkedSettings, checkSettingFiles } from './field-checks.js';
 import type { FieldSpec } from './screen.js';
 import { completePath } from './path-completion.js';

@@ -12,7 +12,8 @@ import {
   featureLabels,
   identityFeatures,
 } from 'core-client';
-import { clientOf, connectionOf, connectionWarnings, describeConnectionSources, ExitCode, parseSettings, SettingError } from 'core-client/settings';
+import { clientOf, connectionOf, connectionWarnings, describeConnectionSources } from 'core-client/run';
+import { ExitCode, parseSettings, SettingError } from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';

@@ -1,4 +1,4 @@
-import { printableJson, printableLines } from 'core-client';
+import { printableJson, printableLines } from 'core-client/printable';
 import type { ExitCode } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 

@@ -1,4 +1,4 @@
-import { printableLines } from 'core-client';
+import { printableLines } from 'core-client/printable';
 import type { CommandIO } from '../io.js';
 
 /**

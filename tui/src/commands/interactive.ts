@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { printableLines } from 'core-client';
+import { printableLines } from 'core-client/printable';
 import { defaultSettings, type MigrationSettings, parseSettings, ExitCode } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { invocationFor } from '../invocation.js';

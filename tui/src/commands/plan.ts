@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { readableByOthersWarning } from 'core-client/files';
-import { ExitCode, parseSettings, runPlan } from 'core-client/settings';
+import { runPlan } from 'core-client/run';
+import { ExitCode, parseSettings } from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { formatPlanSummary } from './plan-format.js';

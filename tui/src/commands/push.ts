@@ -1,15 +1,13 @@
 import type { Command } from 'commander';
-import { type PushEvent, type PushSummary, printableLines } from 'core-client';
+import type { PushEvent, PushSummary } from 'core-client';
+import { printableLines } from 'core-client/printable';
+import { prepareMigration, resumeCommandLine, runPrepared, syncCommandLine } from 'core-client/run';
 import {
   ExitCode,
   exitCodeOfPush,
   formatCommandLine,
   notResumableStops,
   parseSettings,
-  prepareMigration,
-  resumeCommandLine,
-  runPrepared,
-  syncCommandLine,
   RunSetupError,
   type MigrationCommand,
   type PreparedMigration,

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { printable, type Secret } from 'core-client';
+import type { Secret } from 'core-client';
+import { printable } from 'core-client/printable';
 import { Cursor, visiblePart } from './cursor.js';
 import { cursorIndex } from './text-edit.js';
 import { Tone } from './theme.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { printable } from 'core-client';
+import { printable } from 'core-client/printable';
 import { formatCount } from './numbers.js';
 import { Tone, type ToneName } from './theme.js';
 

@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { Text } from 'ink';
-import { printable } from 'core-client';
+import { printable } from 'core-client/printable';
 
 /** Whether the app may use colour: https://no-color.org says any non-empty NO_COLOR turns it off. */
 export function colourAllowed(env: NodeJS.ProcessEnv): boolean {

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { featureLabels, identityFeatures, printable, Secret } from 'core-client';
+import { featureLabels, identityFeatures, Secret } from 'core-client';
+import { printable } from 'core-client/printable';
 import { FieldList } from '../components/field-list.js';
 import { Tone } from '../components/theme.js';
 import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenSpec, settingField } from '../app/screen.js';

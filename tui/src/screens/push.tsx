@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { outcomeLabels, pushOutcomes, printable } from 'core-client';
+import { outcomeLabels, pushOutcomes } from 'core-client';
+import { printable } from 'core-client/printable';
 import { formatCount, formatMaybeCount } from '../components/numbers.js';
 import { ProgressBar } from '../components/progress-bar.js';
 import { Table } from '../components/table.js';

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { type ReportEntry, type ReportGroup, printable } from 'core-client';
+import type { ReportEntry, ReportGroup } from 'core-client';
+import { printable } from 'core-client/printable';
 import { FRAME_LINES } from '../components/frame.js';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';

@@ -9,8 +9,8 @@ import {
   outcomesShown,
   type PushSummary,
   type RollbackSummary,
-  printable,
 } from 'core-client';
+import { printable } from 'core-client/printable';
 import { withheldRemovalsSentence } from 'core-client/settings';
 import { formatCount } from '../components/numbers.js';
 import { wrapText } from '../components/wrap.js';

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { type SyncUserDelta, type SyncCounts, printable } from 'core-client';
+import type { SyncUserDelta, SyncCounts } from 'core-client';
+import { printable } from 'core-client/printable';
 import { withheldRemovalsSentence, type DeletedPolicy } from 'core-client/settings';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';
