@@ -1,7 +1,6 @@
 // Runs under plain Node (its own type stripping), on the compiled core-client: the memory of what the CLI runs,
 // without a TypeScript loader in the process.
-import { parseHashConfig } from 'core-client/hashes';
-import { summarisePlan } from 'core-client/plan';
+import { parseHashConfig, summarisePlan } from 'core-client';
 
 // The synthetic export's hash parameters are the vendor's public test parameters (see test/fixtures).
 const hashConfig = parseHashConfig(

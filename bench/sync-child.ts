@@ -1,10 +1,14 @@
-// Runs under plain Node on the compiled core-client, as plan-child.ts does: the memory of what the CLI runs.
+// Runs under plain Node on the compiled core-client, as plan-child.ts does: the memory of what the CLI runs. The
+// journal and the delta are internals the package does not export, so they are imported from its build by path.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { parseHashConfig } from 'core-client/hashes';
-import { planSource } from 'core-client/plan';
-import { accountRoleOf } from 'core-client/plan/field-groups';
-import { Journal, JournalError, emptySyncCounts, forecastSync, syncDelta } from 'core-client/push';
+import { parseHashConfig } from '../core-client/dist/hashes/hash-config.js';
+import { planSource } from '../core-client/dist/plan/plan-source.js';
+import { accountRoleOf } from '../core-client/dist/plan/field-groups.js';
+import { syncDelta } from '../core-client/dist/sync/delta.js';
+import { Journal, JournalError } from '../core-client/dist/journal/journal.js';
+import { emptySyncCounts } from '../core-client/dist/summary/push-summary.js';
+import { forecastSync } from '../core-client/dist/sync/sync-guard.js';
 
 const hashConfig = parseHashConfig(
   'hash_config { algorithm: SCRYPT, base64_signer_key: jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==, base64_salt_separator: Bw==, rounds: 8, mem_cost: 14 }',

@@ -2,7 +2,7 @@ import * as docker from '@pulumi/docker';
 import * as pulumi from '@pulumi/pulumi';
 import * as random from '@pulumi/random';
 // Types only: the program needs the contract's shape, not core-client's code (undici, native argon2) at run time.
-import type { StackOutputs } from 'core-client/connection';
+import type { StackOutputs } from 'core-client';
 import { CORE_PORT, DEFAULT_POSTGRES_IMAGE, replicasProblem, type Database } from './config.js';
 import { coreUrlsFor } from './core-urls.js';
 import {

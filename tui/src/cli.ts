@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { appDocs, commandCatalogue, docsHelpText, isCommandName, type CommandName } from './commands/catalogue.js';
 import type { RegisterCommand } from './commands/index.js';
-import { ExitCode } from 'core-client/settings/verdict';
+import { ExitCode } from 'core-client/settings';
 import { processIO, type CommandIO } from './io.js';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

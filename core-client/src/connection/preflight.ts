@@ -3,6 +3,7 @@ import { DEFAULT_APP_ID } from '../contract/names.js';
 import type { CoreClient } from '../http/core-client.js';
 import { type CoreError, type CoreErrorKind, isCoreError } from '../http/errors.js';
 import { pushBacksOnly } from '../http/retry.js';
+import { optional } from '../optional.js';
 
 export const PreflightStepNameSchema = z.enum(['reachable', 'keyAccepted', 'tenantExists']);
 export type PreflightStepName = z.infer<typeof PreflightStepNameSchema>;
@@ -98,14 +99,14 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
     ok: failure === undefined,
     target,
     steps,
-    ...(versions === undefined ? {} : { versions }),
+    ...optional('versions', versions),
     ...(roundTrips.length === 0 ? {} : { roundTripMs: Math.max(...roundTrips) }),
     ...(failure === undefined ? {} : { failure: { step: failure.name, sentence: failure.sentence, errorKind: failure.errorKind ?? 'unexpected' } }),
   };
 }
 
 async function checkCore(client: CoreClient, target: string, core: number | undefined, signal: AbortSignal | undefined): Promise<CoreCheck> {
-  const pinned = { ...(signal === undefined ? {} : { signal }), ...(core === undefined ? {} : { core }) };
+  const pinned = { ...optional('signal', signal), ...optional('core', core) };
   const call = { retry: pushBacksOnly(client.retryPolicy), ...pinned };
   const steps: PreflightStep[] = [];
   const afterFailure = 'Not checked, because the step before it failed.';

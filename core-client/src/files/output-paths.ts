@@ -1,11 +1,12 @@
 import { constants, closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileRoleWords, type FileRole } from './file-roles.js';
 
 /** A file the run reads or writes, named by its role so a refusal can say which is which. */
 export interface NamedFile {
-  /** e.g. "the export", "the report", "--journal". */
-  role: string;
+  /** Which file it is (`report`); its sentence words are `fileRoleWords[role]` ("the report"). */
+  role: FileRole;
   path: string;
 }
 
@@ -13,8 +14,8 @@ export class OutputPathError extends Error {
   readonly kind = 'outputPathError';
   constructor(
     message: string,
-    /** The role of the output at fault ("the report"), so a face can lead to the setting that fixes it. */
-    readonly role?: string,
+    /** The output at fault, so a face can lead to the setting that fixes it. */
+    readonly role?: FileRole,
   ) {
     super(message);
     this.name = 'OutputPathError';
@@ -44,8 +45,8 @@ export async function checkOutputPaths(inputs: readonly NamedFile[], outputs: re
     if (clash !== undefined) {
       const same = clash.file.path === output.path ? 'it is the same path' : 'it is the same file (through a link)';
       return new OutputPathError(
-        `${capital(output.role)} ${output.path} would overwrite ${clash.file.role} ${clash.file.path}: ${same}. ` +
-          `Choose another path for ${output.role}; nothing was opened.`,
+        `${capital(fileRoleWords[output.role])} ${output.path} would overwrite ${fileRoleWords[clash.file.role]} ${clash.file.path}: ${same}. ` +
+          `Choose another path for ${fileRoleWords[output.role]}; nothing was opened.`,
         output.role,
       );
     }
@@ -69,12 +70,15 @@ async function outputIdentity(output: NamedFile): Promise<Identity | OutputPathE
   if (!(info instanceof Error)) {
     if (info.isSymbolicLink()) {
       return new OutputPathError(
-        `${capital(output.role)} ${output.path} is a symbolic link; outputs are never written through a link. Name the file itself, or another path.`,
+        `${capital(fileRoleWords[output.role])} ${output.path} is a symbolic link; outputs are never written through a link. Name the file itself, or another path.`,
         output.role,
       );
     }
     if (!info.isFile())
-      return new OutputPathError(`${capital(output.role)} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`, output.role);
+      return new OutputPathError(
+        `${capital(fileRoleWords[output.role])} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`,
+        output.role,
+      );
     const folder = dirname(path);
     const writable = await access(path, constants.W_OK).then(
       () => undefined,
@@ -109,7 +113,7 @@ function capital(text: string): string {
 
 /** One sentence for a failure to create, open or write an output: what, where, the fix. */
 export function outputErrorSentence(error: NodeJS.ErrnoException, output: NamedFile, folder = dirname(resolve(output.path))): string {
-  const where = `${output.role} ${output.path}`;
+  const where = `${fileRoleWords[output.role]} ${output.path}`;
   switch (error.code) {
     case 'ENOENT':
       return `${capital(where)} cannot be created: the folder ${folder} does not exist. Create it, or choose another path.`;
@@ -152,7 +156,7 @@ export function openOutputFile(output: NamedFile, options: { append: boolean }):
   const info = fstatSync(fd);
   if (!info.isFile()) {
     closeSync(fd);
-    throw new OutputPathError(`${capital(output.role)} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`, output.role);
+    throw new OutputPathError(`${capital(fileRoleWords[output.role])} ${output.path} is ${kindOf(info)}, not a regular file: choose a file path.`, output.role);
   }
   return fd;
 }

@@ -43,7 +43,7 @@ export type { RoleSetup };
  */
 export async function setUpRoles(client: RoleSetupClient, wanted: Readonly<Record<string, readonly string[]>>, options: RoleSetupOptions): Promise<RoleSetup> {
   const setup: RoleSetup = { created: [], existing: [], updated: [], differing: [], refused: {} };
-  const record: NamedFile | undefined = options.dryRun || options.recordPath === undefined ? undefined : { role: 'the roles record', path: options.recordPath };
+  const record: NamedFile | undefined = options.dryRun || options.recordPath === undefined ? undefined : { role: 'rolesRecord', path: options.recordPath };
   const fd = record === undefined ? undefined : openOutputFile(record, { append: true });
   const call = options.call ?? {};
   try {

@@ -28,7 +28,7 @@ export async function openingOf(
   try {
     locked = JournalLock.acquire(path);
   } catch (error) {
-    return outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the journal lock', path: `${path}.lock` });
+    return outputErrorSentence(error as NodeJS.ErrnoException, { role: 'journalLock', path: `${path}.lock` });
   }
   if (!locked.ok) return locked.message;
   if (locked.tookOverFrom !== undefined) {

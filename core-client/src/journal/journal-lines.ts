@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fieldGroups } from '../plan/field-groups.js';
 import { PushCountsSchema, stopReasons, SyncCountsSchema } from '../summary/push-summary.js';
 import { StateFlag } from './user-states.js';
+import { optional } from '../optional.js';
 
 /**
  * The lines of a journal after its header, and how each is read back: an operation's final line, a step line, an
@@ -130,7 +131,7 @@ export function parseStep(line: string): JournalStepEntry | undefined {
   const { k, d, s, u, x } = value as Record<string, unknown>;
   if (typeof k !== 'string' || typeof d !== 'string' || typeof s !== 'string' || !stepNames.has(s)) return undefined;
   if ((u !== undefined && typeof u !== 'string') || (x !== undefined && typeof x !== 'string')) return undefined;
-  return { k, d, s: s as JournalStep, ...(u === undefined ? {} : { u }), ...(x === undefined ? {} : { x }) };
+  return { k, d, s: s as JournalStep, ...optional('u', u), ...optional('x', x) };
 }
 
 const STATE_DIGESTS = new RegExp(`^[0-9a-f]{${8 * fieldGroups.length}}$`);
@@ -147,7 +148,7 @@ export function parseState(line: string): JournalStateEntry | undefined {
   const { x, w, c, i, f, g, a, e } = value as Record<string, unknown>;
   if (typeof x !== 'string' || typeof w !== 'string' || typeof c !== 'string' || typeof f !== 'string' || typeof g !== 'string') return undefined;
   if ((i !== undefined && typeof i !== 'string') || !isDigestOrAbsent(a) || !isDigestOrAbsent(e) || !STATE_DIGESTS.test(g)) return undefined;
-  return { x, w, c, f, g, ...(i === undefined ? {} : { i }), ...(a === undefined ? {} : { a }), ...(e === undefined ? {} : { e }) };
+  return { x, w, c, f, g, ...optional('i', i), ...optional('a', a), ...optional('e', e) };
 }
 
 function isDigestOrAbsent(value: unknown): value is string | undefined {

@@ -2,6 +2,7 @@ import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync } fr
 import { writeFully } from '../files/output-paths.js';
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { optional } from '../optional.js';
 
 /**
  * Two pushes on one journal send the same users twice and interleave their lines: a lock file beside the journal
@@ -57,7 +58,7 @@ export class JournalLock {
           };
         }
       }
-      if (tryCreate(path, mine)) return { ok: true, lock: new JournalLock(path), ...(owner === undefined ? {} : { tookOverFrom: owner }) };
+      if (tryCreate(path, mine)) return { ok: true, lock: new JournalLock(path), ...optional('tookOverFrom', owner) };
     }
     return { ok: false, message: `The journal ${journalPath} is being locked by another push at this very moment; run the command again.` };
   }

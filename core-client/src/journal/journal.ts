@@ -1,3 +1,4 @@
+import { optional } from '../optional.js';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, ftruncateSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -142,7 +143,7 @@ export class Journal {
       digestCheck: digests.check,
       createdAt: new Date().toISOString(),
     };
-    const fd = openOutputFile({ role: 'the journal', path }, { append: false });
+    const fd = openOutputFile({ role: 'journal', path }, { append: false });
     const line = `${JSON.stringify(header)}\n`;
     writeFully(fd, line);
     const journal = new Journal(path, digests);
@@ -196,7 +197,7 @@ export class Journal {
       journal.#tornLineDropped = completeLength < size;
       return journal;
     }
-    const fd = openOutputFile({ role: 'the journal', path }, { append: true });
+    const fd = openOutputFile({ role: 'journal', path }, { append: true });
     if (completeLength < size) {
       journal.#tornLineDropped = true;
       ftruncateSync(fd, completeLength);
@@ -279,7 +280,7 @@ export class Journal {
       end: summary.stoppedEarly?.reason ?? 'complete',
       // The counts alone, not the summary's paths and figures.
       counts: PushCountsSchema.parse(summary),
-      ...(summary.sync === undefined ? {} : { sync: summary.sync }),
+      ...optional('sync', summary.sync),
     };
     this.#writer.append(`${JSON.stringify(entry)}\n`);
     this.#run = undefined;

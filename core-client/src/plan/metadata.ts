@@ -1,4 +1,5 @@
 import type { OperationIdentity } from './operation.js';
+import { optional } from '../optional.js';
 
 /**
  * The user metadata written for a migrated user, under the names the README documents ("What a migrated user
@@ -9,8 +10,8 @@ export function metadataOf(identity: OperationIdentity): Record<string, unknown>
   const metadata: Record<string, unknown> = { ...profile };
   if (identity.system !== undefined || identity.sourceId !== undefined) {
     metadata['migratedFrom'] = {
-      ...(identity.system === undefined ? {} : { system: identity.system }),
-      ...(identity.sourceId === undefined ? {} : { sourceId: identity.sourceId }),
+      ...optional('system', identity.system),
+      ...optional('sourceId', identity.sourceId),
       // A linked account that became its own core user: the application can link it to the user with the old id.
       ...(identity.carriesSourceId || identity.sourceId === undefined ? {} : { separateAccountOf: identity.sourceId }),
     };

@@ -1,13 +1,16 @@
-import { prepareHash, type HashConfig, type PrefixRule } from '../hashes/index.js';
+import type { DisabledPolicy } from '../choices.js';
+import type { HashConfig } from '../hashes/hash-config.js';
+import type { PrefixRule } from '../hashes/prefix-rules.js';
+import { prepareHash } from '../hashes/prepare-hash.js';
 import type { LinkedProvider, SourceRecord, SourceUser } from '../sources/source-user.js';
 import { normaliseEmail } from './email.js';
 import type { ImportOperation, PlanItem, PlanRejection, RejectionCode } from './operation.js';
 import { MAX_THIRD_PARTY_USER_ID_LENGTH, isThirdPartyProvider, shortProviderName } from './providers.js';
 import { recordKey } from './record-key.js';
 import { rolesOfRecord, type RoleRules } from './roles.js';
+import { optional } from '../optional.js';
 
 /** What happens to an account the old system's admins disabled: left out (default), or imported and marked. */
-export type DisabledPolicy = 'skip' | 'import';
 
 export interface RecordPlanningRules {
   hashConfig?: HashConfig;
@@ -79,15 +82,15 @@ function withIdentity(user: SourceUser, items: PlanItem[], roleRules: RoleRules 
   for (const item of items) {
     if (item.kind === 'rejection') continue;
     item.identity = {
-      ...(sourceId === undefined ? {} : { sourceId }),
-      ...(user.system === undefined ? {} : { system: user.system }),
+      ...optional('sourceId', sourceId),
+      ...optional('system', user.system),
       carriesSourceId: carrier && sourceId !== undefined,
       emailVerified: user.emailVerified === true,
       disabled: user.disabled === true,
-      ...(user.profile === undefined ? {} : { profile: user.profile }),
-      ...(roles === undefined ? {} : { roles: roles.roles }),
+      ...optional('profile', user.profile),
+      ...optional('roles', roles?.roles),
       ...(roles === undefined || roles.unknown.length === 0 ? {} : { unknownRoles: roles.unknown }),
-      ...(roles?.unreadable === undefined ? {} : { unreadableRoles: roles.unreadable }),
+      ...optional('unreadableRoles', roles?.unreadable),
     };
     carrier = false;
   }

@@ -1,13 +1,12 @@
+import type { DuplicatePolicy } from '../choices.js';
 import { formatLocation, type RecordLocation } from '../location.js';
-import { readSource, type OpenSourceOptions } from '../sources/index.js';
+import { readSource, type OpenSourceOptions } from '../sources/read-source.js';
 import type { ImportOperation, PlanItem, PlanRejection } from './operation.js';
 import { planRecord, type RecordPlanningRules } from './plan-record.js';
 import { defaultProviderMap } from './providers.js';
 import { recordPosition } from './record-key.js';
 import { roleCandidates, type RoleCandidate } from './roles.js';
 import { SeenKeys, type KeyPosition } from '../seen-keys.js';
-
-export type DuplicatePolicy = 'first-wins' | 'last-wins';
 
 export interface PlanOptions extends OpenSourceOptions, Omit<RecordPlanningRules, 'providerMap'> {
   providerMap?: Readonly<Record<string, string>>;

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { optional } from '../optional.js';
 
 /** A report line as the report view reads it back (see ReportLine). */
 const ReportEntrySchema = z.object({
@@ -63,5 +64,5 @@ export async function readReportGroups(path: string, perGroup = 2_000): Promise<
     group.count += 1;
     if (group.entries.length < perGroup) group.entries.push(entry.data);
   }
-  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), total, ...(startedAt === undefined ? {} : { startedAt }) };
+  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), total, ...optional('startedAt', startedAt) };
 }

@@ -9,6 +9,7 @@ import type { Journal } from '../journal/journal.js';
 import type { OperationEnd } from './outcome.js';
 import { assignRoles, roleNotes } from './user-roles.js';
 import type { UserStepContext } from './user-steps.js';
+import { optional } from '../optional.js';
 
 /** A sync's change counts nothing of the steps' (the delta's counts say what changed). */
 export type ChangeContext = Omit<UserStepContext, 'count'> & { journal: Journal };
@@ -196,7 +197,7 @@ export async function runAccountRemoval(removal: AccountRemoval, context: Change
 function recordDigests(journal: Journal, state: AccountState, digests: readonly number[], whole: number | undefined, exported: number | undefined): void {
   if (digests.every((digest, index) => digest === state.digests[index])) return;
   const { whole: _earlier, exported: _exported, ...rest } = state;
-  journal.recordState({ ...rest, digests, ...(whole === undefined ? {} : { whole }), ...(exported === undefined ? {} : { exported }) });
+  journal.recordState({ ...rest, digests, ...optional('whole', whole), ...optional('exported', exported) });
 }
 
 /** The core has no such call (404), or not for this method (405): a user it cannot change, not a core to stop for. */

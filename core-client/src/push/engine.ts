@@ -254,7 +254,7 @@ class PushRun {
     const sentence =
       error instanceof OutputPathError || error instanceof JournalError
         ? error.message
-        : `${outputErrorSentence(error instanceof Error ? error : new Error(String(error)), { role: 'the journal', path: this.#journal?.path ?? '' })} Nothing more was sent; what is journalled stays journalled.`;
+        : `${outputErrorSentence(error instanceof Error ? error : new Error(String(error)), { role: 'journal', path: this.#journal?.path ?? '' })} Nothing more was sent; what is journalled stays journalled.`;
     this.#fatal ??= new JournalError(sentence);
     this.#requestStop({ reason: 'outputFailed', message: sentence, hard: true });
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExistingPolicySchema } from '../choices.js';
 
 /** The identity calls beyond the contract, as the pre-flight finds them (core-behaviour.md). */
 export const identityFeatures = ['mapping', 'verification', 'metadata', 'lookup', 'removal', 'roles', 'emailChange'] as const;
@@ -13,9 +14,6 @@ export const featureLabels: Record<IdentityFeature, string> = {
   roles: 'user roles (/recipe/role)',
   emailChange: 'email change (PUT /recipe/user)',
 };
-
-export const ExistingPolicySchema = z.enum(['skip', 'replace']);
-export type ExistingPolicy = z.infer<typeof ExistingPolicySchema>;
 
 /**
  * What a push does after creating each user. The defaults keep who the user was; each can be turned off, and a

@@ -8,6 +8,7 @@ import { runPush } from './engine.js';
 import type { PushClient, PushRunSettings, RunMode, RunPushOptions } from './run-options.js';
 import { sourceFingerprint } from './fingerprint.js';
 import { addUnread, emptyCounts, type PushCounts, type PushSummary } from '../summary/push-summary.js';
+import { optional } from '../optional.js';
 
 /** A migration's run is a push or a sync (`RunMode`); a sync's first pass reads the export's plan once more. */
 export type RunMigrationOptions = MigrationSettings & RunMode<Omit<SyncRunOptions, 'firstPass'>>;
@@ -36,8 +37,8 @@ export function migrationSourceFiles(sourcePath: string, planOptions: PlanOption
 
 /** Every file a migration reads, named, for `checkOutputPaths`. */
 export function migrationInputs(options: Pick<RunMigrationOptions, 'sourcePath' | 'planOptions' | 'inputFiles'>): NamedFile[] {
-  const inputs: NamedFile[] = [{ role: 'the export', path: options.sourcePath }];
-  if (options.planOptions.auth0PasswordFile !== undefined) inputs.push({ role: 'the Auth0 password-hash file', path: options.planOptions.auth0PasswordFile });
+  const inputs: NamedFile[] = [{ role: 'export', path: options.sourcePath }];
+  if (options.planOptions.auth0PasswordFile !== undefined) inputs.push({ role: 'auth0PasswordFile', path: options.planOptions.auth0PasswordFile });
   return [...inputs, ...(options.inputFiles ?? [])];
 }
 
@@ -50,9 +51,9 @@ export function migrationInputs(options: Pick<RunMigrationOptions, 'sourcePath' 
 export async function runMigration(options: RunMigrationOptions): Promise<PushSummary> {
   const { sourcePath, planOptions, credentials, onCredentialChecks, inputFiles, sourceSnapshot, ...settings } = options;
   const outputs: NamedFile[] = [];
-  if (options.reportPath !== undefined) outputs.push({ role: 'the report', path: options.reportPath });
-  if (options.journalPath !== undefined && options.dryRun !== true) outputs.push({ role: 'the journal', path: options.journalPath });
-  const refused = await checkOutputPaths(migrationInputs({ sourcePath, planOptions, ...(inputFiles === undefined ? {} : { inputFiles }) }), outputs);
+  if (options.reportPath !== undefined) outputs.push({ role: 'report', path: options.reportPath });
+  if (options.journalPath !== undefined && options.dryRun !== true) outputs.push({ role: 'journal', path: options.journalPath });
+  const refused = await checkOutputPaths(migrationInputs({ sourcePath, planOptions, ...optional('inputFiles', inputFiles) }), outputs);
   if (refused !== undefined) throw refused;
 
   const sourceFiles = migrationSourceFiles(sourcePath, planOptions);
@@ -62,8 +63,8 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
     const signerKey = planOptions.hashConfig?.signerKey;
     try {
       checks = await checkCredentialsLocally(planSource(sourcePath, planOptions), credentials, {
-        ...(signerKey === undefined ? {} : { signerKey }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...optional('signerKey', signerKey),
+        ...optional('signal', options.signal),
       });
     } catch (error) {
       if (options.signal?.aborted !== true) throw error;

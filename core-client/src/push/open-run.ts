@@ -36,7 +36,7 @@ export async function openRun(options: RunPushOptions): Promise<OpenedRun> {
     report =
       options.reportPath === undefined
         ? undefined
-        : new ReportWriter({ role: 'the report', path: options.reportPath }, { command, dryRun: options.dryRun === true, source: options.sourceName ?? '' });
+        : new ReportWriter({ role: 'report', path: options.reportPath }, { command, dryRun: options.dryRun === true, source: options.sourceName ?? '' });
   } catch (error) {
     journal?.close();
     throw error;

@@ -10,6 +10,7 @@ import { LockFileSchema, lockHolder } from '../journal/journal-lock.js';
 import { PushCountsSchema, SyncCountsSchema } from '../summary/push-summary.js';
 import { createdUsers, JournalReadError } from './journal-users.js';
 import { parseRollbackLine, RollbackCountsSchema } from './rollback-record.js';
+import { optional } from '../optional.js';
 
 /**
  * What a journal is (issue 25, `core-migrate journal show`): the export and core it was written for, its runs with
@@ -123,13 +124,13 @@ async function readOverview(path: string): Promise<JournalOverview> {
     path,
     version: journal.header.version,
     createdAt: journal.header.createdAt,
-    source: { fingerprint: journal.header.source, ...(journal.firstSource === undefined ? {} : { name: journal.firstSource }) },
+    source: { fingerprint: journal.header.source, ...optional('name', journal.firstSource) },
     target: journal.header.target,
     runsRecorded: journal.header.version >= 5,
     runs,
     users: { ...users, removedByRollback, held: Math.max(0, users.created - users.removedBySync - removedByRollback) },
     rollback: { state: record === undefined ? 'none' : rollbackDone ? 'complete' : 'begun', recordPath },
-    ...(lock === undefined ? {} : { lock }),
+    ...optional('lock', lock),
     lines: journal.lines,
     tornLastLine: await endsTorn(path),
   };
@@ -155,13 +156,13 @@ async function readJournalLines(path: string): Promise<JournalLines> {
     }
     const run = parseRun(line);
     if (run === undefined) continue;
-    const ended = 'ended' in run ? { at: run.ended, how: run.end, counts: run.counts, ...(run.sync === undefined ? {} : { sync: run.sync }) } : undefined;
+    const ended = 'ended' in run ? { at: run.ended, how: run.end, counts: run.counts, ...optional('sync', run.sync) } : undefined;
     const begun = runs.find((known) => known.startedAt === run.started && known.command === run.run);
     if (begun !== undefined) {
       if (ended !== undefined) begun.ended = ended;
       continue;
     }
-    runs.push({ command: run.run, startedAt: run.started, source: run.source, ...(ended === undefined ? {} : { ended }), underWay: false });
+    runs.push({ command: run.run, startedAt: run.started, source: run.source, ...optional('ended', ended), underWay: false });
   }
   if (header === undefined) throw new JournalReadError(`The journal ${path} is empty: no push wrote to it.`);
   return { header, runs, firstSource: runs[0]?.source, lines };
@@ -199,7 +200,7 @@ async function readRollbackRecord(path: string): Promise<{ removed: number; runs
       if (ended !== undefined) begun.ended = ended;
       continue;
     }
-    runs.push({ command: 'rollback', startedAt: parsed.started, ...(ended === undefined ? {} : { ended }), underWay: false });
+    runs.push({ command: 'rollback', startedAt: parsed.started, ...optional('ended', ended), underWay: false });
   }
   return { removed, runs };
 }

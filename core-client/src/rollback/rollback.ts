@@ -66,7 +66,7 @@ export async function runRollback(options: RollbackOptions): Promise<RollbackSum
   try {
     locked = JournalLock.acquire(journalPath, 'rollback');
   } catch (error) {
-    throw new JournalReadError(outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the journal lock', path: `${journalPath}.lock` }));
+    throw new JournalReadError(outputErrorSentence(error as NodeJS.ErrnoException, { role: 'journalLock', path: `${journalPath}.lock` }));
   }
   if (!locked.ok) throw new JournalReadError(locked.message);
   if (locked.tookOverFrom !== undefined) {
@@ -74,10 +74,10 @@ export async function runRollback(options: RollbackOptions): Promise<RollbackSum
       `The journal's lock was left by process ${locked.tookOverFrom.pid} (started ${locked.tookOverFrom.startedAt}), which is gone; this rollback took it over.`,
     );
   }
-  const record: NamedFile = { role: 'the rollback record', path: recordPath };
+  const record: NamedFile = { role: 'rollbackRecord', path: recordPath };
   let fd: number | undefined;
   try {
-    const refused = await checkOutputPaths([{ role: 'the journal', path: journalPath }], [record]);
+    const refused = await checkOutputPaths([{ role: 'journal', path: journalPath }], [record]);
     if (refused !== undefined) throw refused;
     // Opened (so created) before the first removal: the journal is marked rolled back before any user is gone.
     fd = openOutputFile(record, { append: true });
@@ -93,7 +93,7 @@ export async function runRollback(options: RollbackOptions): Promise<RollbackSum
     } catch (error) {
       // Every removal is recorded; only the run's end is not (`journal show` says "no end recorded").
       options.onNote?.(
-        `${outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the rollback record', path: recordPath })} The rollback's end was not recorded.`,
+        `${outputErrorSentence(error as NodeJS.ErrnoException, { role: 'rollbackRecord', path: recordPath })} The rollback's end was not recorded.`,
       );
     }
     return summary;
@@ -153,7 +153,7 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
         // Removed but not recorded: a re-run removes it again, which is harmless; nothing more is removed now.
         summary.stoppedEarly ??= {
           reason: 'outputFailed',
-          message: `${outputErrorSentence(error as NodeJS.ErrnoException, { role: 'the rollback record', path: recordPath })} Nothing more was removed.`,
+          message: `${outputErrorSentence(error as NodeJS.ErrnoException, { role: 'rollbackRecord', path: recordPath })} Nothing more was removed.`,
         };
       }
     } catch (error) {

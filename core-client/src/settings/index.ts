@@ -1,3 +1,9 @@
+/**
+ * `core-client/settings`: the one table of settings both faces fill (schema, flags, labels, choices), reading them,
+ * exit codes and verdicts, and the command line that repeats a run. Light on purpose: `core-migrate --help` loads
+ * it. Doing the run is `core-client/run`.
+ */
+export { DuplicatePolicySchema, DisabledPolicySchema, ExistingPolicySchema, DeletedPolicySchema, type DeletedPolicy } from '../choices.js';
 export { MigrationSettingsSchema, defaultSettings, MAX_CONCURRENCY, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from './settings.js';
 export {
   settingFlags,
@@ -12,22 +18,9 @@ export {
 export { describeProblem, parseSettings, runProblem, settingProblem, type ProblemCode, type SettingProblem } from './setting-problem.js';
 export { Problem, isProblem, type ProblemKind } from '../problem.js';
 export { resolveRunPaths, defaultReportName, defaultJournalName, settingOfRole, roleOfSetting, type RunPaths } from './run-paths.js';
-export { planOptionsOf, hashConfigOf, prefixRulesOf } from './plan-options.js';
-export { connectionOf, clientOf, connectionWarnings, describeConnectionSources, type ConnectionContext } from './connection-of.js';
-export { countPlan, planKeyOf, type CountedPlan, type CountOptions } from './count-plan.js';
-export {
-  prepareMigration,
-  exposedFileWarnings,
-  concurrencyLimitsOf,
-  requestedIdentity,
-  type PreparedMigration,
-  type RunContext,
-  type MigrationCommand,
-} from './prepare-migration.js';
-export { runPrepared, resumeSettings, resumeCommandLine, syncCommandLine, type RunControls } from './run-prepared.js';
-export { rollbackWithSettings, type RollbackRun } from './run-rollback.js';
 export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js';
 export { ExitCode, exitCodeOfPlan, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
-export { migrationCommandOf } from './migration-command.js';
 export { unprovenScryptWarning, KNOWN_ACCOUNT_LINE } from './scrypt-proof.js';
 export { syncRefusal, withheldRemovalsSentence } from './sync-guard-sentences.js';
+export type { MigrationCommand, PreparedMigration } from './prepare-migration.js';
+export type { CountedPlan } from './count-plan.js';

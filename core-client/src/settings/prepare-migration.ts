@@ -143,13 +143,13 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   const limits = concurrencyLimitsOf(settings);
 
   // Before anything is opened, read or sent: an output that names an input would destroy it.
-  const inputFiles = paths.inputs.filter((input) => input.role !== 'the Auth0 password-hash file');
-  const outputs: NamedFile[] = [{ role: 'the report', path: paths.reportPath }];
-  if (!settings.dryRun) outputs.push({ role: 'the journal', path: paths.journalPath }, { role: 'the roles record', path: rolesRecordPath(paths.journalPath) });
+  const inputFiles = paths.inputs.filter((input) => input.role !== 'auth0PasswordFile');
+  const outputs: NamedFile[] = [{ role: 'report', path: paths.reportPath }];
+  if (!settings.dryRun) outputs.push({ role: 'journal', path: paths.journalPath }, { role: 'rolesRecord', path: rolesRecordPath(paths.journalPath) });
   const refused = await checkOutputPaths(migrationInputs({ sourcePath: paths.sourcePath, planOptions, inputFiles }), outputs);
-  if (refused !== undefined) return runProblem('outputRefused', 'setting', refused.message, settingOfRole(refused.role ?? ''));
+  if (refused !== undefined) return runProblem('outputRefused', 'setting', refused.message, settingOfRole(refused.role));
   for (const warning of await exposedFileWarnings(paths)) say('warning', warning);
-  const credentialsPath = paths.inputs.find((input) => input.role === 'the credentials file')?.path;
+  const credentialsPath = paths.inputs.find((input) => input.role === 'credentials')?.path;
   const credentials = credentialsPath === undefined ? undefined : await readCredentials(credentialsPath);
   if (credentials instanceof Error) return settingProblem('credentialsUnreadable', 'verifyCredentials', `{setting} ${credentials.message}`);
 

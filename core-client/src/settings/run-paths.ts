@@ -1,4 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileRoles, type FileRole } from '../files/file-roles.js';
 import type { NamedFile } from '../files/output-paths.js';
 import type { MigrationSettings, SettingKey } from './settings.js';
 
@@ -20,20 +21,19 @@ export function defaultJournalName(file: string): string {
   return `${basename(file)}.push-journal.ndjson`;
 }
 
-/** The roles under which a run names its files, and the setting each comes from (so a refusal can name the fix). */
-export const fileRoles = {
-  'the export': 'file',
-  'the Auth0 password-hash file': 'auth0PasswordFile',
-  'the hash-config file': 'hashConfig',
-  'the mapping file': 'mapping',
-  'the roles file': 'rolesFile',
-  'the credentials file': 'verifyCredentials',
-  'the api-key file': 'apiKeyFile',
-  'the CA file': 'caFile',
-  'the report': 'report',
-  'the journal': 'journal',
-} as const satisfies Record<string, SettingKey>;
-export type FileRole = keyof typeof fileRoles;
+/** The setting each of a run's files comes from, so a refusal can lead to the fix. */
+const settingOfFile: Partial<Record<FileRole, SettingKey>> = {
+  export: 'file',
+  auth0PasswordFile: 'auth0PasswordFile',
+  hashConfig: 'hashConfig',
+  mapping: 'mapping',
+  rolesFile: 'rolesFile',
+  credentials: 'verifyCredentials',
+  apiKeyFile: 'apiKeyFile',
+  caFile: 'caFile',
+  report: 'report',
+  journal: 'journal',
+};
 
 /**
  * One rule for both faces: the report defaults to `<export>.push-report.ndjson` in the command's folder, the journal
@@ -48,22 +48,22 @@ export function resolveRunPaths(settings: MigrationSettings, cwd: string): RunPa
   const add = (role: FileRole, path: string | undefined): void => {
     if (path !== undefined) inputs.push({ role, path: resolve(cwd, path) });
   };
-  add('the Auth0 password-hash file', settings.auth0PasswordFile);
-  add('the hash-config file', settings.hashConfig);
-  add('the mapping file', settings.mapping);
-  add('the roles file', settings.rolesFile);
-  add('the credentials file', settings.verifyCredentials);
-  add('the api-key file', settings.apiKeyFile);
-  add('the CA file', settings.caFile);
+  add('auth0PasswordFile', settings.auth0PasswordFile);
+  add('hashConfig', settings.hashConfig);
+  add('mapping', settings.mapping);
+  add('rolesFile', settings.rolesFile);
+  add('credentials', settings.verifyCredentials);
+  add('apiKeyFile', settings.apiKeyFile);
+  add('caFile', settings.caFile);
   return { sourcePath, reportPath, journalPath, inputs };
 }
 
-/** The setting behind a file role, when the role is one of a run's. */
-export function settingOfRole(role: string): SettingKey | undefined {
-  return Object.hasOwn(fileRoles, role) ? fileRoles[role as FileRole] : undefined;
+/** The setting behind a file, when the file is one a setting names. */
+export function settingOfRole(role: FileRole | undefined): SettingKey | undefined {
+  return role === undefined ? undefined : settingOfFile[role];
 }
 
-/** The role under which a run names the file a setting points to. */
+/** The file a setting names, when it names one. */
 export function roleOfSetting(key: SettingKey): FileRole | undefined {
-  return (Object.keys(fileRoles) as FileRole[]).find((role) => fileRoles[role] === key);
+  return fileRoles.find((role) => settingOfFile[role] === key);
 }

@@ -79,7 +79,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
   } catch (error) {
     if (error instanceof JournalError) return runProblem('journalRefused', 'journal', error.message, 'journal');
     if (error instanceof SyncRefusedError) return syncRefusal(error);
-    if (error instanceof OutputPathError) return runProblem('outputRefused', 'setting', error.message, settingOfRole(error.role ?? ''));
+    if (error instanceof OutputPathError) return runProblem('outputRefused', 'setting', error.message, settingOfRole(error.role));
     if (isSourceError(error)) return sourceSettingProblem(error, prepared.planOptions);
     throw error;
   }

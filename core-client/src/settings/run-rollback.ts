@@ -8,6 +8,7 @@ import { clientOf, connectionOf, connectionWarnings, type ConnectionContext } fr
 import { runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
 import { Problem } from '../problem.js';
 import type { MigrationSettings } from './settings.js';
+import { optional } from '../optional.js';
 
 export interface RollbackRun {
   /** The journal to undo; default: the settings' `journal`. */
@@ -56,8 +57,8 @@ export async function rollbackWithSettings(
       dryRun: settings.dryRun,
       mappingSupported: support.mapping,
       rolesSupported: support.roles,
-      ...(run.signal === undefined ? {} : { signal: run.signal }),
-      ...(run.onNote === undefined ? {} : { onNote: run.onNote }),
+      ...optional('signal', run.signal),
+      ...optional('onNote', run.onNote),
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return settingProblem('journalMissing', 'journal', `{setting} ${journal}: no such journal.`);

@@ -1,3 +1,4 @@
+import { DeletedPolicySchema, DisabledPolicySchema, DuplicatePolicySchema, ExistingPolicySchema } from '../choices.js';
 import { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from '../sync/sync-guard.js';
 import { sourceFormats } from '../sources/source-format.js';
 import { MAX_CONCURRENCY, type SettingKey } from './settings.js';
@@ -109,7 +110,7 @@ export const settingFlags: readonly SettingFlag[] = [
     value: '<policy>',
     label: 'duplicates',
     group: 'source',
-    kind: { type: 'choice', choices: ['first-wins', 'last-wins'] },
+    kind: { type: 'choice', choices: DuplicatePolicySchema.options },
     help: 'which of two records with one email is imported',
     commands: source,
   },
@@ -119,7 +120,7 @@ export const settingFlags: readonly SettingFlag[] = [
     value: '<policy>',
     label: 'disabled accounts',
     group: 'identity',
-    kind: { type: 'choice', choices: ['skip', 'import'] },
+    kind: { type: 'choice', choices: DisabledPolicySchema.options },
     help: 'accounts disabled in the old system: left out, or imported with disabled: true in their metadata',
     commands: source,
   },
@@ -304,7 +305,7 @@ export const settingFlags: readonly SettingFlag[] = [
     value: '<policy>',
     label: 'already in the core',
     group: 'identity',
-    kind: { type: 'choice', choices: ['skip', 'replace'] },
+    kind: { type: 'choice', choices: ExistingPolicySchema.options },
     help: 'a password user already in the core: left untouched, or its hash replaced (a sync always leaves it untouched)',
     commands: ['push', 'sync'],
   },
@@ -314,7 +315,7 @@ export const settingFlags: readonly SettingFlag[] = [
     value: '<policy>',
     label: 'gone from the export',
     group: 'identity',
-    kind: { type: 'choice', choices: ['keep', 'remove'] },
+    kind: { type: 'choice', choices: DeletedPolicySchema.options },
     help: 'a user the migration brought over that the newer export no longer has: reported and kept, or removed from the core (only if the migration created it)',
     commands: ['sync'],
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeletedPolicySchema, DisabledPolicySchema, DuplicatePolicySchema, ExistingPolicySchema } from '../choices.js';
 import { RemovalLimitSchema } from '../sync/sync-guard.js';
 import { sourceFormats } from '../sources/source-format.js';
 
@@ -52,8 +53,8 @@ export const MigrationSettingsSchema = z.object({
   stripPrefix: textList,
   /** `export-provider-id=short-name` entries over the built-in provider map. */
   providerMap: textList,
-  duplicates: z.enum(['first-wins', 'last-wins']).default('first-wins'),
-  disabled: z.enum(['skip', 'import']).default('skip'),
+  duplicates: DuplicatePolicySchema.default('first-wins'),
+  disabled: DisabledPolicySchema.default('skip'),
 
   /** One URL, or several cores that share one database. */
   core: z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(z.string().trim().min(1)).default([])),
@@ -77,9 +78,9 @@ export const MigrationSettingsSchema = z.object({
   keepIds: z.boolean().default(true),
   verifyEmails: z.boolean().default(true),
   metadata: z.boolean().default(true),
-  existing: z.enum(['skip', 'replace']).default('skip'),
+  existing: ExistingPolicySchema.default('skip'),
   /** A sync: what happens to users gone from the newer export. */
-  deleted: z.enum(['keep', 'remove']).default('keep'),
+  deleted: DeletedPolicySchema.default('keep'),
   /** A sync: the least share (percent) of the journal's users the newer export must still have; unset: 50. */
   minOverlap: optionalWholeNumber(0, 100, 'a whole percentage'),
   /** A sync goes on whatever the overlap: the operator says the export is the right one. */

@@ -1,3 +1,4 @@
+import type { DeletedPolicy } from '../choices.js';
 import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import type { RecordLocation } from '../location.js';
 import type { ImportOperation, PlanItem, PlanRejection } from '../plan/operation.js';
@@ -6,6 +7,7 @@ import type { Journal } from '../journal/journal.js';
 import type { SyncCounts } from '../summary/push-summary.js';
 import { createdAny, sourceIdOf } from './sync-guard.js';
 import { StateFlag } from '../journal/user-states.js';
+import { optional } from '../optional.js';
 
 /** An account the migration brought over earlier whose fields changed in the newer export. */
 export interface AccountChange {
@@ -58,8 +60,6 @@ export interface EngineRecord {
   items: EngineItem[];
 }
 
-export type DeletedPolicy = 'keep' | 'remove';
-
 export interface SyncDeltaOptions {
   deleted: DeletedPolicy;
   /** Filled in as the delta is read; the summary carries it. */
@@ -103,7 +103,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
           sourceId,
           why: 'disabled',
           remove: withheld === undefined,
-          ...(withheld === undefined ? {} : { withheld }),
+          ...optional('withheld', withheld),
           location: record.location,
         })),
       };

@@ -1,7 +1,7 @@
 import { JournalError, type Journal } from '../journal/journal.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
 import type { SyncForecast } from '../summary/push-summary.js';
-import type { DeletedPolicy } from './delta.js';
+import type { DeletedPolicy } from '../choices.js';
 import { forecastSync, journalWithoutStates, overlapTooLow, syncJournalProblem, SyncRefusedError, type SyncGuardOptions } from './sync-guard.js';
 
 /** What a sync needs besides its journal. */

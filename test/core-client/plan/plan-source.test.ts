@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseHashConfig, type HashConfig } from '../../../core-client/src/hashes/hash-config.js';
 import { planSource, type PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
-import { summarisePlan } from '../../../core-client/src/plan/index.js';
+import { summarisePlan } from '../../../core-client/src/plan/summarise-plan.js';
 
 const bcryptHashes = [
   '$2a$04$Ysj6rkrK6ezLcSgDG3MSsucsWLoW9zxo743ap1duUszVf/Ps1Q7Fi',

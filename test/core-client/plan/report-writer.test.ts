@@ -20,7 +20,7 @@ describe('ReportWriter', () => {
     const onWarning = (warning: Error): void => void warnings.push(warning);
     process.on('warning', onWarning);
     try {
-      const report = new ReportWriter({ role: 'the report', path: join(dir, 'r.ndjson') }, { command: 'push', source: 'users.ndjson' });
+      const report = new ReportWriter({ role: 'report', path: join(dir, 'r.ndjson') }, { command: 'push', source: 'users.ndjson' });
       // Far past the stream's 16 KiB high-water mark, all waiting at once as operations in flight do.
       await Promise.all(Array.from({ length: 300 }, (_, index) => report.write(line(index))));
       await report.close();
@@ -36,7 +36,7 @@ describe('ReportWriter', () => {
   it('appends each run after a header line instead of truncating the earlier runs', async () => {
     const path = join(dir, 'r.ndjson');
     for (const dryRun of [false, true]) {
-      const report = new ReportWriter({ role: 'the report', path }, { command: 'push', dryRun, source: 'users.ndjson' });
+      const report = new ReportWriter({ role: 'report', path }, { command: 'push', dryRun, source: 'users.ndjson' });
       await report.write(line(1));
       await report.close();
     }

@@ -77,7 +77,7 @@ describe('errors lead back to the field that fixes them', () => {
     expect(flat(app.lastFrame())).toContain('the pre-flight failed');
     await press(app, keys.enter);
     await waitFor(app, 'Where is the core?');
-    expect(focusedLine(app.lastFrame())).toContain('Core URL');
+    expect(focusedLine(app.lastFrame())).toContain('core URL');
     await press(app, keys.ctrlC);
     expect(result?.exitCode).toBe(3);
   }, 30_000);

@@ -25,7 +25,7 @@ describe('keys that arrive together', () => {
     await press(app, 'abcdef');
     app.write(`${keys.backspace}${keys.backspace}${keys.backspace}`);
     await settle(60);
-    expect(focusedLine(app.lastFrame())).toMatch(/Export file +abc▏? *$/);
+    expect(focusedLine(app.lastFrame())).toMatch(/export file +abc▏? *$/);
   });
 
   it('Home, then End and Backspace in one read, deletes the last character', async () => {
@@ -45,11 +45,11 @@ describe('keys that arrive together', () => {
     await waitFor(app, 'Where is the core?');
     app.write(`${keys.down}${keys.down}`);
     await settle(60);
-    expect(focusedLine(app.lastFrame())).toContain('Tenant');
+    expect(focusedLine(app.lastFrame())).toContain('tenant');
     app.write(`public${keys.tab}public`);
     await settle(60);
-    expect(app.lastFrame()).toMatch(/Tenant +public/);
-    expect(focusedLine(app.lastFrame())).toMatch(/App +public/);
+    expect(app.lastFrame()).toMatch(/tenant +public/);
+    expect(focusedLine(app.lastFrame())).toMatch(/app +public/);
   });
 
   it('Enters in one read go to the screen the state says is current, never to one being left', async () => {
@@ -94,7 +94,7 @@ describe('help and the question mark', () => {
     expect(app.lastFrame()).toContain('Esc');
     await press(app, 'x');
     await waitFor(app, 'Where is the core?');
-    await focusOn(app, 'Core URL');
+    await focusOn(app, 'core URL');
     expect(app.lastFrame()).toContain('Ctrl+G help');
     await press(app, '?');
     expect(focusedLine(app.lastFrame())).toContain('?');

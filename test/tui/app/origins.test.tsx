@@ -17,7 +17,7 @@ describe('what the screen shows is what is used', () => {
   it('CORE_URL: Connect shows its address as the value, says it is from CORE_URL, and the pre-flight goes there', async () => {
     const app = bed.open({}, { size, coreFromEnvironment: true });
     const frame = await waitFor(app, 'Where is the core?');
-    const core = fieldLine(frame, 'Core URL');
+    const core = fieldLine(frame, 'core URL');
     expect(core).toContain(bed.core().url);
     expect(core).toContain('from CORE_URL');
     expect(core).not.toContain('127.0.0.1:3567');
@@ -47,7 +47,7 @@ describe('what the screen shows is what is used', () => {
   it('a value the operator changes is theirs: the origin goes, and the typed address is the one used', async () => {
     const app = bed.open({}, { size, coreFromEnvironment: true });
     await waitFor(app, 'Where is the core?');
-    await focusOn(app, 'Core URL');
+    await focusOn(app, 'core URL');
     await press(app, keys.backspace);
     const line = focusedLine(app.lastFrame());
     expect(line).not.toContain('from CORE_URL');
@@ -60,18 +60,18 @@ describe('what the screen shows is what is used', () => {
   it('flags: the tenant, the export and the journal show as values with the flag they came from', async () => {
     const app = bed.open({ tenant: 'public', file: 'users.json', journal: 'run.journal' }, { size });
     const frame = await waitFor(app, 'Where is the core?');
-    expect(fieldLine(frame, 'Tenant')).toMatch(/public\s+from --tenant/);
-    expect(fieldLine(frame, 'Core URL')).toMatch(/from --core/);
+    expect(fieldLine(frame, 'tenant')).toMatch(/public\s+from --tenant/);
+    expect(fieldLine(frame, 'core URL')).toMatch(/from --core/);
     await press(app, keys.enter);
     const source = await waitFor(app, onScreen('Source'));
-    expect(fieldLine(source, 'Export file')).toMatch(/users\.json\S*\s+from the command line/);
+    expect(fieldLine(source, 'export file')).toMatch(/users\.json\S*\s+from the command line/);
   });
 
   it('the key source: with an api-key file the key shown is not the one used, and the screen says so', async () => {
     await writeFile(join(bed.folder(), 'core.key'), `${bed.apiKey}\n`, { mode: 0o600 });
     const app = bed.open({ apiKeyFile: 'core.key' }, { size });
     const frame = await waitFor(app, 'Where is the core?');
-    expect(fieldLine(frame, 'API key file')).toMatch(/core\.key\s+from --api-key-file/);
+    expect(fieldLine(frame, 'api-key file')).toMatch(/core\.key\s+from --api-key-file/);
     expect(fieldLine(frame, 'API key ')).toContain('not used: the API key file comes first');
   });
 });

@@ -1,28 +1,28 @@
-import { closeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runPreflight } from 'core-client/connection/preflight';
-import { checkOutputPaths, openOutputFile, OutputPathError, writeFully, type NamedFile } from 'core-client/files/output-paths';
-import type { HashConfig } from 'core-client/hashes/hash-config';
-import { IdentityProbeError, probeIdentityFeatures } from 'core-client/identity/features';
-import { usersToRemove } from 'core-client/rollback/rollback';
-import { readReportGroups, type ReportGroups } from 'core-client/plan/report-groups';
-import type { PlanSummary } from 'core-client/plan/summary';
-import { checkKnownPassword } from 'core-client/push/known-password';
-import { PushControl } from 'core-client/push/control';
+import {
+  runPreflight,
+  IdentityProbeError,
+  probeIdentityFeatures,
+  usersToRemove,
+  readReportGroups,
+  type ReportGroups,
+  type PlanSummary,
+  checkKnownPassword,
+  PushControl,
+} from 'core-client';
+import { OutputPathError } from 'core-client/files';
 import {
   clientOf,
   connectionOf,
-  ExitCode,
   describeConnectionSources,
-  Problem as CoreProblem,
   planOptionsOf,
   prepareMigration,
-  resolveRunPaths,
   resumeCommandLine,
   rollbackWithSettings,
   runPrepared,
-  type MigrationSettings,
-} from 'core-client/settings';
+  saveHashParameters,
+} from 'core-client/run';
+import { ExitCode, Problem as CoreProblem } from 'core-client/settings';
 import { apiKeyTyped } from './origins.js';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
 import { appProblemOf, settingsOrProblem } from './problems.js';
@@ -88,38 +88,6 @@ export async function checkPassword(environment: CommandEnvironment, signal?: Ab
   const options = await planOptionsOf(settings, { cwd: environment.cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
   if (options instanceof CoreProblem) return appProblemOf(options);
   return checkKnownPassword(resolve(environment.cwd, settings.file ?? ''), options, state.checkEmail, state.checkPassword, signal);
-}
-
-/** Where the app keeps the hashing parameters a resume needs: beside the journal, WITHOUT the signer key. */
-export function savedHashParametersPath(journalPath: string): string {
-  return `${journalPath}.hash-config.json`;
-}
-
-/**
- * The headless command reads the scrypt parameters from a file, and the operator typed or pasted them, so they are
- * saved for the command that resumes. Only mem_cost, rounds and the salt separator: the signer key is a secret, and
- * an import does not need it (the core holds its own). Written like every output: never an input of the run or one
- * of its other outputs (also through a link), never through a symbolic link, created owner-only.
- */
-export async function saveHashParameters(config: HashConfig, settings: MigrationSettings, cwd: string): Promise<string | OutputPathError> {
-  const paths = resolveRunPaths(settings, cwd);
-  const target: NamedFile = { role: 'the saved hash parameters', path: savedHashParametersPath(paths.journalPath) };
-  const inputs: NamedFile[] = [{ role: 'the export', path: paths.sourcePath }, ...paths.inputs];
-  const outputs: NamedFile[] = [{ role: 'the report', path: paths.reportPath }, ...(settings.dryRun ? [] : [{ role: 'the journal', path: paths.journalPath }])];
-  const refused = await checkOutputPaths(inputs, [...outputs, target]);
-  if (refused !== undefined) return refused;
-  try {
-    const fd = openOutputFile(target, { append: false });
-    try {
-      writeFully(fd, `${JSON.stringify({ mem_cost: config.memCost, rounds: config.rounds, base64_salt_separator: config.saltSeparator }, null, 2)}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    return target.path;
-  } catch (error) {
-    if (error instanceof OutputPathError) return error;
-    throw error;
-  }
 }
 
 export interface RunningPush {

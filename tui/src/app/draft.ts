@@ -1,6 +1,5 @@
+import type { MappedField, SourceFormat } from 'core-client';
 import type { MigrationSettings, MigrationSettingsInput } from 'core-client/settings';
-import type { MappedField } from 'core-client/sources/generic/field-mapping';
-import type { SourceFormat } from 'core-client/sources/source-format';
 
 export type FormatChoice = SourceFormat | 'auto';
 

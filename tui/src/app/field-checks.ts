@@ -1,19 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
-import { plainHttpWarning } from 'core-client/files/exposure-warnings';
-import { checkOutputPaths, type NamedFile } from 'core-client/files/output-paths';
-import { readCredentials } from 'core-client/push/credentials';
-import { parseRolesFile } from 'core-client/plan/roles';
-import {
-  exposedFileWarnings,
-  hashConfigOf,
-  resolveRunPaths,
-  roleOfSetting,
-  describeProblem,
-  Problem,
-  settingOfRole,
-  type MigrationSettings,
-  type SettingKey,
-} from 'core-client/settings';
+import { readCredentials, parseRolesFile } from 'core-client';
+import { plainHttpWarning, checkOutputPaths, type NamedFile } from 'core-client/files';
+import { exposedFileWarnings, hashConfigOf } from 'core-client/run';
+import { describeProblem, Problem, resolveRunPaths, roleOfSetting, settingOfRole, type MigrationSettings, type SettingKey } from 'core-client/settings';
 
 /** Settings naming a file the run reads; the export's own problems come from reading it. */
 const inputSettings = [
@@ -48,7 +37,7 @@ export async function checkSettingFiles(
 ): Promise<{ problems: Partial<Record<SettingKey, string>>; warnings: string[] }> {
   const problems: Partial<Record<SettingKey, string>> = {};
   const paths = resolveRunPaths(settings, cwd);
-  const inputs: NamedFile[] = settings.file === undefined ? [...paths.inputs] : [{ role: 'the export', path: paths.sourcePath }, ...paths.inputs];
+  const inputs: NamedFile[] = settings.file === undefined ? [...paths.inputs] : [{ role: 'export', path: paths.sourcePath }, ...paths.inputs];
   for (const key of inputSettings) {
     const path =
       key === 'file' ? (settings.file === undefined ? undefined : paths.sourcePath) : paths.inputs.find((input) => input.role === roleOfSetting(key))?.path;
@@ -60,23 +49,21 @@ export async function checkSettingFiles(
     const parsed = await hashConfigOf(settings, cwd);
     if (parsed instanceof Problem) problems.hashConfig = describeProblem(parsed, 'app');
   }
-  const credentials = paths.inputs.find((input) => input.role === 'the credentials file');
+  const credentials = paths.inputs.find((input) => input.role === 'credentials');
   if (problems.verifyCredentials === undefined && credentials !== undefined) {
     const read = await readCredentials(credentials.path);
     if (read instanceof Error) problems.verifyCredentials = read.message;
   }
-  const rolesFile = paths.inputs.find((input) => input.role === 'the roles file');
+  const rolesFile = paths.inputs.find((input) => input.role === 'rolesFile');
   if (problems.rolesFile === undefined && rolesFile !== undefined) {
     const parsed = parseRolesFile(await readFile(rolesFile.path, 'utf8').catch(() => ''));
     if (parsed instanceof Error) problems.rolesFile = `${rolesFile.path} ${parsed.message}`;
   }
   if (settings.file !== undefined) {
-    const outputs: NamedFile[] = [
-      { role: 'the report', path: paths.reportPath },
-      ...(settings.dryRun ? [] : [{ role: 'the journal', path: paths.journalPath }]),
-    ];
+    const outputs: NamedFile[] = [{ role: 'report', path: paths.reportPath }];
+    if (!settings.dryRun) outputs.push({ role: 'journal', path: paths.journalPath });
     const refused = await checkOutputPaths(inputs, outputs);
-    const setting = refused === undefined ? undefined : settingOfRole(refused.role ?? '');
+    const setting = refused === undefined ? undefined : settingOfRole(refused.role);
     if (refused !== undefined && setting !== undefined) problems[setting] = refused.message;
   }
   return { problems, warnings: await exposureWarnings(settings, cwd) };

@@ -1,5 +1,4 @@
-import { parseHashConfig } from 'core-client/hashes/hash-config';
-import { Secret } from 'core-client/secret';
+import { parseHashConfig, Secret } from 'core-client';
 import type { TypedHash } from './state.js';
 
 /** Whether pasted text is meant as the provider's hashing parameters rather than a field's value. */

@@ -1,6 +1,5 @@
-import { ConnectionEnv } from 'core-client/connection/resolve-connection';
-import { settingFlag } from 'core-client/settings/setting-flags';
-import type { MigrationSettings } from 'core-client/settings';
+import { ConnectionEnv } from 'core-client';
+import { settingFlag, type MigrationSettings } from 'core-client/settings';
 import type { Draft } from './draft.js';
 
 /**

@@ -1,4 +1,4 @@
-import { parseHashConfig, type HashConfig } from 'core-client/hashes/hash-config';
+import { parseHashConfig, type HashConfig } from 'core-client';
 import { planDraftKey } from './draft.js';
 import type { AppState, TypedHash } from './state.js';
 

@@ -1,5 +1,4 @@
-import type { PushCounts } from 'core-client/summary/push-summary';
-import type { PushEvent } from 'core-client/push/events';
+import type { PushCounts, PushEvent } from 'core-client';
 
 /** What the push screen shows, folded from the engine's events (which come a few times a second at most). */
 export interface PushProgressView {

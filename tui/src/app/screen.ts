@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { SettingKey } from 'core-client/settings';
-import type { Secret } from 'core-client/secret';
+import type { Secret } from 'core-client';
+import { settingName, type SettingKey } from 'core-client/settings';
 import type { KeyHint } from '../components/key-hints.js';
 import type { KeyPress } from './keys.js';
 import type { AppAction, AppState, ScreenId } from './state.js';
@@ -20,6 +20,14 @@ interface FieldBase {
   problem?: string | undefined;
   /** A short word after the value (e.g. "detected: ndjson"). */
   note?: string | undefined;
+}
+
+/**
+ * The id, label and setting of a field that edits one setting: the label is the settings table's, the same the app's
+ * sentences name it by, so a field and its flag's help cannot drift apart.
+ */
+export function settingField<Key extends SettingKey>(key: Key): { id: Key; label: string; setting: Key } {
+  return { id: key, label: settingName(key, 'app'), setting: key };
 }
 
 export interface TextFieldSpec extends FieldBase {

@@ -1,12 +1,14 @@
-import type { PreflightReport } from 'core-client/connection/preflight';
-import type { FeatureSupport } from 'core-client/identity/features';
-import type { RollbackSummary } from 'core-client/rollback/rollback';
-import type { ReportGroups } from 'core-client/plan/report-groups';
-import type { KnownPasswordCheck } from 'core-client/push/known-password';
-import type { PushSummary } from 'core-client/summary/push-summary';
-import { Secret } from 'core-client/secret';
-import { type ExitCode, type CountedPlan, type MigrationCommand, type MigrationSettings, type SettingKey } from 'core-client/settings';
-import type { SourceFormat } from 'core-client/sources/source-format';
+import {
+  type PreflightReport,
+  type FeatureSupport,
+  type RollbackSummary,
+  type ReportGroups,
+  type KnownPasswordCheck,
+  type PushSummary,
+  Secret,
+  type SourceFormat,
+} from 'core-client';
+import type { ExitCode, CountedPlan, MigrationCommand, MigrationSettings, SettingKey } from 'core-client/settings';
 import { initialPushView, type PushProgressView } from './push-progress.js';
 import type { SyncDeltaView } from './sync-delta.js';
 import { draftFromSettings, type Draft } from './draft.js';

@@ -1,7 +1,4 @@
-import type { SyncUserDelta } from 'core-client/sync/delta';
-import type { PushEvent } from 'core-client/push/events';
-import type { SyncCounts } from 'core-client/summary/push-summary';
-import type { SyncForecast } from 'core-client/summary/push-summary';
+import type { SyncUserDelta, PushEvent, SyncCounts, SyncForecast } from 'core-client';
 
 /** What Review shows before a sync: the delta's counts, its first pass, and its users one by one (removals first). */
 export interface SyncDeltaView {

@@ -1,10 +1,8 @@
 import { useEffect } from 'react';
 import { resolve } from 'node:path';
-import { listPulumiStacks } from 'core-client/connection/pulumi-cli';
-import { findPasswordEmails } from 'core-client/push/known-password';
-import { countPlan, migrationCommandOf, planOptionsOf, Problem } from 'core-client/settings';
-import { detectFormat } from 'core-client/sources/detect-format';
-import { exportFields } from 'core-client/sources/generic/export-fields';
+import { listPulumiStacks, findPasswordEmails, detectFormat, exportFields } from 'core-client';
+import { countPlan, migrationCommandOf, planOptionsOf } from 'core-client/run';
+import { Problem } from 'core-client/settings';
 import { checkedSettings, checkSettingFiles } from './field-checks.js';
 import type { FieldSpec } from './screen.js';
 import { completePath } from './path-completion.js';

@@ -1,20 +1,19 @@
 import type { Command } from 'commander';
-import type { CoreClient } from 'core-client/http/core-client';
-import { isCoreError } from 'core-client/http/errors';
-import { runPreflight, type PreflightReport, type PreflightStepName } from 'core-client/connection/preflight';
-import type { Connection } from 'core-client/connection/resolve-connection';
-import { IdentityProbeError, probeIdentityFeatures, type FeatureSupport } from 'core-client/identity/features';
-import { featureLabels, identityFeatures } from 'core-client/push/identity-options';
 import {
-  clientOf,
-  connectionOf,
-  connectionWarnings,
-  describeConnectionSources,
-  ExitCode,
-  parseSettings,
-  Problem,
-  type SettingProblem,
-} from 'core-client/settings';
+  type CoreClient,
+  isCoreError,
+  runPreflight,
+  type PreflightReport,
+  type PreflightStepName,
+  type Connection,
+  IdentityProbeError,
+  probeIdentityFeatures,
+  type FeatureSupport,
+  featureLabels,
+  identityFeatures,
+} from 'core-client';
+import { clientOf, connectionOf, connectionWarnings, describeConnectionSources } from 'core-client/run';
+import { ExitCode, parseSettings, Problem, type SettingProblem } from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';

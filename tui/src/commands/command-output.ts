@@ -1,6 +1,5 @@
 import { printableJson, printableLines } from 'core-client/printable';
-import { describeProblem, type SettingProblem } from 'core-client/settings';
-import type { ExitCode } from 'core-client/settings/verdict';
+import { describeProblem, type ExitCode, type SettingProblem } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 
 /** Where the result goes: standard output itself, or a guard over it (push stops when it is closed under it). */

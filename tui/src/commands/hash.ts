@@ -3,14 +3,21 @@ import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Command } from 'commander';
-import { HashConfigError, parseHashConfig, type HashConfig } from 'core-client/hashes/hash-config';
-import { PrefixRuleError, prefixRuleFromOption, type PrefixRule } from 'core-client/hashes/prefix-rules';
-import { Secret } from 'core-client/secret';
-import { hashFamilyLabel, type PrepareHashResult } from 'core-client/hashes/families';
-import { prepareHash } from 'core-client/hashes/prepare-hash';
-import { signerKeyReminder } from 'core-client/hashes/signer-key-reminder';
-import { verifyPassword } from 'core-client/hashes/verify-password';
-import { ExitCode } from 'core-client/settings/verdict';
+import {
+  HashConfigError,
+  parseHashConfig,
+  type HashConfig,
+  PrefixRuleError,
+  prefixRuleFromOption,
+  type PrefixRule,
+  Secret,
+  hashFamilyLabel,
+  type PrepareHashResult,
+  prepareHash,
+  signerKeyReminder,
+  verifyPassword,
+} from 'core-client';
+import { ExitCode } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import type { RegisterCommand } from './index.js';
 import { StdinLines } from './stdin-lines.js';

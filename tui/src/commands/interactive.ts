@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { printableLines } from 'core-client/printable';
-import { defaultSettings, type MigrationSettings } from 'core-client/settings/settings';
-import { describeProblem, parseSettings } from 'core-client/settings';
-import { ExitCode } from 'core-client/settings/verdict';
+import { defaultSettings, describeProblem, type MigrationSettings, parseSettings, ExitCode } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { invocationFor } from '../invocation.js';
 import type { CommandContext } from './index.js';
@@ -51,7 +49,7 @@ export async function runInteractive(io: CommandIO, options: InteractiveOptions 
     import('ink'),
     import('react'),
     import('../terminal-app.js'),
-    import('core-client/secret'),
+    import('core-client'),
   ]);
   const apiKey = io.env['CORE_API_KEY'];
   let result: { exitCode: number; command?: { label: string; line: string; caveat?: string } } = { exitCode: ExitCode.ok };

@@ -1,7 +1,4 @@
-import type { JournalOverview, RunOverview } from 'core-client/rollback/journal-overview';
-import { RollbackCountsSchema, type RollbackCounts } from 'core-client/rollback/rollback-record';
-import type { RunEnd } from 'core-client/journal/journal-lines';
-import { outcomeLabels, pushOutcomes } from 'core-client/summary/push-summary';
+import { type JournalOverview, type RunOverview, RollbackCountsSchema, type RollbackCounts, type RunEnd, outcomeLabels, pushOutcomes } from 'core-client';
 
 const rollbackLabels: Record<keyof RollbackCounts, string> = {
   created: 'created by the migration',

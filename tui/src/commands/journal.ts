@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { describeJournal, type JournalOverview } from 'core-client/rollback/journal-overview';
-import { JournalReadError } from 'core-client/rollback/journal-users';
-import { ExitCode } from 'core-client/settings/verdict';
+import { describeJournal, type JournalOverview, JournalReadError } from 'core-client';
+import { ExitCode } from 'core-client/settings';
 import { resolve } from 'node:path';
 import { CommandOutput } from './command-output.js';
 import type { RegisterCommand } from './index.js';

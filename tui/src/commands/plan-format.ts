@@ -1,5 +1,4 @@
-import { describePlanRoles } from 'core-client/plan/roles';
-import type { PlanSummary } from 'core-client/plan/summary';
+import { describePlanRoles, type PlanSummary } from 'core-client';
 
 const number = new Intl.NumberFormat('en-US');
 const count = (value: number): string => number.format(value);

@@ -9,9 +9,9 @@ import {
   outcomesShown,
   pushOutcomes,
   type PushSummary,
-} from 'core-client/summary/push-summary';
-import type { CredentialCheck } from 'core-client/push/credentials';
-import type { PushEvent } from 'core-client/push/events';
+  type CredentialCheck,
+  type PushEvent,
+} from 'core-client';
 
 type ProgressEvent = Extract<PushEvent, { type: 'progress' }>;
 

@@ -1,17 +1,13 @@
 import type { Command } from 'commander';
-import type { PushEvent } from 'core-client/push/events';
-import type { PushSummary } from 'core-client/summary/push-summary';
+import type { PushEvent, PushSummary } from 'core-client';
 import { printableLines } from 'core-client/printable';
+import { prepareMigration, resumeCommandLine, runPrepared, syncCommandLine } from 'core-client/run';
 import {
   ExitCode,
   exitCodeOfPush,
   formatCommandLine,
   notResumableStops,
   parseSettings,
-  prepareMigration,
-  resumeCommandLine,
-  runPrepared,
-  syncCommandLine,
   Problem,
   type SettingProblem,
   type MigrationCommand,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import type { RollbackSummary } from 'core-client/rollback/rollback';
-import { ExitCode, exitCodeOfRollback, parseSettings, Problem, rollbackWithSettings } from 'core-client/settings';
+import type { RollbackSummary } from 'core-client';
+import { rollbackWithSettings } from 'core-client/run';
+import { ExitCode, exitCodeOfRollback, parseSettings, Problem } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';

@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
-import { defaultSettings, MigrationSettingsSchema, type MigrationSettingsInput } from 'core-client/settings/settings';
-import { settingFlags, type SettingCommand } from 'core-client/settings/setting-flags';
+import { defaultSettings, MigrationSettingsSchema, type MigrationSettingsInput, settingFlags, type SettingCommand } from 'core-client/settings';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 

@@ -1,4 +1,4 @@
-import type { PushEvent } from 'core-client/push/events';
+import type { PushEvent } from 'core-client';
 
 /** Old ids a dry run prints at most; the count says how many more there are. */
 const LISTED_AT_MOST = 100;

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
+import type { Secret } from 'core-client';
 import { printable } from 'core-client/printable';
-import type { Secret } from 'core-client/secret';
 import { Cursor, visiblePart } from './cursor.js';
 import { cursorIndex } from './text-edit.js';
 import { Tone } from './theme.js';

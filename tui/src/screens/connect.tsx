@@ -1,11 +1,10 @@
 import { Box, Text } from 'ink';
-import { featureLabels, identityFeatures } from 'core-client/push/identity-options';
+import { featureLabels, identityFeatures, Secret } from 'core-client';
 import { printable } from 'core-client/printable';
 import { FieldList } from '../components/field-list.js';
 import { Tone } from '../components/theme.js';
-import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
+import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenSpec, settingField } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
-import { Secret } from 'core-client/secret';
 
 const noStack = '(none: type the core below)';
 const stepLabels = { reachable: 'core reachable', keyAccepted: 'api-key accepted', tenantExists: 'tenant exists' } as const;
@@ -28,10 +27,8 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   const stackField: FieldSpec =
     stacks.state === 'listed'
       ? {
-          id: 'stack',
+          ...settingField('stack'),
           kind: 'choice',
-          label: 'Pulumi stack',
-          setting: 'stack',
           value: draft.stack === '' ? noStack : draft.stack,
           choices: [noStack, ...stacks.names.filter((name) => name !== draft.stack), ...(draft.stack === '' ? [] : [draft.stack])].sort((a, b) =>
             a === noStack ? -1 : b === noStack ? 1 : a.localeCompare(b),
@@ -39,10 +36,8 @@ function fields({ state }: FieldsContext): FieldSpec[] {
           set: (value) => ({ type: 'draft', patch: { stack: value === noStack ? '' : value } }),
         }
       : {
-          id: 'stack',
+          ...settingField('stack'),
           kind: 'text',
-          label: 'Pulumi stack',
-          setting: 'stack',
           value: draft.stack,
           placeholder: stacks.state === 'unavailable' ? stacks.reason : 'listing stacks…',
           set: (value) => ({ type: 'draft', patch: { stack: value } }),
@@ -50,29 +45,23 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   return [
     stackField,
     {
-      id: 'core',
+      ...settingField('core'),
       kind: 'text',
-      label: 'Core URL',
-      setting: 'core',
       value: draft.core,
       placeholder: draft.stack === '' ? 'http://127.0.0.1:3567' : "(the stack's coreUrl)",
       note: draft.moreCores.length === 0 ? undefined : `and ${draft.moreCores.length} more core(s)`,
       set: (value) => ({ type: 'draft', patch: { core: value } }),
     },
     {
-      id: 'tenant',
+      ...settingField('tenant'),
       kind: 'text',
-      label: 'Tenant',
-      setting: 'tenant',
       value: draft.tenant,
       placeholder: 'public',
       set: (value) => ({ type: 'draft', patch: { tenant: value } }),
     },
     {
-      id: 'app',
+      ...settingField('app'),
       kind: 'text',
-      label: 'App',
-      setting: 'app',
       value: draft.app,
       placeholder: 'public',
       set: (value) => ({ type: 'draft', patch: { app: value } }),
@@ -86,20 +75,16 @@ function fields({ state }: FieldsContext): FieldSpec[] {
       set: (value) => ({ type: 'form', patch: { apiKey: new Secret(value) } }),
     },
     {
-      id: 'apiKeyFile',
+      ...settingField('apiKeyFile'),
       kind: 'path',
-      label: 'API key file',
-      setting: 'apiKeyFile',
       value: draft.apiKeyFile,
       placeholder: 'optional: a file holding the key',
       problem: state.fieldProblems['apiKeyFile'],
       set: (value) => ({ type: 'draft', patch: { apiKeyFile: value } }),
     },
     {
-      id: 'caFile',
+      ...settingField('caFile'),
       kind: 'path',
-      label: 'CA file',
-      setting: 'caFile',
       value: draft.caFile,
       placeholder: 'optional: for https://, the certificate (PEM) of its authority',
       problem: state.fieldProblems['caFile'],

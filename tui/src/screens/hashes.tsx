@@ -1,14 +1,11 @@
 import { Box, Text } from 'ink';
-import { prefixRuleFromOption } from 'core-client/hashes/prefix-rules';
-import { signerKeyReminder } from 'core-client/hashes/signer-key-reminder';
-import type { PlanSummary } from 'core-client/plan/summary';
-import { Secret } from 'core-client/secret';
+import { prefixRuleFromOption, signerKeyReminder, type PlanSummary, Secret } from 'core-client';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
 import { readHashConfigPaste } from '../app/hash-paste.js';
 import { planCurrent, typedHashConfig } from '../app/plan-status.js';
-import type { BodyProps, FieldSpec, FieldsContext, ScreenContext, ScreenSpec } from '../app/screen.js';
+import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenContext, type ScreenSpec, settingField } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 
 const familyFates = {
@@ -49,10 +46,8 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   const typed = typedHashConfig(hash);
   const list: FieldSpec[] = [
     {
-      id: 'hashConfig',
+      ...settingField('hashConfig'),
       kind: 'path',
-      label: 'hash_config file',
-      setting: 'hashConfig',
       value: draft.hashConfig,
       placeholder: 'optional: or paste the block, or fill the fields',
       problem: state.fieldProblems['hashConfig'],

@@ -1,21 +1,20 @@
 import { Box, Text } from 'ink';
-import { describePlanRoles } from 'core-client/plan/roles';
+import { describePlanRoles } from 'core-client';
+import { DisabledPolicySchema, ExistingPolicySchema } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
 import type { Draft } from '../app/draft.js';
 import { planCurrent } from '../app/plan-status.js';
-import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
+import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenSpec, settingField } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 
 type Toggle = 'keepIds' | 'verifyEmails' | 'metadata' | 'roles' | 'rolesUpdate';
 
-function toggle(state: AppState, key: Toggle, label: string, yes: string, no: string): FieldSpec {
+function toggle(state: AppState, key: Toggle, yes: string, no: string): FieldSpec {
   return {
-    id: key,
+    ...settingField(key),
     kind: 'choice',
-    label,
-    setting: key,
     value: state.draft[key] ? 'yes' : 'no',
     choices: ['yes', 'no'],
     describe: (choice) => (choice === 'yes' ? `yes: ${yes}` : `no: ${no}`),
@@ -25,28 +24,24 @@ function toggle(state: AppState, key: Toggle, label: string, yes: string, no: st
 
 function fields({ state }: FieldsContext): FieldSpec[] {
   return [
-    toggle(state, 'keepIds', 'keep old ids', "each user's core id maps to its old id", 'users get new ids'),
-    toggle(state, 'verifyEmails', 'verify emails', 'emails the source verified stay verified', 'password users start unverified'),
-    toggle(state, 'metadata', 'profile metadata', 'name, photo, times, claims go to the metadata', 'left out'),
+    toggle(state, 'keepIds', "each user's core id maps to its old id", 'users get new ids'),
+    toggle(state, 'verifyEmails', 'emails the source verified stay verified', 'password users start unverified'),
+    toggle(state, 'metadata', 'name, photo, times, claims go to the metadata', 'left out'),
     {
-      id: 'disabled',
+      ...settingField('disabled'),
       kind: 'choice',
-      label: 'disabled accounts',
-      setting: 'disabled',
       value: state.draft.disabled,
-      choices: ['skip', 'import'],
+      choices: DisabledPolicySchema.options,
       describe: (choice) => `${choice}: ${disabledWords(choice === 'import' ? 'import' : 'skip', state.command)}`,
-      set: (value) => ({ type: 'draft', patch: { disabled: value as Draft['disabled'] } }),
+      set: (value) => ({ type: 'draft', patch: { disabled: DisabledPolicySchema.parse(value) } }),
     },
     {
-      id: 'existing',
+      ...settingField('existing'),
       kind: 'choice',
-      label: 'already in the core',
-      setting: 'existing',
       value: state.draft.existing,
-      choices: ['skip', 'replace'],
+      choices: ExistingPolicySchema.options,
       describe: (choice) => (choice === 'skip' ? 'skip: left untouched, reported' : 'replace: their hash is REPLACED'),
-      set: (value) => ({ type: 'draft', patch: { existing: value as Draft['existing'] } }),
+      set: (value) => ({ type: 'draft', patch: { existing: ExistingPolicySchema.parse(value) } }),
     },
     ...roleFields(state),
   ];
@@ -56,13 +51,11 @@ function fields({ state }: FieldsContext): FieldSpec[] {
 function roleFields(state: AppState): FieldSpec[] {
   const { draft } = state;
   const found = state.plan?.counted?.summary.roles.found ?? [];
-  const list: FieldSpec[] = [toggle(state, 'roles', 'give roles', 'users get their roles of the old system', 'no role is created or given')];
+  const list: FieldSpec[] = [toggle(state, 'roles', 'users get their roles of the old system', 'no role is created or given')];
   if (!draft.roles) return list;
   list.push({
-    id: 'rolesFrom',
+    ...settingField('rolesFrom'),
     kind: 'text',
-    label: 'roles path',
-    setting: 'rolesFrom',
     value: draft.rolesFrom,
     placeholder: found.length > 0 ? `e.g. ${found.map((place) => place.path).join(' or ')}` : 'e.g. customClaims.roles, appMetadata.roles, roles',
     problem: state.fieldProblems['rolesFrom'],
@@ -71,32 +64,22 @@ function roleFields(state: AppState): FieldSpec[] {
   if (draft.rolesFrom.trim() === '' && draft.roleMap === '' && draft.rolesFile === '') return list;
   list.push(
     {
-      id: 'roleMap',
+      ...settingField('roleMap'),
       kind: 'text',
-      label: 'role renames',
-      setting: 'roleMap',
       value: draft.roleMap,
       placeholder: 'old=new, separated by commas (old= leaves a role out)',
       problem: state.fieldProblems['roleMap'],
       set: (value) => ({ type: 'draft', patch: { roleMap: value } }),
     },
     {
-      id: 'rolesFile',
+      ...settingField('rolesFile'),
       kind: 'path',
-      label: 'permissions file',
-      setting: 'rolesFile',
       value: draft.rolesFile,
       placeholder: 'optional: JSON of role -> permissions',
       problem: state.fieldProblems['rolesFile'],
       set: (value) => ({ type: 'draft', patch: { rolesFile: value } }),
     },
-    toggle(
-      state,
-      'rolesUpdate',
-      'update role permissions',
-      "a role on the core gets the file's missing permissions",
-      'a role on the core is left as it is, reported',
-    ),
+    toggle(state, 'rolesUpdate', "a role on the core gets the file's missing permissions", 'a role on the core is left as it is, reported'),
   );
   return list;
 }

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { outcomeLabels, pushOutcomes } from 'core-client/summary/push-summary';
+import { outcomeLabels, pushOutcomes } from 'core-client';
 import { printable } from 'core-client/printable';
 import { formatCount, formatMaybeCount } from '../components/numbers.js';
 import { ProgressBar } from '../components/progress-bar.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { ReportEntry, ReportGroup } from 'core-client/plan/report-groups';
+import type { ReportEntry, ReportGroup } from 'core-client';
 import { printable } from 'core-client/printable';
 import { FRAME_LINES } from '../components/frame.js';
 import { formatCount } from '../components/numbers.js';

@@ -1,7 +1,6 @@
 import { Box, Text } from 'ink';
-import type { PlanSummary } from 'core-client/plan/summary';
-import { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from 'core-client/sync/sync-guard';
-import { defaultJournalName, defaultReportName, unprovenScryptWarning } from 'core-client/settings';
+import { type PlanSummary, DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from 'core-client';
+import { DeletedPolicySchema, defaultJournalName, defaultReportName, unprovenScryptWarning } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
 import { Table, type TableRow } from '../components/table.js';
@@ -9,7 +8,7 @@ import { Tone } from '../components/theme.js';
 import { wrapText } from '../components/wrap.js';
 import { planCurrent } from '../app/plan-status.js';
 import { settingProblems } from '../app/problems.js';
-import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
+import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenSpec, settingField } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { shortLocation, withFileNames } from './locations.js';
 import { SyncDelta } from './sync-delta.js';
@@ -64,60 +63,48 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   return [
     ...sync,
     {
-      id: 'concurrency',
+      ...settingField('concurrency'),
       kind: 'text',
-      label: 'concurrency',
-      setting: 'concurrency',
       value: draft.concurrency,
       placeholder: 'adaptive (finds what the core takes)',
       problem: problems.concurrency,
       set: (value) => ({ type: 'draft', patch: { concurrency: value } }),
     },
     {
-      id: 'giveUpAfter',
+      ...settingField('giveUpAfter'),
       kind: 'text',
-      label: 'give up after',
-      setting: 'giveUpAfter',
       value: draft.giveUpAfter,
       placeholder: '300 s of a core answering nothing useful (then exit 3)',
       problem: problems.giveUpAfter,
       set: (value) => ({ type: 'draft', patch: { giveUpAfter: value } }),
     },
     {
-      id: 'dryRun',
+      ...settingField('dryRun'),
       kind: 'choice',
-      label: 'dry run',
-      setting: 'dryRun',
       value: draft.dryRun ? 'yes' : 'no',
       choices: ['no', 'yes'],
       describe: (choice) => (choice === 'yes' ? 'yes: nothing is written to the core' : 'no'),
       set: (value) => ({ type: 'draft', patch: { dryRun: value === 'yes' } }),
     },
     {
-      id: 'journal',
+      ...settingField('journal'),
       kind: 'path',
-      label: 'journal',
-      setting: 'journal',
       value: draft.journal,
       placeholder: `default: ${defaultJournalName(file)} beside the report`,
       problem: problems.journal,
       set: (value) => ({ type: 'draft', patch: { journal: value } }),
     },
     {
-      id: 'report',
+      ...settingField('report'),
       kind: 'path',
-      label: 'report',
-      setting: 'report',
       value: draft.report,
       placeholder: `default: ${report} here`,
       problem: problems.report,
       set: (value) => ({ type: 'draft', patch: { report: value } }),
     },
     {
-      id: 'verifyCredentials',
+      ...settingField('verifyCredentials'),
       kind: 'path',
-      label: 'credentials',
-      setting: 'verifyCredentials',
       value: draft.verifyCredentials,
       placeholder: "optional: a file of 'email password' lines",
       problem: problems.verifyCredentials,
@@ -153,22 +140,18 @@ function syncFields(state: AppState): FieldSpec[] {
   const refused = state.syncPreview.state === 'failed' && state.syncPreview.setting === 'ignoreOverlap';
   const fields: FieldSpec[] = [
     {
-      id: 'deleted',
+      ...settingField('deleted'),
       kind: 'choice',
-      label: 'gone from the export',
-      setting: 'deleted',
       value: draft.deleted,
-      choices: ['keep', 'remove'],
+      choices: DeletedPolicySchema.options,
       describe: (choice) => (choice === 'remove' ? 'remove: the users the migration created' : 'keep: reported, left in the core'),
-      set: (value) => ({ type: 'draft', patch: { deleted: value === 'remove' ? 'remove' : 'keep' } }),
+      set: (value) => ({ type: 'draft', patch: { deleted: DeletedPolicySchema.parse(value) } }),
     },
   ];
   if ((forecast?.removals ?? 0) > 0 || draft.maxRemovals.trim() !== '') {
     fields.push({
-      id: 'maxRemovals',
+      ...settingField('maxRemovals'),
       kind: 'text',
-      label: 'most removals',
-      setting: 'maxRemovals',
       value: draft.maxRemovals,
       placeholder: `${DEFAULT_MAX_REMOVALS} of the journal's users${forecast === undefined ? '' : ` (${formatCount(forecast.removalLimit)} now)`}; or a count`,
       problem: problems.maxRemovals,
@@ -178,20 +161,16 @@ function syncFields(state: AppState): FieldSpec[] {
   if (refused || draft.ignoreOverlap || draft.minOverlap.trim() !== '') {
     fields.push(
       {
-        id: 'minOverlap',
+        ...settingField('minOverlap'),
         kind: 'text',
-        label: 'least overlap',
-        setting: 'minOverlap',
         value: draft.minOverlap,
         placeholder: `${DEFAULT_MIN_OVERLAP_PERCENT} % of the journal's users still in the export`,
         problem: problems.minOverlap,
         set: (value) => ({ type: 'draft', patch: { minOverlap: value } }),
       },
       {
-        id: 'ignoreOverlap',
+        ...settingField('ignoreOverlap'),
         kind: 'choice',
-        label: 'sync an unlike export',
-        setting: 'ignoreOverlap',
         value: draft.ignoreOverlap ? 'yes' : 'no',
         choices: ['no', 'yes'],
         describe: (choice) => (choice === 'yes' ? 'yes: it is the right export, whatever the overlap' : 'no'),

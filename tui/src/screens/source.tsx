@@ -1,10 +1,10 @@
 import { Box, Text } from 'ink';
-import { mappedFields, defaultFieldMapping } from 'core-client/sources/generic/field-mapping';
-import { sourceFormats, type SourceFormat } from 'core-client/sources/source-format';
+import { mappedFields, defaultFieldMapping, isSourceFormat, sourceFormats, type SourceFormat } from 'core-client';
+import { DuplicatePolicySchema } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';
-import type { BodyProps, FieldSpec, FieldsContext, ScreenSpec } from '../app/screen.js';
+import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenSpec, settingField } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 import { planCurrent } from '../app/plan-status.js';
 
@@ -27,33 +27,27 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   const detected = state.detected.state === 'done' ? `detected: ${state.detected.value}` : state.detected.state === 'failed' ? 'not detected' : '';
   const list: FieldSpec[] = [
     {
-      id: 'file',
+      ...settingField('file'),
       kind: 'path',
-      label: 'Export file',
-      setting: 'file',
       value: draft.file,
       placeholder: 'path to users.json, .ndjson, .csv (.gz too)',
       problem: state.fieldProblems['file'],
       set: (value) => ({ type: 'draft', patch: { file: value } }),
     },
     {
-      id: 'format',
+      ...settingField('format'),
       kind: 'choice',
-      label: 'Format',
-      setting: 'format',
       value: draft.format,
       choices: ['auto', ...sourceFormats],
       describe: (choice) => (choice === 'auto' ? `auto${detected === '' ? '' : ` (${detected})`}` : choice),
       problem: state.draft.format === 'auto' && state.detected.state === 'failed' ? state.detected.message : undefined,
-      set: (value) => ({ type: 'draft', patch: { format: value as AppState['draft']['format'] } }),
+      set: (value) => ({ type: 'draft', patch: { format: value === 'auto' || !isSourceFormat(value) ? 'auto' : value } }),
     },
   ];
   if (format === 'auth0' || draft.auth0PasswordFile !== '') {
     list.push({
-      id: 'auth0PasswordFile',
+      ...settingField('auth0PasswordFile'),
       kind: 'path',
-      label: 'Auth0 password file',
-      setting: 'auth0PasswordFile',
       value: draft.auth0PasswordFile,
       placeholder: 'the password-hash export (optional)',
       problem: state.fieldProblems['auth0PasswordFile'],
@@ -62,10 +56,8 @@ function fields({ state }: FieldsContext): FieldSpec[] {
   }
   if ((format !== undefined && genericFormats.includes(format)) || draft.mapping !== '' || Object.keys(draft.map).length > 0) {
     list.push({
-      id: 'mapping',
+      ...settingField('mapping'),
       kind: 'path',
-      label: 'Mapping file',
-      setting: 'mapping',
       value: draft.mapping,
       placeholder: 'optional: field = column lines, or pick below',
       problem: state.fieldProblems['mapping'],
@@ -91,14 +83,12 @@ function fields({ state }: FieldsContext): FieldSpec[] {
     }
   }
   list.push({
-    id: 'duplicates',
+    ...settingField('duplicates'),
     kind: 'choice',
-    label: 'Duplicates',
-    setting: 'duplicates',
     value: draft.duplicates,
-    choices: ['first-wins', 'last-wins'],
+    choices: DuplicatePolicySchema.options,
     describe: (choice) => (choice === 'first-wins' ? 'first wins (later ones are reported)' : 'last wins (reads the file twice)'),
-    set: (value) => ({ type: 'draft', patch: { duplicates: value as AppState['draft']['duplicates'] } }),
+    set: (value) => ({ type: 'draft', patch: { duplicates: DuplicatePolicySchema.parse(value) } }),
   });
   const unmapped = state.plan?.counted?.summary.unmappedProviders ?? {};
   for (const id of providerIds(state)) {

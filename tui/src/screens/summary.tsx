@@ -8,8 +8,8 @@ import {
   outcomeLabels,
   outcomesShown,
   type PushSummary,
-} from 'core-client/summary/push-summary';
-import type { RollbackSummary } from 'core-client/rollback/rollback';
+  type RollbackSummary,
+} from 'core-client';
 import { printable } from 'core-client/printable';
 import { withheldRemovalsSentence } from 'core-client/settings';
 import { formatCount } from '../components/numbers.js';

@@ -1,8 +1,7 @@
 import { Box, Text } from 'ink';
-import type { SyncUserDelta } from 'core-client/sync/delta';
-import type { SyncCounts } from 'core-client/summary/push-summary';
+import type { SyncUserDelta, SyncCounts } from 'core-client';
 import { printable } from 'core-client/printable';
-import { withheldRemovalsSentence } from 'core-client/settings';
+import { withheldRemovalsSentence, type DeletedPolicy } from 'core-client/settings';
 import { formatCount } from '../components/numbers.js';
 import { Tone } from '../components/theme.js';
 import { wrapText } from '../components/wrap.js';
@@ -31,7 +30,7 @@ export interface DeltaRow {
 }
 
 /** One user of the delta as Review lists it: what the sync does, the old id, and why. */
-export function deltaRow(user: SyncUserDelta, deleted: 'keep' | 'remove', withheld: boolean): DeltaRow {
+export function deltaRow(user: SyncUserDelta, deleted: DeletedPolicy, withheld: boolean): DeltaRow {
   const sourceId = JSON.stringify(user.sourceId);
   switch (user.change) {
     case 'new':

@@ -16,6 +16,7 @@ import {
 } from './auth0-records.js';
 import { HashFile } from './hash-file.js';
 import { PasswordIndex } from './password-index.js';
+import { optional } from '../../optional.js';
 
 type Auth0FileRole = 'users' | 'passwords';
 
@@ -40,7 +41,7 @@ export async function auth0FileRole(file: string): Promise<Auth0FileRole> {
 }
 
 function malformed(file: string, line: number, field: string | undefined, reason: string): MalformedRecord {
-  return { kind: 'malformed', location: { file, line, ...(field === undefined ? {} : { field }) }, reason };
+  return { kind: 'malformed', location: { file, line, ...optional('field', field) }, reason };
 }
 
 function linkedProviders(user: Auth0User): LinkedProvider[] {

@@ -1,6 +1,7 @@
 import { SourceError } from '../source-error.js';
 import { JsonArrayScanner, JsonScanError, type JsonArrayScannerOptions, type ScannedElement } from './json-array-scanner.js';
 import { TOO_DEEP_REASON } from './json-depth.js';
+import { optional } from '../../optional.js';
 
 /** One element of the streamed array, with its position in the array, or why it cannot be handed on. */
 export type JsonArrayItem = { readonly index: number; readonly value: unknown } | { readonly index: number; readonly problem: string };
@@ -12,7 +13,7 @@ function withLastIndex(detail: string, lastIndex: number | undefined): string {
 }
 
 function sourceErrorOf(file: string, error: JsonScanError, lastIndex: number | undefined): SourceError {
-  const location = { file, ...(error.index === undefined ? {} : { index: error.index }), ...error.position };
+  const location = { file, ...optional('index', error.index), ...error.position };
   switch (error.kind) {
     case 'not-json': {
       const line = error.position?.line ?? 1;
