@@ -125,7 +125,8 @@ describe('core-migrate push as real processes', () => {
     const identities = operationRequests(core).map((request) => JSON.stringify(request.body));
     expect(new Set(identities).size).toBe(identities.length);
     expect(core.users()).toHaveLength(200);
-  });
+    // Two processes, and the second one's pre-flight answered at 500 ms a request: slower than most under a loaded machine.
+  }, 60_000);
 
   it('stdout closed under the push (push | head): a sentence, exit 1, the journal intact, and a resume completes', async () => {
     await writeExport(source, 300);
