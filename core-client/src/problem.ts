@@ -46,8 +46,9 @@ export class Problem<Setting extends string = string, Code extends string = stri
     readonly kind: ProblemKind,
     readonly setting: Setting | undefined,
     readonly words: ProblemWords,
+    options?: ErrorOptions,
   ) {
-    super(typeof words === 'string' ? words : words('flags'));
+    super(typeof words === 'string' ? words : words('flags'), options);
     this.exitCode = problemExitCodes[kind];
   }
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseHashConfig, type HashConfig } from '../hashes/hash-config.js';
 import { prefixRuleFromOption, type PrefixRule } from '../hashes/prefix-rules.js';
 import type { PlanOptions } from '../plan/plan-source.js';
-import { buildProviderMap, ProviderMapError } from '../plan/providers.js';
+import { buildProviderMap } from '../plan/providers.js';
 import { parseRoleMap, parseRolesFile, type RoleRules } from '../plan/roles.js';
 import { parseFieldMapping, type FieldMapping } from '../sources/generic/field-mapping.js';
 import { settingProblem, type SettingProblem } from './setting-problem.js';
@@ -39,7 +39,7 @@ export async function planOptionsOf(settings: MigrationSettings, context: PlanOp
   if (prefixRules.length > 0) options.prefixRules = prefixRules;
 
   const providerMap = buildProviderMap(settings.providerMap);
-  if (providerMap instanceof ProviderMapError) return settingProblem('providerMapInvalid', 'providerMap', providerMap.message);
+  if (providerMap instanceof Problem) return providerMap;
   options.providerMap = providerMap;
 
   const roles = await roleRulesOf(settings, cwd);
@@ -82,7 +82,7 @@ export function prefixRulesOf(settings: MigrationSettings): PrefixRule[] | Setti
   const rules: PrefixRule[] = [];
   for (const prefix of settings.stripPrefix) {
     const rule = prefixRuleFromOption(prefix);
-    if (rule instanceof Error) return settingProblem('stripPrefixInvalid', 'stripPrefix', rule.message);
+    if (rule instanceof Problem) return rule;
     rules.push(rule);
   }
   return rules;

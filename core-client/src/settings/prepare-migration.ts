@@ -175,7 +175,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
     if (error instanceof IdentityProbeError) return error;
     throw error;
   });
-  if (support instanceof IdentityProbeError) return failed(runProblem('identityProbeFailed', 'core', support.message, 'core'));
+  if (support instanceof IdentityProbeError) return failed(support);
 
   const key = planKeyOf(paths.sourcePath, planOptions);
   const planned =

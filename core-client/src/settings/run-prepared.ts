@@ -77,7 +77,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     const steps = summary.steps === undefined || summary.dryRun ? summary.steps : { ...summary.steps, rolesCreated: roles.created.length };
     return { ...summary, roles, ...(steps === undefined ? {} : { steps }) };
   } catch (error) {
-    if (error instanceof JournalError) return runProblem('journalRefused', 'journal', error.message, 'journal');
+    if (error instanceof JournalError) return error;
     if (error instanceof SyncRefusedError) return syncRefusal(error);
     if (error instanceof OutputPathError) return runProblem('outputRefused', 'setting', error.message, settingOfRole(error.role));
     if (isSourceError(error)) return sourceSettingProblem(error, prepared.planOptions);

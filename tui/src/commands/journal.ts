@@ -17,7 +17,7 @@ export const registerJournalCommand: RegisterCommand = (journal: Command, { io, 
     .action(async (path: string, flags: { json?: boolean }) => {
       const output = new CommandOutput(io, 'journal show', { json: flags.json === true });
       const overview = await describeJournal(resolve(io.cwd, path));
-      if (overview instanceof JournalReadError) return setExitCode(output.fail(overview.message, ExitCode.usageOrConfiguration));
+      if (overview instanceof JournalReadError) return setExitCode(output.failWith(overview));
       if (overview.lock?.running === true) output.warn(lockSentence(overview.lock));
       output.result(overview, formatJournalOverview(overview));
       setExitCode(ExitCode.ok);
