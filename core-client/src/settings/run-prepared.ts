@@ -12,7 +12,6 @@ import { isSourceError } from '../sources/source-error.js';
 import { sourceSettingProblem } from './count-plan.js';
 import { commandLineOf } from './command-line.js';
 import type { PreparedMigration } from './prepare-migration.js';
-import { settingOfRole } from './run-paths.js';
 import { runProblem, type SettingProblem } from './setting-problem.js';
 import type { MigrationSettings } from './settings.js';
 import { syncRefusal } from './sync-guard-sentences.js';
@@ -79,7 +78,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
   } catch (error) {
     if (error instanceof JournalError) return error;
     if (error instanceof SyncRefusedError) return syncRefusal(error);
-    if (error instanceof OutputPathError) return runProblem('outputRefused', 'setting', error.message, settingOfRole(error.role));
+    if (error instanceof OutputPathError) return error;
     if (isSourceError(error)) return sourceSettingProblem(error, prepared.planOptions);
     throw error;
   }

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import {
   runPreflight,
-  IdentityProbeError,
   probeIdentityFeatures,
   usersToRemove,
   readReportGroups,
@@ -22,7 +21,7 @@ import {
   runPrepared,
   saveHashParameters,
 } from 'core-client/run';
-import { ExitCode, Problem as CoreProblem } from 'core-client/settings';
+import { ExitCode, isProblem, Problem as CoreProblem } from 'core-client/settings';
 import { apiKeyTyped } from './origins.js';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
 import { appProblemOf, settingsOrProblem } from './problems.js';
@@ -61,7 +60,8 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
     const report = await runPreflight(client);
     const support = report.ok
       ? await probeIdentityFeatures(client).catch((error: unknown) => {
-          if (error instanceof IdentityProbeError) return undefined;
+          // As `core-migrate check`: a probe the core answered oddly leaves the features unknown.
+          if (isProblem(error)) return undefined;
           throw error;
         })
       : undefined;
