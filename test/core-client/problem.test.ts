@@ -4,6 +4,7 @@ import { CoreClientConfigError, resolveCoreTargets } from '../../core-client/src
 import { ExitCode, Problem, problemExitCodes } from '../../core-client/src/problem.js';
 import { describeProblem, runProblem, settingProblem } from '../../core-client/src/settings/setting-problem.js';
 import { settingName } from '../../core-client/src/settings/setting-flags.js';
+import { SyncRefusedError } from '../../core-client/src/sync/sync-guard.js';
 
 describe('one problem type: a code, a kind that decides the exit code, the setting as data, words per face', () => {
   it('names the setting in each face at the one boundary, and keeps the placeholder out of the data', () => {
@@ -31,6 +32,16 @@ describe('one problem type: a code, a kind that decides the exit code, the setti
     const problem = runProblem('syncRefused', 'journal', (face) => (face === 'flags' ? 'run again with --ignore-overlap' : 'set the field'), 'ignoreOverlap');
     expect(describeProblem(problem, 'flags')).toBe('run again with --ignore-overlap');
     expect(describeProblem(problem, 'app')).toBe('set the field');
+  });
+
+  it("words may name several settings, each in its face's terms", () => {
+    const forecast = { journalUsers: 10, recognised: 1, minOverlapPercent: 50, removals: 0, removalLimit: 0, removalsWithheld: false };
+    const refused = new SyncRefusedError(forecast);
+    expect([refused.code, refused.kind, refused.setting, refused.exitCode]).toEqual(['syncRefused', 'journal', 'ignoreOverlap', ExitCode.usageOrConfiguration]);
+    expect(describeProblem(refused, 'flags')).toMatch(/^1 of the journal's 10 users .*\(--journal\); if both are right, run again with --ignore-overlap\.$/);
+    const ignore = settingName('ignoreOverlap', 'app');
+    expect(describeProblem(refused, 'app')).toContain(`(${settingName('journal', 'app')}); if both are right, set "${ignore}" to yes.`);
+    expect(refused.message).not.toContain('--');
   });
 
   it('a connection problem and a client option the client refuses are problems that carry their setting', () => {

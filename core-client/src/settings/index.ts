@@ -22,6 +22,6 @@ export { settingOfRole } from '../files/file-roles.js';
 export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js';
 export { ExitCode, exitCodeOfPlan, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
 export { unprovenScryptWarning, KNOWN_ACCOUNT_LINE } from './scrypt-proof.js';
-export { syncRefusal, withheldRemovalsSentence } from './sync-guard-sentences.js';
+export { withheldRemovalsSentence } from './sync-guard-sentences.js';
 export type { MigrationCommand, PreparedMigration } from './prepare-migration.js';
 export type { CountedPlan } from './count-plan.js';

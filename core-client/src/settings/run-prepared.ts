@@ -14,7 +14,6 @@ import { commandLineOf } from './command-line.js';
 import type { PreparedMigration } from './prepare-migration.js';
 import { runProblem, type SettingProblem } from './setting-problem.js';
 import type { MigrationSettings } from './settings.js';
-import { syncRefusal } from './sync-guard-sentences.js';
 
 export interface RunControls {
   /** Stop taking new operations; those in flight finish and are journalled (the first Ctrl-C, the app's q). */
@@ -77,7 +76,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     return { ...summary, roles, ...(steps === undefined ? {} : { steps }) };
   } catch (error) {
     if (error instanceof JournalError) return error;
-    if (error instanceof SyncRefusedError) return syncRefusal(error);
+    if (error instanceof SyncRefusedError) return error;
     if (error instanceof OutputPathError) return error;
     if (isSourceError(error)) return sourceSettingProblem(error, prepared.planOptions);
     throw error;
