@@ -9,7 +9,6 @@ import { SyncRefusedError } from '../sync/sync-guard.js';
 import { runMigration } from '../push/migration.js';
 import { plannedRejectionsOf, type PushSummary, type RoleSetup } from '../summary/push-summary.js';
 import { isSourceError } from '../sources/source-error.js';
-import { sourceSettingProblem } from './count-plan.js';
 import { commandLineOf } from './command-line.js';
 import type { PreparedMigration } from './prepare-migration.js';
 import { runProblem, type SettingProblem } from './setting-problem.js';
@@ -78,7 +77,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     if (error instanceof JournalError) return error;
     if (error instanceof SyncRefusedError) return error;
     if (error instanceof OutputPathError) return error;
-    if (isSourceError(error)) return sourceSettingProblem(error, prepared.planOptions);
+    if (isSourceError(error)) return error;
     throw error;
   }
 }
