@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseHashConfig, type HashConfig } from '../hashes/hash-config.js';
+import { HashConfigError, parseHashConfig, type HashConfig } from '../hashes/hash-config.js';
 import { prefixRuleFromOption, type PrefixRule } from '../hashes/prefix-rules.js';
 import type { PlanOptions } from '../plan/plan-source.js';
 import { buildProviderMap } from '../plan/providers.js';
@@ -75,7 +75,8 @@ export async function hashConfigOf(settings: MigrationSettings, cwd: string): Pr
   const text = await readSettingFile(settings, 'hashConfig', cwd);
   if (text instanceof Problem) return text;
   const parsed = parseHashConfig(text);
-  return parsed instanceof Error ? settingProblem('hashConfigInvalid', 'hashConfig', `{setting} ${settings.hashConfig}: ${parsed.message}`) : parsed;
+  // The parser knows the text only: the words gain the file it came from.
+  return parsed instanceof HashConfigError ? new HashConfigError(`{setting} ${settings.hashConfig}: ${parsed.message}`, parsed.field) : parsed;
 }
 
 export function prefixRulesOf(settings: MigrationSettings): PrefixRule[] | SettingProblem {
