@@ -9,7 +9,6 @@ import {
   checkKnownPassword,
   PushControl,
 } from 'core-client';
-import { OutputPathError } from 'core-client/files';
 import {
   clientOf,
   connectionOf,
@@ -21,7 +20,7 @@ import {
   runPrepared,
   saveHashParameters,
 } from 'core-client/run';
-import { ExitCode, isProblem, Problem as CoreProblem } from 'core-client/settings';
+import { isProblem, Problem as CoreProblem } from 'core-client/settings';
 import { apiKeyTyped } from './origins.js';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
 import { appProblemOf, settingsOrProblem } from './problems.js';
@@ -114,8 +113,7 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
       const typed = typedHashForPlan(state);
       if (typed !== undefined) {
         const saved = await saveHashParameters(typed, settings, environment.cwd);
-        if (saved instanceof OutputPathError)
-          return dispatch({ type: 'runFailed', problem: { message: saved.message, setting: 'journal', exitCode: ExitCode.usageOrConfiguration } });
+        if (isProblem(saved)) return dispatch({ type: 'runFailed', problem: appProblemOf(saved) });
         settings = { ...settings, hashConfig: saved };
       }
       const prepared = await prepareMigration(settings, {
