@@ -15,6 +15,8 @@ export const problemExitCodes = {
   journal: ExitCode.usageOrConfiguration,
   /** The core cannot be reached, refuses the key, fails TLS or the pre-flight: nothing was sent. */
   core: ExitCode.coreUnreachableOrKeyRefused,
+  /** The core refused one record (its answer says why): the run goes on, and ends with some records failed. */
+  record: ExitCode.someRecordsFailed,
 } as const;
 export type ProblemKind = keyof typeof problemExitCodes;
 
@@ -22,10 +24,10 @@ export type ProblemKind = keyof typeof problemExitCodes;
 export type ProblemFace = 'flags' | 'app';
 
 /**
- * A sentence with `{setting}` where the setting is named, or (when more than the name differs between the faces) the
- * sentence in each face's terms.
+ * A sentence with `{setting}` where the setting is named, or (when more than the name differs between the faces, or
+ * it names more than one setting) the sentence in each face's terms, with `name` giving any setting's name there.
  */
-export type ProblemWords = string | ((face: ProblemFace) => string);
+export type ProblemWords<Setting extends string = string> = string | ((face: ProblemFace, name: (setting: Setting) => string) => string);
 
 const SETTING_PLACEHOLDER = '{setting}';
 
@@ -45,15 +47,16 @@ export class Problem<Setting extends string = string, Code extends string = stri
     readonly code: Code,
     readonly kind: ProblemKind,
     readonly setting: Setting | undefined,
-    readonly words: ProblemWords,
+    readonly words: ProblemWords<Setting>,
+    options?: ErrorOptions,
   ) {
-    super(typeof words === 'string' ? words : words('flags'));
+    super(typeof words === 'string' ? words : words('flags', () => SETTING_PLACEHOLDER), options);
     this.exitCode = problemExitCodes[kind];
   }
 
   /** The words for `face`, with the setting named as `nameOf` says. */
   describe(face: ProblemFace, nameOf: (setting: Setting) => string): string {
-    const sentence = typeof this.words === 'string' ? this.words : this.words(face);
+    const sentence = typeof this.words === 'string' ? this.words : this.words(face, nameOf);
     return this.setting === undefined ? sentence : sentence.replace(SETTING_PLACEHOLDER, nameOf(this.setting));
   }
 }

@@ -4,6 +4,17 @@ import { CoreClientConfigError, resolveCoreTargets } from '../../core-client/src
 import { ExitCode, Problem, problemExitCodes } from '../../core-client/src/problem.js';
 import { describeProblem, runProblem, settingProblem } from '../../core-client/src/settings/setting-problem.js';
 import { settingName } from '../../core-client/src/settings/setting-flags.js';
+import { SyncRefusedError } from '../../core-client/src/sync/sync-guard.js';
+import { OutputPathError } from '../../core-client/src/files/output-paths.js';
+import { HashConfigError } from '../../core-client/src/hashes/hash-config.js';
+import { PrefixRuleError } from '../../core-client/src/hashes/prefix-rules.js';
+import { AuthRejected, RecordRejected, TlsFailed, Transient } from '../../core-client/src/http/errors.js';
+import { IdentityProbeError } from '../../core-client/src/identity/features.js';
+import { JournalError } from '../../core-client/src/journal/journal.js';
+import { buildProviderMap } from '../../core-client/src/plan/providers.js';
+import { parseCredentials } from '../../core-client/src/push/credentials.js';
+import { JournalReadError } from '../../core-client/src/rollback/journal-users.js';
+import { SourceError } from '../../core-client/src/sources/source-error.js';
 
 describe('one problem type: a code, a kind that decides the exit code, the setting as data, words per face', () => {
   it('names the setting in each face at the one boundary, and keeps the placeholder out of the data', () => {
@@ -22,6 +33,7 @@ describe('one problem type: a code, a kind that decides the exit code, the setti
     ['setting', ExitCode.usageOrConfiguration],
     ['journal', ExitCode.usageOrConfiguration],
     ['core', ExitCode.coreUnreachableOrKeyRefused],
+    ['record', ExitCode.someRecordsFailed],
   ] as const)('a %s problem exits with %i', (kind, exitCode) => {
     expect(runProblem('preflightFailed', kind, 'a sentence').exitCode).toBe(exitCode);
     expect(problemExitCodes[kind]).toBe(exitCode);
@@ -31,6 +43,16 @@ describe('one problem type: a code, a kind that decides the exit code, the setti
     const problem = runProblem('syncRefused', 'journal', (face) => (face === 'flags' ? 'run again with --ignore-overlap' : 'set the field'), 'ignoreOverlap');
     expect(describeProblem(problem, 'flags')).toBe('run again with --ignore-overlap');
     expect(describeProblem(problem, 'app')).toBe('set the field');
+  });
+
+  it("words may name several settings, each in its face's terms", () => {
+    const forecast = { journalUsers: 10, recognised: 1, minOverlapPercent: 50, removals: 0, removalLimit: 0, removalsWithheld: false };
+    const refused = new SyncRefusedError(forecast);
+    expect([refused.code, refused.kind, refused.setting, refused.exitCode]).toEqual(['syncRefused', 'journal', 'ignoreOverlap', ExitCode.usageOrConfiguration]);
+    expect(describeProblem(refused, 'flags')).toMatch(/^1 of the journal's 10 users .*\(--journal\); if both are right, run again with --ignore-overlap\.$/);
+    const ignore = settingName('ignoreOverlap', 'app');
+    expect(describeProblem(refused, 'app')).toContain(`(${settingName('journal', 'app')}); if both are right, set "${ignore}" to yes.`);
+    expect(refused.message).not.toContain('--');
   });
 
   it('a connection problem and a client option the client refuses are problems that carry their setting', () => {
@@ -46,5 +68,59 @@ describe('one problem type: a code, a kind that decides the exit code, the setti
     }
     expect(refused).toBeInstanceOf(CoreClientConfigError);
     expect(refused).toMatchObject({ code: 'appInvalid', setting: 'app', exitCode: ExitCode.usageOrConfiguration });
+  });
+
+  it.each([
+    ['a bad provider map', buildProviderMap(['nonsense']), 'providerMapInvalid', 'setting', 'providerMap', ExitCode.usageOrConfiguration],
+    ['a bad hash config', new HashConfigError('rounds is missing', 'rounds'), 'hashConfigInvalid', 'setting', 'hashConfig', ExitCode.usageOrConfiguration],
+    [
+      'a bad --strip-prefix',
+      new PrefixRuleError('--strip-prefix needs a non-empty prefix'),
+      'stripPrefixInvalid',
+      'setting',
+      'stripPrefix',
+      ExitCode.usageOrConfiguration,
+    ],
+    [
+      'a broken export',
+      new SourceError('truncated', { file: 'users.json' }, 'cut short'),
+      'source.truncated',
+      'setting',
+      'file',
+      ExitCode.usageOrConfiguration,
+    ],
+    ['an unusable credentials file', parseCredentials('', 'known.txt'), 'credentialsUnreadable', 'setting', 'verifyCredentials', ExitCode.usageOrConfiguration],
+    ['a refused output', new OutputPathError('The report cannot be written.', 'report'), 'outputRefused', 'setting', 'report', ExitCode.usageOrConfiguration],
+    ['a journal a push refuses', new JournalError('The journal is locked.'), 'journalRefused', 'journal', 'journal', ExitCode.usageOrConfiguration],
+    [
+      'a journal a rollback cannot read',
+      new JournalReadError('The journal is empty.'),
+      'journalUnreadable',
+      'journal',
+      'journal',
+      ExitCode.usageOrConfiguration,
+    ],
+    ['an unreadable probe answer', new IdentityProbeError('roles', 'a 500'), 'identityProbeFailed', 'core', 'core', ExitCode.coreUnreachableOrKeyRefused],
+    ['a refused key', new AuthRejected('The core refused the api-key.'), 'authRejected', 'core', 'core', ExitCode.coreUnreachableOrKeyRefused],
+    [
+      'a failed TLS handshake',
+      new TlsFailed('No TLS.', 'notTls', 'ERR_SSL_WRONG_VERSION_NUMBER'),
+      'tlsFailed',
+      'core',
+      'core',
+      ExitCode.coreUnreachableOrKeyRefused,
+    ],
+    ['a busy core', new Transient('The core is busy.', 'rateLimited', undefined), 'transient', 'core', 'core', ExitCode.coreUnreachableOrKeyRefused],
+    [
+      'a record the core refused',
+      new RecordRejected('Refused.', 'Password hash is in invalid format'),
+      'recordRejected',
+      'record',
+      'core',
+      ExitCode.someRecordsFailed,
+    ],
+  ])('every error class of core-client is a problem: %s', (_, problem, code, kind, setting, exitCode) => {
+    expect(problem).toBeInstanceOf(Problem);
+    expect(problem).toMatchObject({ code, kind, setting, exitCode });
   });
 });

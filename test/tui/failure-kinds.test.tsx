@@ -12,7 +12,7 @@ import type { AppResult } from '../../tui/src/terminal-app.js';
 import { startCoreDouble, type CoreDouble } from '../core-double/index.js';
 import { appTestBed } from './support/app-bed.js';
 import { keys } from './keys.js';
-import { flat, focusedLine, press, waitFor, walkToReview } from './support/terminal.js';
+import { flat, focusedLine, onScreen, press, waitFor, walkToReview } from './support/terminal.js';
 
 const BIN = fileURLToPath(new URL('../../tui/bin/core-migrate.js', import.meta.url));
 const bed = appTestBed('failure-kinds');
@@ -65,10 +65,11 @@ interface FailureKind {
   /** Words the command line must say (its flags' terms). */
   cliWords: (string | RegExp)[];
   /**
-   * The same failure in the app: where it surfaces (the Connect screen keeps it; a push that cannot start says it on
-   * the Push screen and quits with the exit code), the words in the app's terms, and the field Enter leads to.
+   * The same failure in the app: where it surfaces (the Connect screen keeps it; the Source screen reads the export
+   * and keeps the operator at its field; a push that cannot start says it on the Push screen and quits with the exit
+   * code), the words in the app's terms, and the field Enter leads to.
    */
-  app?: { settings: MigrationSettingsInput; coreUrl?: () => string; at: 'connect' | 'push'; words: string[]; field?: string };
+  app?: { settings: MigrationSettingsInput; coreUrl?: () => string; at: 'connect' | 'source' | 'push'; words: string[]; field?: string };
 }
 
 const kinds: FailureKind[] = [
@@ -137,6 +138,32 @@ const kinds: FailureKind[] = [
     },
   },
   {
+    kind: 'a broken export file, named by the setting that names it',
+    exitCode: ExitCode.usageOrConfiguration,
+    setup: () => writeFile(join(bed.folder(), 'broken.json'), '{"users": [{"localId": "a1", "email": "a@example.com"}, {"localId": "a2"'),
+    cli: (core) => ['push', 'broken.json', '--hash-config', 'hash_config.txt', '--core', core, '--format', 'firebase-json'],
+    cliWords: [/broken\.json, line 1/],
+    app: {
+      settings: { file: 'broken.json', format: 'firebase-json', hashConfig: 'hash_config.txt' },
+      at: 'source',
+      words: ['broken.json, line 1', 'it looks cut short'],
+      field: settingName('file', 'app'),
+    },
+  },
+  {
+    kind: 'a bad hash config',
+    exitCode: ExitCode.usageOrConfiguration,
+    setup: () => writeFile(join(bed.folder(), 'bad_hash.txt'), 'rounds: 8\n'),
+    cli: (core) => ['push', 'users.json', '--hash-config', 'bad_hash.txt', '--core', core],
+    cliWords: [/--hash-config bad_hash\.txt: \S+ is missing/],
+  },
+  {
+    kind: 'a bad provider map',
+    exitCode: ExitCode.usageOrConfiguration,
+    cli: (core) => ['push', 'users.json', '--hash-config', 'hash_config.txt', '--core', core, '--provider-map', 'nonsense'],
+    cliWords: ['provider mapping "nonsense" must look like "export-provider-id=short-name"'],
+  },
+  {
     kind: 'a refused sync journal',
     exitCode: ExitCode.usageOrConfiguration,
     cli: (core) => ['sync', 'users.json', '--hash-config', 'hash_config.txt', '--core', core, '--journal', 'no-such-journal.ndjson'],
@@ -177,6 +204,14 @@ describe('the same failures reach the app in its own words, and its exit code', 
         await press(app, keys.enter);
         await waitFor(app, (frame) => expected.words.every((words) => flat(frame).includes(words)), 20_000);
         expect(app.lastFrame()).toContain('Where is the core?');
+      } else if (expected.at === 'source') {
+        await waitFor(app, 'Where is the core?');
+        await press(app, keys.enter);
+        await waitFor(app, onScreen('Source'));
+        await press(app, keys.enter);
+        await waitFor(app, (frame) => expected.words.every((words) => flat(frame).includes(words)), 20_000);
+        expect(onScreen('Source')(app.lastFrame())).toBe(true);
+        if (expected.field !== undefined) expect(focusedLine(app.lastFrame())).toContain(expected.field);
       } else {
         await walkToReview(app);
         await press(app, keys.enter, 'y');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_APP_ID } from '../contract/names.js';
 import type { CoreClient } from '../http/core-client.js';
-import { type CoreError, type CoreErrorKind, isCoreError } from '../http/errors.js';
+import { type CoreError, type CoreErrorCode, isCoreError } from '../http/errors.js';
 import { pushBacksOnly } from '../http/retry.js';
 import { optional } from '../optional.js';
 
@@ -14,7 +14,7 @@ export const PreflightStepSchema = z.object({
   /** What happened, as a sentence; for a failure, what to do. Never holds the api-key. */
   sentence: z.string(),
   /** For a failed step: the kind of the core error behind it. */
-  errorKind: z.custom<CoreErrorKind>((value) => typeof value === 'string').optional(),
+  errorKind: z.custom<CoreErrorCode>((value) => typeof value === 'string').optional(),
   /** With several cores: the one this step checked (its base URL). */
   core: z.string().optional(),
 });
@@ -30,7 +30,7 @@ export const PreflightReportSchema = z.object({
   /** Round-trip time of `GET /hello`, in milliseconds (with several cores: the slowest). */
   roundTripMs: z.number().optional(),
   /** The first failed step, for a caller that stops on it (a push exits 3 with this sentence). */
-  failure: z.object({ step: PreflightStepNameSchema, sentence: z.string(), errorKind: z.custom<CoreErrorKind>() }).optional(),
+  failure: z.object({ step: PreflightStepNameSchema, sentence: z.string(), errorKind: z.custom<CoreErrorCode>() }).optional(),
 });
 export type PreflightReport = z.infer<typeof PreflightReportSchema>;
 
@@ -49,7 +49,7 @@ function compareVersions(a: string, b: string): number {
 }
 
 function failed(name: PreflightStepName, error: CoreError): PreflightStep {
-  return { name, status: 'failed', sentence: error.message, errorKind: error.kind };
+  return { name, status: 'failed', sentence: error.message, errorKind: error.code };
 }
 
 function skipped(name: PreflightStepName, why: string): PreflightStep {

@@ -17,6 +17,28 @@ export const fileRoles = [
 ] as const;
 export type FileRole = (typeof fileRoles)[number];
 
+/** The setting each file a setting names comes from (keys of the settings table), so a refusal leads to the fix. */
+export const settingOfFile = {
+  export: 'file',
+  auth0PasswordFile: 'auth0PasswordFile',
+  hashConfig: 'hashConfig',
+  mapping: 'mapping',
+  rolesFile: 'rolesFile',
+  credentials: 'verifyCredentials',
+  apiKeyFile: 'apiKeyFile',
+  caFile: 'caFile',
+  report: 'report',
+  journal: 'journal',
+} as const satisfies Partial<Record<FileRole, string>>;
+export type FileSetting = (typeof settingOfFile)[keyof typeof settingOfFile];
+
+const settingOfEveryRole: Partial<Record<FileRole, FileSetting>> = settingOfFile;
+
+/** The setting behind a file, when the file is one a setting names. */
+export function settingOfRole(role: FileRole | undefined): FileSetting | undefined {
+  return role === undefined ? undefined : settingOfEveryRole[role];
+}
+
 export const fileRoleWords: Record<FileRole, string> = {
   export: 'the export',
   auth0PasswordFile: 'the Auth0 password-hash file',

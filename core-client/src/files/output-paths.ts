@@ -1,7 +1,8 @@
 import { constants, closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileRoleWords, type FileRole } from './file-roles.js';
+import { Problem } from '../problem.js';
+import { fileRoleWords, settingOfRole, type FileRole, type FileSetting } from './file-roles.js';
 
 /** A file the run reads or writes, named by its role so a refusal can say which is which. */
 export interface NamedFile {
@@ -10,15 +11,15 @@ export interface NamedFile {
   path: string;
 }
 
-export class OutputPathError extends Error {
-  readonly kind = 'outputPathError';
+/** An output that cannot be written (or would overwrite another file): its setting, when one names it, fixes it. */
+export class OutputPathError extends Problem<FileSetting, 'outputRefused'> {
+  override readonly name = 'OutputPathError';
   constructor(
-    message: string,
+    words: string,
     /** The output at fault, so a face can lead to the setting that fixes it. */
     readonly role?: FileRole,
   ) {
-    super(message);
-    this.name = 'OutputPathError';
+    super('outputRefused', 'setting', settingOfRole(role), words);
   }
 }
 

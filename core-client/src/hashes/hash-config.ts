@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Problem } from '../problem.js';
 import { Secret } from '../secret.js';
 import { toStandardBase64 } from './base64.js';
 import { VENDOR_SCRYPT_MINIMUMS, vendorScryptCostProblem } from './cost-limits.js';
@@ -57,13 +58,13 @@ export const HashConfigSchema = z
 export type HashConfig = z.output<typeof HashConfigSchema>;
 
 /** A hash config that cannot be used; `field` names the setting at fault, and the message never holds a value. */
-export class HashConfigError extends Error {
+export class HashConfigError extends Problem<'hashConfig', 'hashConfigInvalid'> {
   override readonly name = 'HashConfigError';
   constructor(
-    message: string,
+    words: string,
     readonly field?: string,
   ) {
-    super(message);
+    super('hashConfigInvalid', 'setting', 'hashConfig', words);
   }
 }
 

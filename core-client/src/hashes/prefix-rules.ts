@@ -1,3 +1,5 @@
+import { Problem } from '../problem.js';
+
 /**
  * Prefixes and wrappers that some systems put around a standard hash. Each has a name, which the plan counts
  * and reports, so nothing is stripped silently.
@@ -22,8 +24,12 @@ export const builtInWrapperRules: readonly PrefixRule[] = [
 export const builtInWrapperNames: readonly string[] = builtInWrapperRules.map((rule) => rule.name);
 
 /** A `--strip-prefix` value that cannot be used; the message says what to write instead. */
-export class PrefixRuleError extends Error {
+export class PrefixRuleError extends Problem<'stripPrefix', 'stripPrefixInvalid'> {
   override readonly name = 'PrefixRuleError';
+
+  constructor(words: string) {
+    super('stripPrefixInvalid', 'setting', 'stripPrefix', words);
+  }
 }
 
 const REGEX_MARK = 're:';

@@ -2,6 +2,7 @@ import { CorePaths, type CorePath } from '../contract/names.js';
 import type { CallOptions, CoreClient } from '../http/core-client.js';
 import { isCoreError } from '../http/errors.js';
 import { pushBacksOnly } from '../http/retry.js';
+import { Problem } from '../problem.js';
 import type { PlanSummary } from '../plan/summary.js';
 import { type IdentityFeature, type IdentityOptions, featureLabels, identityFeatures } from '../push/identity-options.js';
 
@@ -25,7 +26,7 @@ const probedCalls: Record<IdentityFeature, { method: 'GET' | 'POST' | 'PUT'; pat
 };
 
 /** The core answered a probe with neither a refusal nor 404: nothing can be decided, nothing is sent. */
-export class IdentityProbeError extends Error {
+export class IdentityProbeError extends Problem<'core', 'identityProbeFailed'> {
   override readonly name = 'IdentityProbeError';
   constructor(
     readonly feature: IdentityFeature,
@@ -33,6 +34,9 @@ export class IdentityProbeError extends Error {
     options?: ErrorOptions,
   ) {
     super(
+      'identityProbeFailed',
+      'core',
+      'core',
       `the core's answer to the ${featureLabels[feature]} check could not be read (${answer}); nothing was sent. Run core-migrate check to see what the core offers.`,
       options,
     );

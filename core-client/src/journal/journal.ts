@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { openOutputFile, OutputPathError, writeFully } from '../files/output-paths.js';
 import type { FieldGroup } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
+import { Problem } from '../problem.js';
 import { SeenKeys } from '../seen-keys.js';
 import { PushCountsSchema, type PushSummary } from '../summary/push-summary.js';
 import { JournalDigests } from './journal-digests.js';
@@ -56,11 +57,11 @@ import { StateFlag, UserStates } from './user-states.js';
  * unkeyed digest would); only someone holding the api-key can. The journal holds no hash, password, salt, email or key.
  */
 
-export class JournalError extends Error {
-  readonly kind = 'journalError';
-  constructor(message: string) {
-    super(message);
-    this.name = 'JournalError';
+/** The journal cannot be used for this run (another source, core or key, damaged, locked): the run refuses it. */
+export class JournalError extends Problem<'journal', 'journalRefused'> {
+  override readonly name = 'JournalError';
+  constructor(words: string) {
+    super('journalRefused', 'journal', 'journal', words);
   }
 }
 

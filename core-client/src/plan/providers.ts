@@ -1,3 +1,5 @@
+import { Problem } from '../problem.js';
+
 /** Export provider ids (Firebase, Auth0) → the short provider names the core's thirdPartyId expects. */
 export const defaultProviderMap: Readonly<Record<string, string>> = {
   'google.com': 'google',
@@ -40,8 +42,13 @@ export function isThirdPartyProvider(providerId: string): boolean {
   return !firstPartyProviderIds.has(providerId.trim().toLowerCase());
 }
 
-export class ProviderMapError extends Error {
+/** A `--provider-map` entry that cannot be used; the words say what to write instead. */
+export class ProviderMapError extends Problem<'providerMap', 'providerMapInvalid'> {
   override readonly name = 'ProviderMapError';
+
+  constructor(words: string) {
+    super('providerMapInvalid', 'setting', 'providerMap', words);
+  }
 }
 
 /**

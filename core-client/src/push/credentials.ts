@@ -4,6 +4,7 @@ import { isCoreError } from '../http/errors.js';
 import { verifyPassword } from '../hashes/verify-password.js';
 import type { PasswordImportOperation } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
+import { Problem } from '../problem.js';
 import { Secret } from '../secret.js';
 import type { CredentialsProof } from '../summary/push-summary.js';
 
@@ -19,11 +20,11 @@ export interface KnownCredential {
   line: number;
 }
 
-export class CredentialsFileError extends Error {
-  readonly kind = 'credentialsFileError';
-  constructor(message: string) {
-    super(message);
-    this.name = 'CredentialsFileError';
+/** The known accounts' file cannot be read or holds no usable line; the words never hold a password. */
+export class CredentialsFileError extends Problem<'verifyCredentials', 'credentialsUnreadable'> {
+  override readonly name = 'CredentialsFileError';
+  constructor(words: string) {
+    super('credentialsUnreadable', 'setting', 'verifyCredentials', words);
   }
 }
 

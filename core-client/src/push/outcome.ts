@@ -54,7 +54,7 @@ export function endOfError(error: unknown, attempts: number): OperationEnd {
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'failed', code: 'clientError', reason: `the operation could not be sent: ${message}` };
   }
-  switch (error.kind) {
+  switch (error.code) {
     case 'recordRejected':
       return { kind: 'refused', code: 'recordRejected', reason: error.message };
     case 'transient':

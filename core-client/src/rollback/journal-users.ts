@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { JournalError, parseJournalHeader } from '../journal/journal.js';
 import { parseEntry, parseState, parseStep } from '../journal/journal-lines.js';
+import { Problem } from '../problem.js';
 
 /** A user a push created, as its journal recorded it: ids only, never an email or a secret. */
 export interface CreatedUser {
@@ -15,8 +16,12 @@ export interface CreatedUser {
   removedBySync?: true;
 }
 
-export class JournalReadError extends Error {
+/** A journal that cannot be read back (missing, not a journal, damaged, locked): nothing is removed. */
+export class JournalReadError extends Problem<'journal', 'journalUnreadable'> {
   override readonly name = 'JournalReadError';
+  constructor(words: string) {
+    super('journalUnreadable', 'journal', 'journal', words);
+  }
 }
 
 /** The core a journal was written for, from its first line. */

@@ -158,7 +158,7 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
       }
     } catch (error) {
       if (error instanceof AuthRejected || error instanceof TenantNotFound || error instanceof TlsFailed) {
-        summary.stoppedEarly ??= { reason: error.kind, message: error.message };
+        summary.stoppedEarly ??= { reason: error.code, message: error.message };
         summary.notAttempted += 1;
         return;
       }

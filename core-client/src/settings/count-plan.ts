@@ -1,7 +1,7 @@
 import { snapshotFiles, type FileSnapshot } from '../files/file-snapshot.js';
 import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import { PlanTally, type PlanSummary } from '../plan/summary.js';
-import { isSourceError, type SourceError } from '../sources/source-error.js';
+import { isSourceError } from '../sources/source-error.js';
 import { migrationSourceFiles } from '../push/migration.js';
 import { settingProblem, type SettingProblem } from './setting-problem.js';
 import { Problem } from '../problem.js';
@@ -59,7 +59,7 @@ export async function countPlan(sourcePath: string, options: PlanOptions, count:
       }
     }
   } catch (error) {
-    if (isSourceError(error)) return sourceSettingProblem(error, options);
+    if (isSourceError(error)) return error;
     throw error;
   }
   count.onProgress?.({ records: tally.records, operations });
@@ -79,17 +79,4 @@ export async function snapshotOfSource(sourcePath: string, options: PlanOptions)
       `{setting} ${failed.path ?? sourcePath}: ${failed.code === 'ENOENT' ? 'no such file' : `cannot be read (${failed.code ?? 'error'})`}.`,
     );
   }
-}
-
-/** A file that cannot be read as a whole, as the setting that names it (or the one that fixes it). */
-export function sourceSettingProblem(error: SourceError, options: PlanOptions): SettingProblem {
-  const setting: SettingKey =
-    error.location.file === options.auth0PasswordFile
-      ? 'auth0PasswordFile'
-      : error.kind === 'bad-mapping'
-        ? 'mapping'
-        : error.kind === 'wrong-format' && options.format !== undefined
-          ? 'format'
-          : 'file';
-  return settingProblem(`source.${error.kind}`, setting, error.message);
 }

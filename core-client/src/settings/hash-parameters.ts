@@ -2,6 +2,7 @@ import { closeSync } from 'node:fs';
 import { checkOutputPaths, openOutputFile, OutputPathError, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { HashConfig } from '../hashes/hash-config.js';
 import { resolveRunPaths } from './run-paths.js';
+import { runProblem, type SettingProblem } from './setting-problem.js';
 import type { MigrationSettings } from './settings.js';
 
 /** Where the app keeps the hashing parameters a resume needs: beside the journal, WITHOUT the signer key. */
@@ -15,14 +16,14 @@ export function savedHashParametersPath(journalPath: string): string {
  * an import does not need it (the core holds its own). Written like every output: never an input of the run or one
  * of its other outputs (also through a link), never through a symbolic link, created owner-only.
  */
-export async function saveHashParameters(config: HashConfig, settings: MigrationSettings, cwd: string): Promise<string | OutputPathError> {
+export async function saveHashParameters(config: HashConfig, settings: MigrationSettings, cwd: string): Promise<string | SettingProblem> {
   const paths = resolveRunPaths(settings, cwd);
   const target: NamedFile = { role: 'savedHashParameters', path: savedHashParametersPath(paths.journalPath) };
   const inputs: NamedFile[] = [{ role: 'export', path: paths.sourcePath }, ...paths.inputs];
   const outputs: NamedFile[] = [{ role: 'report', path: paths.reportPath }];
   if (!settings.dryRun) outputs.push({ role: 'journal', path: paths.journalPath });
   const refused = await checkOutputPaths(inputs, [...outputs, target]);
-  if (refused !== undefined) return refused;
+  if (refused !== undefined) return refusedBesideJournal(refused);
   try {
     const fd = openOutputFile(target, { append: false });
     try {
@@ -32,7 +33,12 @@ export async function saveHashParameters(config: HashConfig, settings: Migration
     }
     return target.path;
   } catch (error) {
-    if (error instanceof OutputPathError) return error;
+    if (error instanceof OutputPathError) return refusedBesideJournal(error);
     throw error;
   }
+}
+
+/** The parameters are saved beside the journal, so the journal's setting is the one that moves them elsewhere. */
+function refusedBesideJournal(refused: OutputPathError): SettingProblem {
+  return refused.setting === undefined ? runProblem('outputRefused', 'setting', refused.words, 'journal') : refused;
 }

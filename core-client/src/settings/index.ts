@@ -17,10 +17,11 @@ export {
 } from './setting-flags.js';
 export { describeProblem, parseSettings, runProblem, settingProblem, type ProblemCode, type SettingProblem } from './setting-problem.js';
 export { Problem, isProblem, type ProblemKind } from '../problem.js';
-export { resolveRunPaths, defaultReportName, defaultJournalName, settingOfRole, roleOfSetting, type RunPaths } from './run-paths.js';
+export { resolveRunPaths, defaultReportName, defaultJournalName, roleOfSetting, type RunPaths } from './run-paths.js';
+export { settingOfRole } from '../files/file-roles.js';
 export { commandLineOf, shellQuote, formatCommandLine } from './command-line.js';
 export { ExitCode, exitCodeOfPlan, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
 export { unprovenScryptWarning, KNOWN_ACCOUNT_LINE } from './scrypt-proof.js';
-export { syncRefusal, withheldRemovalsSentence } from './sync-guard-sentences.js';
+export { withheldRemovalsSentence } from './sync-guard-sentences.js';
 export type { MigrationCommand, PreparedMigration } from './prepare-migration.js';
 export type { CountedPlan } from './count-plan.js';

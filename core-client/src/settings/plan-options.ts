@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseHashConfig, type HashConfig } from '../hashes/hash-config.js';
+import { HashConfigError, parseHashConfig, type HashConfig } from '../hashes/hash-config.js';
 import { prefixRuleFromOption, type PrefixRule } from '../hashes/prefix-rules.js';
 import type { PlanOptions } from '../plan/plan-source.js';
-import { buildProviderMap, ProviderMapError } from '../plan/providers.js';
+import { buildProviderMap } from '../plan/providers.js';
 import { parseRoleMap, parseRolesFile, type RoleRules } from '../plan/roles.js';
 import { parseFieldMapping, type FieldMapping } from '../sources/generic/field-mapping.js';
 import { settingProblem, type SettingProblem } from './setting-problem.js';
@@ -39,7 +39,7 @@ export async function planOptionsOf(settings: MigrationSettings, context: PlanOp
   if (prefixRules.length > 0) options.prefixRules = prefixRules;
 
   const providerMap = buildProviderMap(settings.providerMap);
-  if (providerMap instanceof ProviderMapError) return settingProblem('providerMapInvalid', 'providerMap', providerMap.message);
+  if (providerMap instanceof Problem) return providerMap;
   options.providerMap = providerMap;
 
   const roles = await roleRulesOf(settings, cwd);
@@ -75,14 +75,15 @@ export async function hashConfigOf(settings: MigrationSettings, cwd: string): Pr
   const text = await readSettingFile(settings, 'hashConfig', cwd);
   if (text instanceof Problem) return text;
   const parsed = parseHashConfig(text);
-  return parsed instanceof Error ? settingProblem('hashConfigInvalid', 'hashConfig', `{setting} ${settings.hashConfig}: ${parsed.message}`) : parsed;
+  // The parser knows the text only: the words gain the file it came from.
+  return parsed instanceof HashConfigError ? new HashConfigError(`{setting} ${settings.hashConfig}: ${parsed.message}`, parsed.field) : parsed;
 }
 
 export function prefixRulesOf(settings: MigrationSettings): PrefixRule[] | SettingProblem {
   const rules: PrefixRule[] = [];
   for (const prefix of settings.stripPrefix) {
     const rule = prefixRuleFromOption(prefix);
-    if (rule instanceof Error) return settingProblem('stripPrefixInvalid', 'stripPrefix', rule.message);
+    if (rule instanceof Problem) return rule;
     rules.push(rule);
   }
   return rules;

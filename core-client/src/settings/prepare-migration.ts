@@ -20,7 +20,7 @@ import { clientOf, connectionOf } from './connection-of.js';
 import { countPlan, planKeyOf, snapshotOfSource, type CountedPlan, type CountOptions } from './count-plan.js';
 import type { FileSnapshot } from '../files/file-snapshot.js';
 import { planOptionsOf } from './plan-options.js';
-import { resolveRunPaths, roleOfSetting, settingOfRole, type RunPaths } from './run-paths.js';
+import { resolveRunPaths, roleOfSetting, type RunPaths } from './run-paths.js';
 import { unprovenScryptWarning } from './scrypt-proof.js';
 import { runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
 import { Problem } from '../problem.js';
@@ -147,7 +147,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   const outputs: NamedFile[] = [{ role: 'report', path: paths.reportPath }];
   if (!settings.dryRun) outputs.push({ role: 'journal', path: paths.journalPath }, { role: 'rolesRecord', path: rolesRecordPath(paths.journalPath) });
   const refused = await checkOutputPaths(migrationInputs({ sourcePath: paths.sourcePath, planOptions, inputFiles }), outputs);
-  if (refused !== undefined) return runProblem('outputRefused', 'setting', refused.message, settingOfRole(refused.role));
+  if (refused !== undefined) return refused;
   for (const warning of await exposedFileWarnings(paths)) say('warning', warning);
   const credentialsPath = paths.inputs.find((input) => input.role === 'credentials')?.path;
   const credentials = credentialsPath === undefined ? undefined : await readCredentials(credentialsPath);
@@ -175,7 +175,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
     if (error instanceof IdentityProbeError) return error;
     throw error;
   });
-  if (support instanceof IdentityProbeError) return failed(runProblem('identityProbeFailed', 'core', support.message, 'core'));
+  if (support instanceof IdentityProbeError) return failed(support);
 
   const key = planKeyOf(paths.sourcePath, planOptions);
   const planned =

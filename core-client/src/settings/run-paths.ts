@@ -1,5 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileRoles, type FileRole } from '../files/file-roles.js';
+import { fileRoles, settingOfRole, type FileRole } from '../files/file-roles.js';
 import type { NamedFile } from '../files/output-paths.js';
 import type { MigrationSettings, SettingKey } from './settings.js';
 
@@ -20,20 +20,6 @@ export function defaultReportName(file: string): string {
 export function defaultJournalName(file: string): string {
   return `${basename(file)}.push-journal.ndjson`;
 }
-
-/** The setting each of a run's files comes from, so a refusal can lead to the fix. */
-const settingOfFile: Partial<Record<FileRole, SettingKey>> = {
-  export: 'file',
-  auth0PasswordFile: 'auth0PasswordFile',
-  hashConfig: 'hashConfig',
-  mapping: 'mapping',
-  rolesFile: 'rolesFile',
-  credentials: 'verifyCredentials',
-  apiKeyFile: 'apiKeyFile',
-  caFile: 'caFile',
-  report: 'report',
-  journal: 'journal',
-};
 
 /**
  * One rule for both faces: the report defaults to `<export>.push-report.ndjson` in the command's folder, the journal
@@ -58,12 +44,7 @@ export function resolveRunPaths(settings: MigrationSettings, cwd: string): RunPa
   return { sourcePath, reportPath, journalPath, inputs };
 }
 
-/** The setting behind a file, when the file is one a setting names. */
-export function settingOfRole(role: FileRole | undefined): SettingKey | undefined {
-  return role === undefined ? undefined : settingOfFile[role];
-}
-
 /** The file a setting names, when it names one. */
 export function roleOfSetting(key: SettingKey): FileRole | undefined {
-  return fileRoles.find((role) => settingOfFile[role] === key);
+  return fileRoles.find((role) => settingOfRole(role) === key);
 }

@@ -14,11 +14,7 @@ import type { MigrationSettings } from './settings.js';
  * writes every rejection to it (checked like every output: never over an input of the run). `sourceName` is the
  * export as the operator named it, for the report's header.
  */
-export async function runPlan(
-  settings: MigrationSettings,
-  cwd: string,
-  sourceName: string,
-): Promise<PlanSummary | SettingProblem | OutputPathError | SourceError> {
+export async function runPlan(settings: MigrationSettings, cwd: string, sourceName: string): Promise<PlanSummary | SettingProblem> {
   const paths = resolveRunPaths(settings, cwd);
   const options = await planOptionsOf(settings, { cwd });
   if (options instanceof Problem) return options;

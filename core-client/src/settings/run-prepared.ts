@@ -9,13 +9,10 @@ import { SyncRefusedError } from '../sync/sync-guard.js';
 import { runMigration } from '../push/migration.js';
 import { plannedRejectionsOf, type PushSummary, type RoleSetup } from '../summary/push-summary.js';
 import { isSourceError } from '../sources/source-error.js';
-import { sourceSettingProblem } from './count-plan.js';
 import { commandLineOf } from './command-line.js';
 import type { PreparedMigration } from './prepare-migration.js';
-import { settingOfRole } from './run-paths.js';
 import { runProblem, type SettingProblem } from './setting-problem.js';
 import type { MigrationSettings } from './settings.js';
-import { syncRefusal } from './sync-guard-sentences.js';
 
 export interface RunControls {
   /** Stop taking new operations; those in flight finish and are journalled (the first Ctrl-C, the app's q). */
@@ -77,10 +74,10 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     const steps = summary.steps === undefined || summary.dryRun ? summary.steps : { ...summary.steps, rolesCreated: roles.created.length };
     return { ...summary, roles, ...(steps === undefined ? {} : { steps }) };
   } catch (error) {
-    if (error instanceof JournalError) return runProblem('journalRefused', 'journal', error.message, 'journal');
-    if (error instanceof SyncRefusedError) return syncRefusal(error);
-    if (error instanceof OutputPathError) return runProblem('outputRefused', 'setting', error.message, settingOfRole(error.role));
-    if (isSourceError(error)) return sourceSettingProblem(error, prepared.planOptions);
+    if (error instanceof JournalError) return error;
+    if (error instanceof SyncRefusedError) return error;
+    if (error instanceof OutputPathError) return error;
+    if (isSourceError(error)) return error;
     throw error;
   }
 }

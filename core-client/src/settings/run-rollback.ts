@@ -62,8 +62,8 @@ export async function rollbackWithSettings(
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return settingProblem('journalMissing', 'journal', `{setting} ${journal}: no such journal.`);
-    if (error instanceof IdentityProbeError) return runProblem('identityProbeFailed', 'core', error.message, 'core');
-    if (error instanceof JournalReadError || error instanceof OutputPathError) return runProblem('journalUnreadable', 'journal', error.message, 'journal');
+    if (error instanceof IdentityProbeError || error instanceof JournalReadError) return error;
+    if (error instanceof OutputPathError) return runProblem('journalUnreadable', 'journal', error.message, 'journal');
     throw error;
   } finally {
     await client.close();

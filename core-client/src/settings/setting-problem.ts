@@ -52,12 +52,12 @@ export function describeProblem(problem: SettingProblem, face: SettingFace): str
 }
 
 /** A setting the operator must change, and why: `words` name it through `{setting}`. */
-export function settingProblem(code: RunProblemCode, setting: SettingKey, words: ProblemWords): SettingProblem {
+export function settingProblem(code: RunProblemCode, setting: SettingKey, words: ProblemWords<SettingKey>): SettingProblem {
   return new Problem(code, 'setting', setting, words);
 }
 
 /** A problem of another kind, which the setting (when given) helps to fix. */
-export function runProblem(code: RunProblemCode, kind: ProblemKind, words: ProblemWords, setting?: SettingKey): SettingProblem {
+export function runProblem(code: RunProblemCode, kind: ProblemKind, words: ProblemWords<SettingKey>, setting?: SettingKey): SettingProblem {
   return new Problem(code, kind, setting, words);
 }
 

@@ -1,23 +1,9 @@
 import type { SyncForecast } from '../summary/push-summary.js';
-import type { SyncRefusedError } from '../sync/sync-guard.js';
-import { runProblem, type SettingProblem } from './setting-problem.js';
 import { settingName, type SettingFace } from './setting-flags.js';
 
 /** How a face tells the operator to set a setting: the flag on the command line, the field in the app. */
 function setIt(face: SettingFace, flags: string, app: string): string {
   return face === 'flags' ? `run again with ${flags}` : app;
-}
-
-/** A sync refused before anything was sent, because its export is unlike the journal's system; exit 2. */
-export function syncRefusal(error: SyncRefusedError): SettingProblem {
-  const words = (face: SettingFace): string => {
-    const ignore = settingName('ignoreOverlap', face);
-    return (
-      `${error.message} Check the export and the journal (${settingName('journal', face)}); if both are right, ` +
-      `${setIt(face, ignore, `set "${ignore}" to yes`)}.`
-    );
-  };
-  return runProblem('syncRefused', 'journal', words, 'ignoreOverlap');
 }
 
 /**

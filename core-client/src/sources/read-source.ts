@@ -6,7 +6,7 @@ import { readCsv } from './generic/csv.js';
 import { type FieldMapping, defaultFieldMapping } from './generic/field-mapping.js';
 import { readJsonArray } from './generic/json-array.js';
 import { readNdjson } from './generic/ndjson.js';
-import { SourceError } from './source-error.js';
+import { SourceError, type SourceSetting } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
 import type { SourceRecord } from './source-user.js';
 
@@ -21,9 +21,24 @@ export interface OpenSourceOptions {
 
 /**
  * Streams the records of an export: a SourceUser per good record, a MalformedRecord per broken one. A broken
- * file ends the iteration with a SourceError naming the place.
+ * file ends the iteration with a SourceError naming the place, and the setting that fixes it.
  */
 export async function* readSource(path: string, options: OpenSourceOptions = {}): AsyncGenerator<SourceRecord> {
+  try {
+    yield* readRecords(path, options);
+  } catch (error) {
+    throw error instanceof SourceError ? error.concerning(settingOfSourceError(error, options)) : error;
+  }
+}
+
+/** Auth0's password-hash file has its own setting; a forced format that does not fit is the format's fault. */
+function settingOfSourceError(error: SourceError, options: OpenSourceOptions): SourceSetting {
+  if (error.location.file === options.auth0PasswordFile) return 'auth0PasswordFile';
+  if (error.reason === 'wrong-format' && options.format !== undefined) return 'format';
+  return error.setting ?? 'file';
+}
+
+async function* readRecords(path: string, options: OpenSourceOptions): AsyncGenerator<SourceRecord> {
   const format = options.format ?? (await detectFormat(path));
   if (format instanceof SourceError) throw format;
   const mapping = options.mapping ?? defaultFieldMapping;

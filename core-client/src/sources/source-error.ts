@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RecordLocationSchema, formatLocation } from '../location.js';
+import { Problem } from '../problem.js';
 
 /** What went wrong with a whole file, so callers can choose an exit code or a hint without parsing messages. */
 export const sourceErrorKinds = [
@@ -18,6 +19,9 @@ export const sourceErrorKinds = [
 ] as const;
 export type SourceErrorKind = (typeof sourceErrorKinds)[number];
 
+/** The settings a file's problem can concern (keys of the settings table): the export, its format, its mapping, Auth0's hashes. */
+export type SourceSetting = 'file' | 'format' | 'mapping' | 'auth0PasswordFile';
+
 /** A record location plus the byte offset (in the decompressed text) where a file-level problem was found. */
 export const SourceErrorLocationSchema = RecordLocationSchema.extend({
   byteOffset: z.number().int().nonnegative().optional(),
@@ -33,18 +37,30 @@ export function formatSourceErrorLocation(location: SourceErrorLocation): string
  * A file that cannot be read as a whole (truncated, wrong format, not UTF-8, empty...). It ends the stream of
  * records; a single broken record never does (it becomes a MalformedRecord instead).
  */
-export class SourceError extends Error {
+export class SourceError extends Problem<SourceSetting, `source.${SourceErrorKind}`> {
   override readonly name = 'SourceError';
-  readonly kind: SourceErrorKind;
+  /** What went wrong with the file; the problem's `code` is `source.<reason>`. */
+  readonly reason: SourceErrorKind;
   readonly location: SourceErrorLocation;
   /** The problem without the place, for callers that show the place separately. */
   readonly detail: string;
 
-  constructor(kind: SourceErrorKind, location: SourceErrorLocation, detail: string, options?: { cause?: unknown }) {
-    super(`${formatSourceErrorLocation(location)}: ${detail}`, options);
-    this.kind = kind;
+  constructor(reason: SourceErrorKind, location: SourceErrorLocation, detail: string, options: { cause?: unknown; setting?: SourceSetting } = {}) {
+    super(
+      `source.${reason}`,
+      'setting',
+      options.setting ?? (reason === 'bad-mapping' ? 'mapping' : 'file'),
+      `${formatSourceErrorLocation(location)}: ${detail}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.reason = reason;
     this.location = location;
     this.detail = detail;
+  }
+
+  /** The same error, as one that `setting` fixes: the reader that knows which file it read, and why, says so. */
+  concerning(setting: SourceSetting): SourceError {
+    return new SourceError(this.reason, this.location, this.detail, { cause: this.cause, setting });
   }
 }
 

@@ -4,6 +4,7 @@ import { accountRoleOf, fieldGroups } from '../plan/field-groups.js';
 import type { ImportOperation } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
 import type { Journal } from '../journal/journal.js';
+import { Problem } from '../problem.js';
 import type { SyncForecast } from '../summary/push-summary.js';
 import { StateFlag, type UserStates } from '../journal/user-states.js';
 
@@ -52,15 +53,21 @@ export function overlapTooLow(forecast: SyncForecast): boolean {
   return forecast.journalUsers > 0 && forecast.recognised * 100 < forecast.minOverlapPercent * forecast.journalUsers;
 }
 
-/** A sync refused before anything was sent: the export does not look like a newer export of the journal's system. */
-export class SyncRefusedError extends Error {
-  readonly kind = 'syncRefused';
+/**
+ * A sync refused before anything was sent: the export does not look like a newer export of the journal's system.
+ * The setting that lets it through anyway is `ignoreOverlap`; its words also name the journal's setting (exit 2).
+ */
+export class SyncRefusedError extends Problem<'ignoreOverlap' | 'journal', 'syncRefused'> {
+  override readonly name = 'SyncRefusedError';
   constructor(readonly forecast: SyncForecast) {
-    super(
-      `${forecast.recognised} of the journal's ${forecast.journalUsers} users appear in this export (at least ${forecast.minOverlapPercent} % must): ` +
-        'it does not look like a newer export of the system the journal migrated, so nothing was sent.',
-    );
-    this.name = 'SyncRefusedError';
+    super('syncRefused', 'journal', 'ignoreOverlap', (face, name) => {
+      const ignore = name('ignoreOverlap');
+      return (
+        `${forecast.recognised} of the journal's ${forecast.journalUsers} users appear in this export (at least ${forecast.minOverlapPercent} % must): ` +
+        'it does not look like a newer export of the system the journal migrated, so nothing was sent. ' +
+        `Check the export and the journal (${name('journal')}); if both are right, ${face === 'flags' ? `run again with ${ignore}` : `set "${ignore}" to yes`}.`
+      );
+    });
   }
 }
 

@@ -100,6 +100,7 @@ describe('parseHashConfig', () => {
   it('refuses a setting given twice', () => {
     const result = parseHashConfig('base64_salt_separator: Bw==, rounds: 8, mem_cost: 14, rounds: 8');
     expect(result instanceof HashConfigError && [result.field, result.message]).toEqual(['rounds', 'rounds appears twice in the hash config']);
+    expect(result).toMatchObject({ code: 'hashConfigInvalid', kind: 'setting', setting: 'hashConfig' });
   });
 
   it.each([

@@ -75,6 +75,7 @@ describe('operator prefix rules', () => {
 
   it.each([['re:'], ['re:(unclosed'], [''], ['exact:']])('refuses the option "%s" with a typed error', (option) => {
     expect(prefixRuleFromOption(option)).toBeInstanceOf(PrefixRuleError);
+    expect(prefixRuleFromOption(option)).toMatchObject({ code: 'stripPrefixInvalid', kind: 'setting', setting: 'stripPrefix' });
   });
 });
 

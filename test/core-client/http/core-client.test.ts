@@ -167,7 +167,7 @@ describe('CoreClient: errors', () => {
       await expect(client.signInUp({ thirdPartyId: 'x', thirdPartyUserId: '1', email: { id: 'a@b.c', isVerified: true } })).rejects.toThrow(/user/);
       const error = await client.importPasswordHash({ email: 'a@b.c', passwordHash: '$2a$x' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ContractViolation);
-      expect((error as ContractViolation).kind).toBe('contractViolation');
+      expect((error as ContractViolation).code).toBe('contractViolation');
       expect((error as Error).message).toMatch(/text\/html/);
     } finally {
       await junk.close();

@@ -29,7 +29,7 @@ describe('errorFromResponse', () => {
   it('maps 401 to AuthRejected', () => {
     const error = map(401, 'Invalid API key\n');
     expect(error).toBeInstanceOf(AuthRejected);
-    expect(error.kind).toBe('authRejected');
+    expect(error.code).toBe('authRejected');
     expect(error.status).toBe(401);
   });
 
@@ -43,7 +43,7 @@ describe('errorFromResponse', () => {
   it('maps "AppId or tenantId not found" to TenantNotFound', () => {
     const error = map(400, 'AppId or tenantId not found => app public, tenant acme\n');
     expect(error).toBeInstanceOf(TenantNotFound);
-    expect(error.kind).toBe('tenantNotFound');
+    expect(error.code).toBe('tenantNotFound');
   });
 
   it('maps the signer-key 500 to SignerKeyMissing with what to do', () => {
@@ -78,17 +78,17 @@ describe('errorFromResponse', () => {
     expect(parseRetryAfterMs(undefined, NOW)).toBeUndefined();
   });
 
-  it('maps 402/403/405 to Unexpected and 404 to NotFound, all of kind "unexpected"', () => {
+  it('maps 402/403/405 to Unexpected and 404 to NotFound, all of code "unexpected"', () => {
     for (const status of [402, 403, 405, 418]) {
       const error = map(status, 'Email password login not enabled for tenant\n');
       expect(error).toBeInstanceOf(Unexpected);
       expect(error).not.toBeInstanceOf(NotFound);
-      expect(error.kind).toBe('unexpected');
+      expect(error.code).toBe('unexpected');
       expect(error.message).toContain(String(status));
     }
     const notFound = map(404, 'Not found\n');
     expect(notFound).toBeInstanceOf(NotFound);
-    expect(notFound.kind).toBe('unexpected');
+    expect(notFound.code).toBe('unexpected');
     expect(notFound.message).toMatch(/base URL/);
   });
 

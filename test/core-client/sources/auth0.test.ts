@@ -103,7 +103,9 @@ describe('Auth0 user export joined with the password-hash export', () => {
 
   it('refuses a password file that is not a hash export', async () => {
     const { error } = await readAll(readSource(usersFile, { format: 'auth0', auth0PasswordFile: usersFile }));
-    expect((error as SourceError).kind).toBe('wrong-format');
+    expect((error as SourceError).reason).toBe('wrong-format');
     expect((error as SourceError).location.file).toBe(usersFile);
+    // A problem of the password file's setting, as data: the face names that setting.
+    expect(error).toMatchObject({ code: 'source.wrong-format', kind: 'setting', setting: 'auth0PasswordFile' });
   });
 });

@@ -52,17 +52,17 @@ describe('detectFormat', () => {
   it('returns a SourceError for a file of the wrong format, an empty file, and a file that is not UTF-8', async () => {
     const wrong = await detectFormat(fixture('broken/csv-named.json'));
     expect(wrong).toBeInstanceOf(SourceError);
-    expect((wrong as SourceError).kind).toBe('wrong-format');
-    expect(((await detectFormat(fixture('broken/empty.ndjson'))) as SourceError).kind).toBe('empty');
+    expect((wrong as SourceError).reason).toBe('wrong-format');
+    expect(((await detectFormat(fixture('broken/empty.ndjson'))) as SourceError).reason).toBe('empty');
     await withTempDir(async (dir) => {
       const binary = join(dir, 'photo.png');
       await writeFile(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-      expect(((await detectFormat(binary)) as SourceError).kind).toBe('not-utf8');
+      expect(((await detectFormat(binary)) as SourceError).reason).toBe('not-utf8');
     });
   });
 
   it('makes readSource throw the detection error', async () => {
     const { error } = await readAll(readSource(fixture('broken/csv-named.json')));
-    expect((error as SourceError).kind).toBe('wrong-format');
+    expect((error as SourceError).reason).toBe('wrong-format');
   });
 });

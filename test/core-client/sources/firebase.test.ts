@@ -76,7 +76,8 @@ describe('Firebase auth:export JSON', () => {
     const { records, error } = await readAll(readSource(file, { format: 'firebase-json' }));
     expect(records.map((record) => (record as SourceUser).sourceId)).toEqual(['fb-1', 'fb-2']);
     expect(error).toBeInstanceOf(SourceError);
-    expect((error as SourceError).kind).toBe('truncated');
+    expect((error as SourceError).reason).toBe('truncated');
+    expect(error).toMatchObject({ code: 'source.truncated', kind: 'setting', setting: 'file' });
     expect((error as SourceError).location).toEqual({ file, line: 4, byteOffset: 750 });
     expect((error as SourceError).message).toContain('the last element read is #1');
   });
@@ -85,7 +86,7 @@ describe('Firebase auth:export JSON', () => {
     const file = fixture('broken/syntax-error.json');
     const { records, error } = await readAll(readSource(file, { format: 'firebase-json' }));
     expect(records).toHaveLength(2);
-    expect((error as SourceError).kind).toBe('not-json');
+    expect((error as SourceError).reason).toBe('not-json');
     expect((error as SourceError).message).toMatch(/expected ','; the last element read is #1$/);
   });
 
@@ -120,9 +121,11 @@ describe('Firebase auth:export JSON', () => {
 
   it('refuses a file of the wrong format when the format is forced', async () => {
     const csv = await readAll(readSource(fixture('firebase/users.csv'), { format: 'firebase-json' }));
-    expect((csv.error as SourceError).kind).toBe('wrong-format');
+    expect((csv.error as SourceError).reason).toBe('wrong-format');
     const array = await readAll(readSource(fixture('generic/users-array.json'), { format: 'firebase-json' }));
-    expect((array.error as SourceError).kind).toBe('wrong-format');
+    expect((array.error as SourceError).reason).toBe('wrong-format');
+    // The forced format is what the operator changes.
+    expect(array.error).toMatchObject({ code: 'source.wrong-format', kind: 'setting', setting: 'format' });
   });
 });
 
@@ -180,7 +183,7 @@ describe('Firebase auth:export CSV', () => {
 
   it('refuses a CSV with a header row as a Firebase CSV', async () => {
     const { error } = await readAll(readSource(fixture('generic/users.csv'), { format: 'firebase-csv' }));
-    expect((error as SourceError).kind).toBe('wrong-format');
+    expect((error as SourceError).reason).toBe('wrong-format');
     expect((error as SourceError).location.line).toBe(1);
   });
 });

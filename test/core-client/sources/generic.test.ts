@@ -37,7 +37,7 @@ describe('generic NDJSON in the contract shape (no mapping)', () => {
 
   it('refuses a file whose first line is not a JSON object', async () => {
     const { error } = await readAll(readSource(fixture('generic/users-array.json'), { format: 'ndjson' }));
-    expect((error as SourceError).kind).toBe('wrong-format');
+    expect((error as SourceError).reason).toBe('wrong-format');
     expect((error as SourceError).location.line).toBe(1);
   });
 
@@ -65,7 +65,7 @@ describe('generic NDJSON in the contract shape (no mapping)', () => {
   it('refuses an empty file', async () => {
     const { records, error } = await readAll(readSource(fixture('broken/empty.ndjson'), { format: 'ndjson' }));
     expect(records).toEqual([]);
-    expect((error as SourceError).kind).toBe('empty');
+    expect((error as SourceError).reason).toBe('empty');
   });
 });
 
@@ -84,7 +84,7 @@ describe('generic JSON array', () => {
 
   it('refuses a Firebase object as a JSON array', async () => {
     const { error } = await readAll(readSource(fixture('firebase/users.json'), { format: 'json-array' }));
-    expect((error as SourceError).kind).toBe('wrong-format');
+    expect((error as SourceError).reason).toBe('wrong-format');
   });
 });
 
@@ -136,10 +136,11 @@ describe('generic CSV with a header row', () => {
   it('refuses a mapping naming a column the header lacks, and a header naming no mapped column', async () => {
     const mapping = parseFieldMapping({ email: 'Mail' }) as FieldMapping;
     const missing = await readAll(readSource(fixture('generic/users.csv'), { format: 'csv', mapping }));
-    expect((missing.error as SourceError).kind).toBe('bad-mapping');
+    expect((missing.error as SourceError).reason).toBe('bad-mapping');
     expect((missing.error as SourceError).message).toContain('"Mail"');
+    expect(missing.error).toMatchObject({ code: 'source.bad-mapping', setting: 'mapping' });
     const none = await readAll(readSource(fixture('firebase/users.csv'), { format: 'csv' }));
-    expect((none.error as SourceError).kind).toBe('wrong-format');
+    expect((none.error as SourceError).reason).toBe('wrong-format');
   });
 
   it('reports each row with a stray quote and keeps every other row, including a quoted line break', async () => {
@@ -187,6 +188,6 @@ describe('parseFieldMapping', () => {
     );
     expect(parseFieldMapping({ email: '  ' })).toBeInstanceOf(SourceError);
     expect((parseFieldMapping('email mail') as SourceError).location.line).toBe(1);
-    expect((parseFieldMapping('{"email": ') as SourceError).kind).toBe('bad-mapping');
+    expect((parseFieldMapping('{"email": ') as SourceError).reason).toBe('bad-mapping');
   });
 });

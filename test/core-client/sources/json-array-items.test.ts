@@ -89,7 +89,7 @@ describe('readJsonArrayItems: what JSON.parse reads, element by element', () => 
         }
         const { error } = await read(text, {}, size);
         expect(error === undefined).toBe(valid);
-        if (!valid) expect(['not-json', 'truncated']).toContain(sourceError(error).kind);
+        if (!valid) expect(['not-json', 'truncated']).toContain(sourceError(error).reason);
       }),
     );
   });
@@ -101,7 +101,7 @@ describe('readJsonArrayItems: broken files', () => {
     const { records, error } = await read(text, {}, 5);
     expect(records).toHaveLength(2);
     const failure = sourceError(error);
-    expect(failure.kind).toBe('not-json');
+    expect(failure.reason).toBe('not-json');
     // 2 bytes of "[\n", 23 of the first line (é 2, € 3, 𝄞 4 bytes; the chunks cut 𝄞 in two) and 14 of the second.
     expect(failure.location).toEqual({ file: 'f.json', line: 4, byteOffset: 2 + 23 + 14 });
     expect(failure.message).toMatch(/line 4 \(byte 39\): unexpected "\{", expected ','; the last element read is #1$/);
@@ -111,7 +111,7 @@ describe('readJsonArrayItems: broken files', () => {
     const { records, error } = await read('[{"a": 1}, {"a": "two', {}, 3);
     expect(records).toHaveLength(1);
     const failure = sourceError(error);
-    expect(failure.kind).toBe('truncated');
+    expect(failure.reason).toBe('truncated');
     expect(failure.location).toEqual({ file: 'f.json', line: 1, byteOffset: 21 });
     expect(failure.message).toContain('(element #1 is not complete); it looks cut short; the last element read is #0');
   });
@@ -123,7 +123,7 @@ describe('readJsonArrayItems: broken files', () => {
 
   it('refuses an array where an object with the key is expected, and the other way round', async () => {
     const object = sourceError((await read('[]', { arrayKey: 'users' })).error);
-    expect(object.kind).toBe('wrong-format');
+    expect(object.reason).toBe('wrong-format');
     expect(object.message).toContain('expected a JSON object with a "users" array, but the file starts with "["');
     expect(sourceError((await read(' \n{"users": []}')).error).detail).toBe('expected a JSON array, but the file starts with "{"');
   });
@@ -144,7 +144,7 @@ describe('readJsonArrayItems: the array under a key', () => {
 
   it('refuses a file without the key, a key that holds no array, and the key twice', async () => {
     const missing = sourceError((await read('{"people": [1]}', users)).error);
-    expect(missing.kind).toBe('wrong-format');
+    expect(missing.reason).toBe('wrong-format');
     expect(missing.detail).toBe('expected a JSON object with a "users" array, but there is no "users" key at the top level');
     const notArray = sourceError((await read('{"users": {"a": 1}}', users)).error);
     expect(notArray.detail).toBe('expected a JSON object with a "users" array, but "users" holds an object');
@@ -182,7 +182,7 @@ describe('readJsonArrayItems: bounds', () => {
     const { records, error } = await read(`[1,\n "${'é'.repeat(600)}", 3]`, { maxElementBytes: 1_000 }, size);
     expect(valuesOf(records)).toEqual([1]);
     const failure = sourceError(error);
-    expect(failure.kind).toBe('record-too-long');
+    expect(failure.reason).toBe('record-too-long');
     expect(failure.location).toEqual({ file: 'f.json', index: 1, line: 2, byteOffset: 5 });
     expect(failure.detail).toBe('element #1 is longer than 1000 bytes, far more than any user record: the file is damaged or not an export of users');
   });
@@ -199,6 +199,6 @@ describe('readJsonArrayItems: bounds', () => {
       for (;;) yield 'y'.repeat(4096);
     }
     const { error } = await readAll(readJsonArrayItems('f.json', endless(), { arrayKey: 'users', maxElementBytes: 64 * 1024 }));
-    expect(sourceError(error).kind).toBe('record-too-long');
+    expect(sourceError(error).reason).toBe('record-too-long');
   });
 });

@@ -15,7 +15,7 @@ async function* pieces(...texts: string[]): AsyncGenerator<string> {
 function expectLineTooLong(error: unknown, file: string, line: number): void {
   expect(error).toBeInstanceOf(SourceError);
   const sourceError = error as SourceError;
-  expect(sourceError.kind).toBe('line-too-long');
+  expect(sourceError.reason).toBe('line-too-long');
   expect(sourceError.location).toMatchObject({ file, line });
   expect(sourceError.message).toContain(`line ${line} is longer than`);
 }

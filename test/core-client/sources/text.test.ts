@@ -71,9 +71,9 @@ describe('openText', () => {
       await writeFile(join(dir, 'plain.json.gz'), '{"users": []}');
       const cut = await textOf(join(dir, 'cut.gz'));
       expect(cut.error).toBeInstanceOf(SourceError);
-      expect((cut.error as SourceError).kind).toBe('bad-gzip');
+      expect((cut.error as SourceError).reason).toBe('bad-gzip');
       const plain = await textOf(join(dir, 'plain.json.gz'));
-      expect((plain.error as SourceError).kind).toBe('bad-gzip');
+      expect((plain.error as SourceError).reason).toBe('bad-gzip');
     });
   });
 
@@ -82,7 +82,7 @@ describe('openText', () => {
     const { text, error } = await textOf(path);
     expect(text).toBe('{"email":"ada@example.com"}\n{"email":"caf');
     expect(error).toBeInstanceOf(SourceError);
-    expect((error as SourceError).kind).toBe('not-utf8');
+    expect((error as SourceError).reason).toBe('not-utf8');
     expect((error as SourceError).location).toEqual({ file: path, line: 2, byteOffset: 41 });
     expect((error as SourceError).message).toContain('0xe9');
   });
@@ -102,15 +102,15 @@ describe('openText', () => {
 
   it('reports a file that ends inside a character', async () => {
     const { error } = await textOf(fixture('broken/cut-utf8.ndjson'));
-    expect((error as SourceError).kind).toBe('not-utf8');
+    expect((error as SourceError).reason).toBe('not-utf8');
     expect((error as SourceError).message).toContain('ends in the middle of a UTF-8 character');
   });
 
   it('refuses an empty file, a whitespace-only file and a missing one', async () => {
-    expect(((await textOf(fixture('broken/empty.ndjson'))).error as SourceError).kind).toBe('empty');
-    expect(((await textOf(fixture('broken/blank.ndjson'))).error as SourceError).kind).toBe('empty');
+    expect(((await textOf(fixture('broken/empty.ndjson'))).error as SourceError).reason).toBe('empty');
+    expect(((await textOf(fixture('broken/blank.ndjson'))).error as SourceError).reason).toBe('empty');
     const missing = (await textOf(fixture('broken/no-such-file.json'))).error as SourceError;
-    expect(missing.kind).toBe('unreadable');
+    expect(missing.reason).toBe('unreadable');
     expect(missing.message).toContain('no such file');
   });
 

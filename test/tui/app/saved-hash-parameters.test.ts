@@ -62,6 +62,8 @@ describe('the hash parameters typed in the app', () => {
     const refused = await saveHashParameters(config(), MigrationSettingsSchema.parse({ file: exportPath, journal: 'hard-linked-journal.ndjson' }), folder);
     expect(refused).toBeInstanceOf(Error);
     expect((refused as Error).message).toMatch(/^The saved hash parameters .* would overwrite the export .*same file \(through a link\)/);
+    // Saved beside the journal: the journal's setting moves them.
+    expect(refused).toMatchObject({ code: 'outputRefused', kind: 'setting', setting: 'journal' });
     expect(await readFile(exportPath, 'utf8')).toBe('{"email":"a@example.com"}\n');
 
     const overReport = await saveHashParameters(

@@ -111,10 +111,16 @@ describe('core-migrate plan', () => {
     const result = await run(['plan', join(fixtures, 'broken/truncated.json'), '--format', 'firebase-json']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/truncated\.json/);
+    const json = await run(['plan', join(fixtures, 'broken/truncated.json'), '--format', 'firebase-json', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'source.truncated', setting: 'file', exitCode: 2 } });
   });
 
   it('refuses an unreadable hash config and a bad provider mapping with exit 2', async () => {
-    expect((await run(['plan', join(fixtures, 'firebase/users.json'), '--hash-config', '/nonexistent/hash.txt'])).code).toBe(2);
+    const unreadable = await run(['plan', join(fixtures, 'firebase/users.json'), '--hash-config', '/nonexistent/hash.txt']);
+    expect(unreadable.code).toBe(2);
+    // Named by its flag, never by the placeholder the problem keeps in its data.
+    expect(unreadable.stderr).toContain('--hash-config /nonexistent/hash.txt: cannot read the file (ENOENT)');
+    expect(unreadable.stderr).not.toContain('{setting}');
     const badMap = await run(['plan', join(fixtures, 'firebase/users.json'), '--provider-map', 'nonsense']);
     expect(badMap.code).toBe(2);
     expect(badMap.stderr).toContain('export-provider-id=short-name');

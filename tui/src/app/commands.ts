@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import {
   runPreflight,
-  IdentityProbeError,
   probeIdentityFeatures,
   usersToRemove,
   readReportGroups,
@@ -10,7 +9,6 @@ import {
   checkKnownPassword,
   PushControl,
 } from 'core-client';
-import { OutputPathError } from 'core-client/files';
 import {
   clientOf,
   connectionOf,
@@ -22,7 +20,7 @@ import {
   runPrepared,
   saveHashParameters,
 } from 'core-client/run';
-import { ExitCode, Problem as CoreProblem } from 'core-client/settings';
+import { isProblem, Problem as CoreProblem } from 'core-client/settings';
 import { apiKeyTyped } from './origins.js';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
 import { appProblemOf, settingsOrProblem } from './problems.js';
@@ -61,7 +59,8 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
     const report = await runPreflight(client);
     const support = report.ok
       ? await probeIdentityFeatures(client).catch((error: unknown) => {
-          if (error instanceof IdentityProbeError) return undefined;
+          // As `core-migrate check`: a probe the core answered oddly leaves the features unknown.
+          if (isProblem(error)) return undefined;
           throw error;
         })
       : undefined;
@@ -114,8 +113,7 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
       const typed = typedHashForPlan(state);
       if (typed !== undefined) {
         const saved = await saveHashParameters(typed, settings, environment.cwd);
-        if (saved instanceof OutputPathError)
-          return dispatch({ type: 'runFailed', problem: { message: saved.message, setting: 'journal', exitCode: ExitCode.usageOrConfiguration } });
+        if (isProblem(saved)) return dispatch({ type: 'runFailed', problem: appProblemOf(saved) });
         settings = { ...settings, hashConfig: saved };
       }
       const prepared = await prepareMigration(settings, {

@@ -1,19 +1,17 @@
 import type { Command } from 'commander';
 import {
   type CoreClient,
-  isCoreError,
   runPreflight,
   type PreflightReport,
   type PreflightStepName,
   type Connection,
-  IdentityProbeError,
   probeIdentityFeatures,
   type FeatureSupport,
   featureLabels,
   identityFeatures,
 } from 'core-client';
 import { clientOf, connectionOf, connectionWarnings, describeConnectionSources } from 'core-client/run';
-import { ExitCode, parseSettings, Problem, type SettingProblem } from 'core-client/settings';
+import { ExitCode, isProblem, parseSettings, Problem, type SettingProblem } from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
@@ -71,7 +69,8 @@ export const registerCheckCommand: RegisterCommand = (command: Command, { io, se
       report = await runPreflight(client);
       if (report.ok) {
         support = await probeIdentityFeatures(client).catch((error: unknown) => {
-          if (isCoreError(error) || error instanceof IdentityProbeError) return undefined;
+          // The check reports what it could read; a probe the core answered oddly leaves the features unknown.
+          if (isProblem(error)) return undefined;
           throw error;
         });
       }

@@ -4,10 +4,8 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Command } from 'commander';
 import {
-  HashConfigError,
   parseHashConfig,
   type HashConfig,
-  PrefixRuleError,
   prefixRuleFromOption,
   type PrefixRule,
   Secret,
@@ -17,7 +15,7 @@ import {
   signerKeyReminder,
   verifyPassword,
 } from 'core-client';
-import { ExitCode } from 'core-client/settings';
+import { ExitCode, isProblem } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import type { RegisterCommand } from './index.js';
 import { StdinLines } from './stdin-lines.js';
@@ -160,7 +158,7 @@ async function prepareFromFlags(
   const prefixRules: PrefixRule[] = [];
   for (const option of flags.stripPrefix ?? []) {
     const rule = prefixRuleFromOption(option);
-    if (rule instanceof PrefixRuleError) return rule;
+    if (isProblem(rule)) return rule;
     prefixRules.push(rule);
   }
   const result = prepareHash({
@@ -182,7 +180,7 @@ async function readHashConfig(path: string, io: CommandIO): Promise<HashConfig |
     return new Error(`--hash-config ${path}: cannot read the file (${code})`);
   }
   const config = parseHashConfig(text);
-  return config instanceof HashConfigError ? new Error(`--hash-config ${path}: ${config.message}`) : config;
+  return isProblem(config) ? new Error(`--hash-config ${path}: ${config.message}`) : config;
 }
 
 function inspectionJson(result: PrepareHashResult): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { describeJournal, type JournalOverview, JournalReadError } from 'core-client';
-import { ExitCode } from 'core-client/settings';
+import { describeProblem, ExitCode } from 'core-client/settings';
 import { resolve } from 'node:path';
 import { CommandOutput } from './command-output.js';
 import type { RegisterCommand } from './index.js';
@@ -17,7 +17,8 @@ export const registerJournalCommand: RegisterCommand = (journal: Command, { io, 
     .action(async (path: string, flags: { json?: boolean }) => {
       const output = new CommandOutput(io, 'journal show', { json: flags.json === true });
       const overview = await describeJournal(resolve(io.cwd, path));
-      if (overview instanceof JournalReadError) return setExitCode(output.fail(overview.message, ExitCode.usageOrConfiguration));
+      // Its --json failure keeps the fields it always had (no code or setting: `journal show` takes no settings).
+      if (overview instanceof JournalReadError) return setExitCode(output.fail(describeProblem(overview, 'flags'), overview.exitCode));
       if (overview.lock?.running === true) output.warn(lockSentence(overview.lock));
       output.result(overview, formatJournalOverview(overview));
       setExitCode(ExitCode.ok);

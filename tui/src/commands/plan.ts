@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { readableByOthersWarning } from 'core-client/files';
 import { runPlan } from 'core-client/run';
-import { ExitCode, exitCodeOfPlan, parseSettings } from 'core-client/settings';
+import { exitCodeOfPlan, isProblem, parseSettings } from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { formatPlanSummary } from './plan-format.js';
@@ -11,7 +11,6 @@ import { addSettingOptions, settingsInputOf } from './setting-options.js';
 export const registerPlanCommand: RegisterCommand = (command: Command, { io, setExitCode }) => {
   addSettingOptions(command, 'plan').action(async (file: string, flags: Record<string, unknown>) => {
     const output = new CommandOutput(io, 'plan', { json: wantsJson(flags) });
-    const fail = (message: string): void => setExitCode(output.fail(message, ExitCode.usageOrConfiguration));
     const settings = parseSettings(settingsInputOf(flags, file));
     if (Array.isArray(settings)) return setExitCode(output.failWith(settings));
     if (settings.hashConfig !== undefined) {
@@ -19,7 +18,7 @@ export const registerPlanCommand: RegisterCommand = (command: Command, { io, set
       if (warning !== undefined) output.warn(warning);
     }
     const summary = await runPlan(settings, io.cwd, file);
-    if (summary instanceof Error) return fail(summary.message);
+    if (isProblem(summary)) return setExitCode(output.failWith(summary));
     output.result(summary, formatPlanSummary(file, summary, settings.report));
     setExitCode(exitCodeOfPlan(summary));
   });
