@@ -53,39 +53,40 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----';
 
-async function readCaFile(path: string, cwd: string | undefined): Promise<string | ConnectionError> {
+/** A file a connection setting names, read whole; unreadable is a sentence naming it and the setting. */
+async function readSettingFile(
+  path: string,
+  cwd: string | undefined,
+  code: 'caFileUnusable' | 'apiKeyFileUnreadable',
+  what: string,
+): Promise<{ fullPath: string; text: string } | ConnectionError> {
   const fullPath = resolvePath(cwd ?? process.cwd(), path);
-  let text: string;
   try {
-    text = await readFile(fullPath, 'utf8');
+    return { fullPath, text: await readFile(fullPath, 'utf8') };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-    return new ConnectionError('caFileUnusable', `The CA file ${fullPath} cannot be read (${code}): check the path given to {setting} and its permissions.`);
+    const reason = (error as NodeJS.ErrnoException).code ?? 'an error';
+    return new ConnectionError(code, `The ${what} ${fullPath} cannot be read (${reason}): check the path given to {setting} and its permissions.`);
   }
-  if (!text.includes(PEM_CERTIFICATE)) {
+}
+
+async function readCaFile(path: string, cwd: string | undefined): Promise<string | ConnectionError> {
+  const read = await readSettingFile(path, cwd, 'caFileUnusable', 'CA file');
+  if (read instanceof ConnectionError) return read;
+  if (!read.text.includes(PEM_CERTIFICATE)) {
     return new ConnectionError(
       'caFileUnusable',
-      `The CA file ${fullPath} holds no certificate in PEM form (${PEM_CERTIFICATE} ...): give {setting} the authority's certificate, not its key or a DER file.`,
+      `The CA file ${read.fullPath} holds no certificate in PEM form (${PEM_CERTIFICATE} ...): give {setting} the authority's certificate, not its key or a DER file.`,
     );
   }
-  return text;
+  return read.text;
 }
 
 async function readApiKeyFile(path: string, cwd: string | undefined): Promise<Secret | ConnectionError> {
-  const fullPath = resolvePath(cwd ?? process.cwd(), path);
-  let text: string;
-  try {
-    text = await readFile(fullPath, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-    return new ConnectionError(
-      'apiKeyFileUnreadable',
-      `The api-key file ${fullPath} cannot be read (${code}): check the path given to {setting} and its permissions.`,
-    );
-  }
-  const key = text.trim();
+  const read = await readSettingFile(path, cwd, 'apiKeyFileUnreadable', 'api-key file');
+  if (read instanceof ConnectionError) return read;
+  const key = read.text.trim();
   if (key === '') {
-    return new ConnectionError('apiKeyFileUnreadable', `The api-key file ${fullPath} is empty: put the core's api-key in it, on one line.`);
+    return new ConnectionError('apiKeyFileUnreadable', `The api-key file ${read.fullPath} is empty: put the core's api-key in it, on one line.`);
   }
   return new Secret(key);
 }
