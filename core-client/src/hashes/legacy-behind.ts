@@ -10,11 +10,12 @@ export const LEGACY_HASH_ADVICE =
 export type LegacyHashReading = LegacyHashInspection & { family: LegacyHashFamily };
 
 /**
- * The legacy family behind a hash the import refused, when core-migrate can tell it: only a refusal for its family or
- * its format is looked at again, so an importable hash, or one refused for its salt or settings, stays what it is.
+ * The legacy family behind a hash the import refused, when core-migrate can tell it: only a refusal for its family is
+ * looked at again (prepareHash names a legacy family there), so an importable hash, or one refused for its format,
+ * salt or settings, stays what it is.
  */
 export function legacyHashBehind(prepared: PrepareHashResult, rawHash: string): LegacyHashReading | undefined {
-  if (prepared.ok || (prepared.code !== 'unsupported_family' && prepared.code !== 'unrecognised_format')) return undefined;
+  if (prepared.ok || prepared.code !== 'unsupported_family') return undefined;
   const inspection = inspectLegacyHash(rawHash.trim());
   return inspection.family === undefined ? undefined : { ...inspection, family: inspection.family };
 }
