@@ -43,7 +43,9 @@ const VerifyExit = { match: ExitCode.ok, mismatch: ExitCode.someRecordsFailed, u
 
 export const registerHashCommand: RegisterCommand = (hash: Command, { io, setExitCode }) => {
   addHashOptions(hash.command('inspect [hash]'))
-    .description('show the family, the normalised hash for the import body (or why it is refused) and warnings; exit 0 usable, 2 not')
+    .description(
+      'show the family, the normalised hash for the import body (or why it is refused: a legacy family with its parameters) and warnings; exit 0 usable, 2 not',
+    )
     .option('--json', 'print one JSON object instead of lines')
     .action(async (rawHash: string | undefined, flags: HashFlags) => {
       const output = new CommandOutput(io, 'hash inspect', { json: flags.json === true });
@@ -60,7 +62,9 @@ export const registerHashCommand: RegisterCommand = (hash: Command, { io, setExi
     });
 
   addHashOptions(hash.command('verify [hash]'))
-    .description('check a known password (standard input, or a prompt that shows nothing) against the hash; exit 0 match, 1 mismatch, 2 unusable')
+    .description(
+      'check a known password (standard input, or a prompt that shows nothing) against the hash, a legacy one too; exit 0 match, 1 mismatch, 2 unusable',
+    )
     .option('--json', 'print one JSON object instead of lines')
     .action(async (rawHash: string | undefined, flags: HashFlags) => {
       const output = new CommandOutput(io, 'hash verify', { json: flags.json === true });
