@@ -38,6 +38,9 @@ export { HashConfigError, parseHashConfig, type HashConfig } from './hashes/hash
 export { PrefixRuleError, prefixRuleFromOption, type PrefixRule } from './hashes/prefix-rules.js';
 export { prepareHash } from './hashes/prepare-hash.js';
 export { verifyPassword } from './hashes/verify-password.js';
+export { LEGACY_HASH_ADVICE, legacyHashBehind, type LegacyHashReading } from './hashes/legacy-behind.js';
+export { legacyHashFamilyLabel, type LegacyHashFamily } from './hashes/legacy/registry.js';
+export { verifyLegacyPassword, type LegacyVerification } from './hashes/legacy/verify-legacy.js';
 export { signerKeyReminder } from './hashes/signer-key-reminder.js';
 
 // The plan: what would be sent, counted before anything is.

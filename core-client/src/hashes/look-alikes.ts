@@ -1,4 +1,5 @@
 import { reject, type HashRejection } from './families.js';
+import { detectLegacyFamily, legacyHashFamilyLabel } from './legacy/registry.js';
 
 /**
  * Hashes that look like, or wrap, something importable but are not one of the core's families. Each is refused
@@ -48,10 +49,10 @@ export function unsupportedLookAlike(hash: string): HashRejection | undefined {
     );
   }
   const known = knownLookAlikes.find((lookAlike) => lookAlike.test.test(hash));
-  if (known !== undefined) return reject('unsupported_family', `unsupported family: ${known.name}; ${NEEDS_MIGRATION}`);
+  if (known !== undefined) return legacyFamilyRefusal(hash) ?? reject('unsupported_family', `unsupported family: ${known.name}; ${NEEDS_MIGRATION}`);
   const braced = BRACED_SCHEME.exec(hash);
   if (braced !== null) {
-    return reject('unsupported_family', `unsupported family: the {${braced[1]}} scheme; ${NEEDS_MIGRATION}`);
+    return legacyFamilyRefusal(hash) ?? reject('unsupported_family', `unsupported family: the {${braced[1]}} scheme; ${NEEDS_MIGRATION}`);
   }
   return undefined;
 }
@@ -60,7 +61,20 @@ export function unsupportedLookAlike(hash: string): HashRejection | undefined {
 export function otherCryptScheme(hash: string): HashRejection | undefined {
   const scheme = CRYPT_SCHEME.exec(hash);
   if (scheme === null) return undefined;
-  return reject('unsupported_family', `unsupported family: the $${scheme[1]}$ crypt scheme; ${NEEDS_MIGRATION}`);
+  return legacyFamilyRefusal(hash) ?? reject('unsupported_family', `unsupported family: the $${scheme[1]}$ crypt scheme; ${NEEDS_MIGRATION}`);
+}
+
+/**
+ * A hash of a legacy family core-migrate verifies itself, refused by that family's label (the registry is the one
+ * list). Only a hash the family can read is named so: a malformed one keeps its other refusal. Called once a hash is
+ * known not to be the core's own, since some legacy forms (ASP.NET Identity's bare base64) are loose.
+ */
+export function legacyFamilyRefusal(hash: string): HashRejection | undefined {
+  const detected = detectLegacyFamily(hash);
+  if (detected === undefined) return undefined;
+  const prepared = detected.check.prepare(hash);
+  if (!prepared.usable && prepared.code === 'malformed_hash') return undefined;
+  return reject('unsupported_family', `unsupported family: ${legacyHashFamilyLabel(detected.id)}; ${NEEDS_MIGRATION}`);
 }
 
 /** Traditional DES crypt: 13 characters of the crypt alphabet, and nothing else to tell it apart. */

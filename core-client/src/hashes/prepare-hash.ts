@@ -4,7 +4,7 @@ import { toStandardBase64 } from './base64.js';
 import { looksLikeBcrypt, normaliseBcrypt } from './bcrypt.js';
 import { hashFamilyLabel, reject, type FamilyOutcome, type HashFamily, type HashRejection, type PrepareHashResult } from './families.js';
 import type { HashConfig } from './hash-config.js';
-import { looksLikeDesCrypt, otherCryptScheme, unsupportedLookAlike } from './look-alikes.js';
+import { legacyFamilyRefusal, looksLikeDesCrypt, otherCryptScheme, unsupportedLookAlike } from './look-alikes.js';
 import { builtInWrapperRules, matchedPrefix, type PrefixRule } from './prefix-rules.js';
 import { buildVendorScrypt, looksLikeUnprefixedVendorScrypt, looksLikeVendorScrypt, normaliseVendorScrypt } from './vendor-scrypt.js';
 
@@ -118,6 +118,8 @@ function detectAndNormalise(
   if (base64.ok && base64.byteLength === 64) {
     return reject('missing_salt', 'the hash looks like a vendor scrypt hash, but the record has no salt: map the salt field of the export');
   }
+  const legacy = legacyFamilyRefusal(hash);
+  if (legacy !== undefined) return legacy;
   return reject(
     'unrecognised_format',
     'the hash is not BCrypt ($2a$…), Argon2 ($argon2id$…) or vendor scrypt (hash with salt): if a system wrapped it, strip the wrapper with --strip-prefix',

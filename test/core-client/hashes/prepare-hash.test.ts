@@ -87,15 +87,15 @@ describe('look-alikes are refused by name, never guessed', () => {
     ['Django scrypt', 'scrypt$c2FsdA$16384$8$1$ZHVtbXk=', /standard scrypt/],
     ['Django salted SHA-1', 'sha1$salt$2aae6c35c94fcfb415dbe95f408b9ce91ee846ed', /SHA-1/],
     ['MD5-crypt', '$1$rasmusle$rISCgZzpwk3UhDidwXvin0', /MD5-crypt/],
-    ['SHA-512-crypt', '$6$rounds=5000$usesomesillystri$D4IrlXatmP7rx3P3InaxBeoomnAihCKRVQP22JZ6EY47Wc6BkroIuUUBOov1i.S5KPgErtP/EN5mcO.ChWQW21', /SHA-crypt/],
+    ['SHA-512-crypt', '$6$rounds=5000$usesomesillystri$D4IrlXatmP7rx3P3InaxBeoomnAihCKRVQP22JZ6EY47Wc6BkroIuUUBOov1i.S5KPgErtP/EN5mcO.ChWQW21', /SHA512-crypt/],
     ['phpass', '$P$984478476IagS59wHZvyQMArzfx58u.', /phpass/],
     ['yescrypt', '$y$j9T$F5Jx5fExrKuPp53xLKQ..1$X3DX6M94c7o.9agCG9G317fhZg9SqC.5i5rd.RhAtQ7', /yescrypt/],
     ['unsalted MD5', '5f4dcc3b5aa765d61d8327deb882cf99', /MD5/],
     ['unsalted SHA-1', '5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8', /SHA-1/],
     ['unsalted SHA-256', '5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8', /SHA-2/],
     ['MySQL', '*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19', /MySQL/],
-    ['LDAP {SSHA}', '{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=', /\{SSHA\}/],
-    ['Spring {pbkdf2}', '{pbkdf2}5d923b44a6d129f3ddf3e3c8d29412723dcbde72445e8ef6bf3b508fbf17fa4ed4d6b99ca763d8dc', /\{pbkdf2\}/],
+    ['LDAP {SSHA} too short to hold a salt', '{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=', /the \{SSHA\} scheme/],
+    ['Spring {pbkdf2}', '{pbkdf2}5d923b44a6d129f3ddf3e3c8d29412723dcbde72445e8ef6bf3b508fbf17fa4ed4d6b99ca763d8dc', /Spring Security PBKDF2/],
     ['Spring {noop}', '{noop}password', /\{noop\}/],
     ['another crypt scheme', '$sha512$abc$def', /\$sha512\$/],
     ['traditional DES crypt', 'rl.3StKT.4T8M', /DES/],
@@ -104,6 +104,23 @@ describe('look-alikes are refused by name, never guessed', () => {
     expect(prepared).toMatchObject({ ok: false, code: 'unsupported_family', reason: expect.stringMatching(reason) });
     expect(prepared.ok || prepared.reason).toMatch(/password reset or login-time migration/);
     expect(prepared.ok || prepared.reason.includes(raw)).toBe(false);
+  });
+
+  it.each([
+    ['Werkzeug PBKDF2', 'pbkdf2:sha256:1000$FqNxk3WjgQGeuJcnxi45-Q$f4b6db181664faaf4fa5a3ed941f2b7ab6b4a8ad1ac17b0b9af6a3e4e0a0b6f8'],
+    ['ASP.NET Identity v2', 'AAABAgMEBQYHCAkKCwwNDg+ukCEMDf0yyQ29NYubggHIVY0sdEUfdyeM+E1LtH1uJg=='],
+    ['SHA512-crypt', '$6$rounds=5000$usesomesillystri$D4IrlXatmP7rx3P3InaxBeoomnAihCKRVQP22JZ6EY47Wc6BkroIuUUBOov1i.S5KPgErtP/EN5mcO.ChWQW21'],
+    ['LDAP {SSHA}', '{SSHA}UMBcMRA7bgmUXX9/TSUlV8gB8YMZQyiF'],
+  ])('names a legacy family core-migrate verifies by its label: %s', (label, raw) => {
+    expect(prepareHash({ rawHash: raw })).toEqual({
+      ok: false,
+      code: 'unsupported_family',
+      reason: `unsupported family: ${label}; the core cannot verify it — needs a password reset or login-time migration`,
+    });
+  });
+
+  it('keeps the format refusal for a bare base64 that only looks like ASP.NET Identity', () => {
+    expect(prepareHash({ rawHash: 'AAAAAAAAAAAAAAAAAAAAAAAA' })).toMatchObject({ ok: false, code: 'unrecognised_format' });
   });
 
   it('treats a leading "!" as an account without a usable password', () => {

@@ -14,6 +14,11 @@ import {
   prepareHash,
   signerKeyReminder,
   verifyPassword,
+  LEGACY_HASH_ADVICE,
+  legacyHashBehind,
+  legacyHashFamilyLabel,
+  type LegacyHashReading,
+  verifyLegacyPassword,
 } from 'core-client';
 import { ExitCode, isProblem } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
@@ -38,19 +43,28 @@ const VerifyExit = { match: ExitCode.ok, mismatch: ExitCode.someRecordsFailed, u
 
 export const registerHashCommand: RegisterCommand = (hash: Command, { io, setExitCode }) => {
   addHashOptions(hash.command('inspect [hash]'))
-    .description('show the family, the normalised hash for the import body (or why it is refused) and warnings; exit 0 usable, 2 not')
+    .description(
+      'show the family, the normalised hash for the import body (or why it is refused: a legacy family with its parameters) and warnings; exit 0 usable, 2 not',
+    )
     .option('--json', 'print one JSON object instead of lines')
     .action(async (rawHash: string | undefined, flags: HashFlags) => {
       const output = new CommandOutput(io, 'hash inspect', { json: flags.json === true });
       const stdin = new StdinLines(io.stdin);
       const prepared = await prepareFromFlags(rawHash, flags, io, stdin);
       if (prepared instanceof Error) return setExitCode(output.fail(prepared.message, ExitCode.usageOrConfiguration));
+      const legacy = legacyHashBehind(prepared.result, prepared.rawHash);
+      if (legacy !== undefined) {
+        output.result(legacyInspectionJson(legacy), formatLegacyInspection(legacy));
+        return setExitCode(ExitCode.usageOrConfiguration);
+      }
       output.result(inspectionJson(prepared.result), formatInspection(prepared.result));
       setExitCode(prepared.result.ok ? ExitCode.ok : ExitCode.usageOrConfiguration);
     });
 
   addHashOptions(hash.command('verify [hash]'))
-    .description('check a known password (standard input, or a prompt that shows nothing) against the hash; exit 0 match, 1 mismatch, 2 unusable')
+    .description(
+      'check a known password (standard input, or a prompt that shows nothing) against the hash, a legacy one too; exit 0 match, 1 mismatch, 2 unusable',
+    )
     .option('--json', 'print one JSON object instead of lines')
     .action(async (rawHash: string | undefined, flags: HashFlags) => {
       const output = new CommandOutput(io, 'hash verify', { json: flags.json === true });
@@ -58,7 +72,20 @@ export const registerHashCommand: RegisterCommand = (hash: Command, { io, setExi
       const stdin = new StdinLines(io.stdin);
       const prepared = await prepareFromFlags(rawHash, flags, io, stdin);
       if (prepared instanceof Error) return fail(prepared.message);
-      const { result, config } = prepared;
+      const { result, config, rawHash: hash } = prepared;
+      const legacy = legacyHashBehind(result, hash);
+      if (legacy !== undefined) {
+        if (!legacy.usable) return fail(`cannot check the ${legacyHashFamilyLabel(legacy.family)} hash (${legacy.code}): ${legacy.reason}`);
+        const password = await readPassword(io, stdin);
+        if (password === undefined) return fail('no password given (send it on standard input, one line)');
+        const checked = await untilInterrupted((signal) => verifyLegacyPassword(password, hash.trim(), { signal }));
+        if (checked === undefined) return fail('interrupted (Ctrl-C) before the check ended; nothing was decided.');
+        if (checked.outcome === 'unusable') return fail(`cannot check: ${checked.reason}`);
+        const match = checked.outcome === 'match';
+        const text = `${match ? 'match' : 'no match'}: ${legacyHashFamilyLabel(checked.family)} (checked locally)\nnote: ${LEGACY_HASH_ADVICE}\n`;
+        output.result({ match, family: checked.family, legacy: true, warnings: [], notes: [LEGACY_HASH_ADVICE] }, text);
+        return setExitCode(match ? VerifyExit.match : VerifyExit.mismatch);
+      }
       if (!result.ok) return fail(`rejected (${result.code}): ${result.reason}`);
       const password = await readPassword(io, stdin);
       if (password === undefined) return fail('no password given (send it on standard input, one line)');
@@ -150,7 +177,7 @@ async function prepareFromFlags(
   flags: HashFlags,
   io: CommandIO,
   stdin: StdinLines,
-): Promise<{ result: PrepareHashResult; config?: HashConfig } | Error> {
+): Promise<{ result: PrepareHashResult; rawHash: string; config?: HashConfig } | Error> {
   const input = await hashInput(rawHash, flags, io, stdin);
   if (input instanceof Error) return input;
   const config = flags.hashConfig === undefined ? undefined : await readHashConfig(flags.hashConfig, io);
@@ -168,7 +195,7 @@ async function prepareFromFlags(
     ...(flags.hashingAlgorithm !== undefined && { hashingAlgorithm: flags.hashingAlgorithm }),
     prefixRules,
   });
-  return { result, ...(config !== undefined && { config }) };
+  return { result, rawHash: input.rawHash, ...(config !== undefined && { config }) };
 }
 
 async function readHashConfig(path: string, io: CommandIO): Promise<HashConfig | Error> {
@@ -203,6 +230,25 @@ function formatInspection(result: PrepareHashResult): string {
   if (result.strippedBy !== undefined) lines.push(`stripped: ${result.strippedBy}`);
   for (const warning of result.warnings) lines.push(`warning: ${warning}`);
   if (result.family === 'vendor_scrypt') lines.push(`note: ${signerKeyReminder()}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function legacyInspectionJson(legacy: LegacyHashReading): Record<string, unknown> {
+  const checkable = legacy.usable ? { parameters: legacy.parameters } : { code: legacy.code, reason: legacy.reason };
+  return {
+    rejected: true,
+    code: 'unsupported_family',
+    reason: LEGACY_HASH_ADVICE,
+    legacy: { family: legacy.family, label: legacyHashFamilyLabel(legacy.family), checkable: legacy.usable, ...checkable },
+  };
+}
+
+/** A legacy hash is not importable, so it is refused; the lines say which family it is and what becomes of its users. */
+function formatLegacyInspection(legacy: LegacyHashReading): string {
+  const lines = [`family: ${legacyHashFamilyLabel(legacy.family)} (${legacy.family}), a legacy family`];
+  if (legacy.usable) lines.push(`parameters: ${legacy.parameters}`);
+  else lines.push(`cannot be checked (${legacy.code}): ${legacy.reason}`);
+  lines.push(`rejected (unsupported_family): ${LEGACY_HASH_ADVICE}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,6 +1,7 @@
 import { type LegacyFamilyRules } from './family.js';
 import { decodeBase64 } from './encodings.js';
 import { unusable } from './outcome.js';
+import { describePbkdf2 } from './parameters.js';
 import { pbkdf2Cost, verifyPbkdf2, type Pbkdf2Parameters } from './pbkdf2.js';
 import type { DigestName } from './primitives.js';
 
@@ -26,6 +27,7 @@ export const aspnetIdentityV2: LegacyFamilyRules<Pbkdf2Parameters> = {
     return { digest: 'sha1', iterations: 1000, salt: bytes.subarray(1, 17), key: bytes.subarray(17) };
   },
   costProblem: pbkdf2Cost('ASP.NET Identity v2'),
+  parameters: describePbkdf2,
   verify: verifyPbkdf2,
 };
 
@@ -52,5 +54,6 @@ export const aspnetIdentityV3: LegacyFamilyRules<Pbkdf2Parameters> = {
     return { digest: prf, iterations, salt: bytes.subarray(V3_HEADER, V3_HEADER + saltLength), key: bytes.subarray(V3_HEADER + saltLength) };
   },
   costProblem: pbkdf2Cost('ASP.NET Identity v3'),
+  parameters: describePbkdf2,
   verify: verifyPbkdf2,
 };

@@ -54,6 +54,7 @@ export function bcryptSha256Rules(variant: BcryptSha256Variant): LegacyFamilyRul
       if (!inner.ok && inner.code !== 'cost_too_high') return unusable('malformed_hash', `malformed ${variant.label} hash: ${inner.reason}`);
       return { ...read, cost: Number(BCRYPT_COST.exec(read.bcryptHash)?.[1] ?? 0) };
     },
+    parameters: (parsed) => `bcrypt cost ${parsed.cost} (2^${parsed.cost} rounds) of the password's SHA-256`,
     costProblem: (parsed) =>
       parsed.cost > HASH_COST_LIMITS.bcryptMaxCost
         ? `the ${variant.label} cost ${parsed.cost} is above ${HASH_COST_LIMITS.bcryptMaxCost}: checking it would stall a login-time migration — needs a password reset`

@@ -5,6 +5,7 @@ import { cryptBase64 } from './encodings.js';
 import { shaCryptCostProblem } from './cost-limits.js';
 import { unusable } from './outcome.js';
 import { digest, inSlices, sameBytes, type DigestName } from './primitives.js';
+import { count, digestName as digestNameOf } from './parameters.js';
 
 /**
  * crypt(3)'s MD5 and SHA schemes, written from their published descriptions (Poul-Henning Kamp's MD5-crypt, Ulrich
@@ -29,6 +30,7 @@ export const md5Crypt: LegacyFamilyRules<CryptHash> = {
     if (shape === null) return unusable('malformed_hash', 'malformed MD5-crypt hash: it must be $1$<salt of up to 8 characters>$<22 characters>');
     return { salt: Buffer.from(shape[1] ?? '', 'utf8'), rounds: MD5_CRYPT_ROUNDS, encoded: Buffer.from(shape[2] ?? '', 'latin1') };
   },
+  parameters: (parsed) => `${count(parsed.rounds)} MD5 rounds (fixed), ${parsed.salt.length}-character salt`,
   costProblem: () => undefined,
   async verify(password, parsed) {
     const { salt } = parsed;
@@ -118,6 +120,7 @@ function shaCrypt(id: '5' | '6', name: DigestName, encodedLength: number, groups
       }
       return { salt: Buffer.from(shape[2] ?? '', 'utf8'), rounds, encoded: Buffer.from(shape[3] ?? '', 'latin1') };
     },
+    parameters: (parsed) => `${count(parsed.rounds)} ${digestNameOf(name)} rounds, ${parsed.salt.length}-character salt`,
     costProblem: (parsed) => shaCryptCostProblem(label, parsed.rounds),
     async verify(password, parsed) {
       const { salt } = parsed;

@@ -8,6 +8,8 @@ import { isUnusable, type LegacyUnusable } from './outcome.js';
 export interface LegacyFamilyRules<Parsed> {
   detect(hash: string): boolean;
   parse(hash: string): Parsed | LegacyUnusable;
+  /** The parameters and the cost in words ("PBKDF2-HMAC-SHA-256, 1,000 iterations"), never a salt or a key. */
+  parameters(parsed: Parsed): string;
   costProblem(parsed: Parsed): string | undefined;
   /** The password as UTF-8 bytes; resolves to whether it matches, comparing in constant time. */
   verify(password: Buffer, parsed: Parsed): Promise<boolean>;
@@ -16,6 +18,7 @@ export interface LegacyFamilyRules<Parsed> {
 /** A hash read and within its cost limits, ready to check passwords against. */
 export interface CheckableLegacyHash {
   usable: true;
+  parameters: string;
   verify(password: Buffer): Promise<boolean>;
 }
 
@@ -33,7 +36,7 @@ export function familyCheck<Parsed>(rules: LegacyFamilyRules<Parsed>): LegacyFam
       if (isUnusable(parsed)) return parsed;
       const costProblem = rules.costProblem(parsed);
       if (costProblem !== undefined) return { usable: false, code: 'cost_too_high', reason: costProblem };
-      return { usable: true, verify: (password) => rules.verify(password, parsed) };
+      return { usable: true, parameters: rules.parameters(parsed), verify: (password) => rules.verify(password, parsed) };
     },
   };
 }

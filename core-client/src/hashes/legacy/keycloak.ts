@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type LegacyFamilyRules } from './family.js';
 import { base64Field, decimalField, matchShape, parseParts } from './fields.js';
 import { isUnusable, unusable, type LegacyUnusable } from './outcome.js';
+import { describePbkdf2 } from './parameters.js';
 import { pbkdf2Cost, verifyPbkdf2, type Pbkdf2Parameters } from './pbkdf2.js';
 import type { DigestName } from './primitives.js';
 
@@ -73,5 +74,6 @@ export const keycloakPbkdf2: LegacyFamilyRules<Pbkdf2Parameters> = {
     return isUnusable(parts) ? parts : { ...parts, digest: KEYCLOAK_ALGORITHMS[algorithm.data] };
   },
   costProblem: pbkdf2Cost(LABEL),
+  parameters: describePbkdf2,
   verify: verifyPbkdf2,
 };

@@ -4,6 +4,7 @@ import { bufferSchema } from './fields.js';
 import { decodeBase64 } from './encodings.js';
 import { unusable } from './outcome.js';
 import { DIGEST_LENGTHS, digest, sameBytes, type DigestName } from './primitives.js';
+import { digestName } from './parameters.js';
 
 export const LdapDigestSchema = z.object({ digest: bufferSchema, salt: bufferSchema });
 type LdapDigest = z.infer<typeof LdapDigestSchema>;
@@ -26,6 +27,7 @@ function ldapScheme(scheme: string, name: DigestName, salted: boolean): LegacyFa
       }
       return { digest: bytes.subarray(0, length), salt: bytes.subarray(length) };
     },
+    parameters: (parsed) => (salted ? `one ${digestName(name)}, ${parsed.salt.length}-byte salt` : `one ${digestName(name)}, no salt`),
     costProblem: () => undefined,
     verify: async (password, parsed) => sameBytes(digest(name, password, parsed.salt), parsed.digest),
   };

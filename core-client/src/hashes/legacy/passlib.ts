@@ -3,6 +3,7 @@ import { bcryptSha256Rules } from './bcrypt-sha256.js';
 import { type LegacyFamilyRules } from './family.js';
 import { adaptedBase64Field, base64Field, decimalField, matchShape, parseParts } from './fields.js';
 import { isUnusable } from './outcome.js';
+import { describePbkdf2 } from './parameters.js';
 import { pbkdf2Cost, verifyPbkdf2, type Pbkdf2Parameters } from './pbkdf2.js';
 import { DIGEST_LENGTHS } from './primitives.js';
 import { scryptRules } from './scrypt.js';
@@ -25,6 +26,7 @@ function passlibPbkdf2(ident: string, digestName: 'sha256' | 'sha512' | 'sha1', 
       return parseParts(schema, { iterations: shape[1], salt: shape[2], key: shape[3] }, label);
     },
     costProblem: pbkdf2Cost(label),
+    parameters: describePbkdf2,
     verify: verifyPbkdf2,
   };
 }

@@ -5,6 +5,7 @@ import { CRYPT_ALPHABET, cryptBase64 } from './encodings.js';
 import { phpassCostProblem } from './cost-limits.js';
 import { unusable } from './outcome.js';
 import { digest, inSlices, sameBytes } from './primitives.js';
+import { count } from './parameters.js';
 
 const LABEL = 'phpass';
 const SHAPE = /^\$[PH]\$([./0-9A-Za-z])([./0-9A-Za-z]{8})([./0-9A-Za-z]{22})$/;
@@ -32,6 +33,7 @@ export const phpass: LegacyFamilyRules<PhpassHash> = {
       return unusable('malformed_hash', `malformed ${LABEL} hash: the count 2^${log2} is outside 2^${MIN_LOG2}–2^${MAX_LOG2}`);
     return { log2, salt: Buffer.from(shape[2] ?? '', 'latin1'), encoded: Buffer.from(shape[3] ?? '', 'latin1') };
   },
+  parameters: (parsed) => `2^${parsed.log2} (${count(2 ** parsed.log2)}) MD5 iterations`,
   costProblem: (parsed) => phpassCostProblem(LABEL, parsed.log2),
   async verify(password, parsed) {
     let value = digest('md5', parsed.salt, password);

@@ -4,6 +4,7 @@ import { type LegacyFamilyRules } from './family.js';
 import { bufferSchema } from './fields.js';
 import { unusable, type LegacyUnusable } from './outcome.js';
 import { DIGEST_LENGTHS, DigestNameSchema, digest, sameBytes } from './primitives.js';
+import { digestName } from './parameters.js';
 
 /**
  * A plain digest of the password and a salt kept beside it (a `salt` column), which the hash alone cannot describe:
@@ -55,6 +56,7 @@ export const saltedDigest: LegacyFamilyRules<SaltedDigest> = {
     }
     return { name: name.data, saltFirst: shape[2] === 'salt-before-password', salt, digest: stored };
   },
+  parameters: (parsed) => `one ${digestName(parsed.name)} of ${parsed.saltFirst ? 'salt and password' : 'password and salt'}, ${parsed.salt.length}-byte salt`,
   costProblem: () => undefined,
   async verify(password, parsed) {
     const computed = parsed.saltFirst ? digest(parsed.name, parsed.salt, password) : digest(parsed.name, password, parsed.salt);

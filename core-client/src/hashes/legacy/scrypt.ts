@@ -4,6 +4,7 @@ import { bufferSchema } from './fields.js';
 import { type LegacyFamilyRules } from './family.js';
 import { isUnusable, unusable, type LegacyUnusable } from './outcome.js';
 import { sameBytes, scryptAsync } from './primitives.js';
+import { count } from './parameters.js';
 
 /** What the standard-scrypt families reduce to; the key is as long as the stored one. */
 export const ScryptParametersSchema = z.object({
@@ -33,6 +34,7 @@ export function scryptRules(variant: ScryptVariant): LegacyFamilyRules<ScryptPar
       }
       return parameters;
     },
+    parameters: ({ N, r, p }) => `scrypt N = ${count(N)}, r = ${r}, p = ${p} (${(128 * N * r) / 2 ** 20} MiB)`,
     costProblem: (parameters) => scryptCostProblem(variant.label, parameters),
     async verify(password, parameters) {
       const computed = await scryptAsync(password, parameters.salt, parameters.key.length, parameters);

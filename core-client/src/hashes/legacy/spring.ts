@@ -3,8 +3,10 @@ import { type LegacyFamilyRules } from './family.js';
 import { bufferSchema } from './fields.js';
 import { decodeHex } from './encodings.js';
 import { unusable } from './outcome.js';
+import { describePbkdf2 } from './parameters.js';
 import { pbkdf2Cost, verifyPbkdf2, type Pbkdf2Parameters } from './pbkdf2.js';
 import { digest, inSlices, sameBytes } from './primitives.js';
+import { count } from './parameters.js';
 
 const PBKDF2_LABEL = 'Spring Security PBKDF2';
 
@@ -35,6 +37,7 @@ export const springPbkdf2: LegacyFamilyRules<Pbkdf2Parameters> = {
     return { digest: defaults.digest, iterations: defaults.iterations, salt: bytes.subarray(0, defaults.saltLength), key: bytes.subarray(defaults.saltLength) };
   },
   costProblem: pbkdf2Cost(PBKDF2_LABEL),
+  parameters: describePbkdf2,
   verify: verifyPbkdf2,
 };
 
@@ -55,6 +58,7 @@ export const springSha256: LegacyFamilyRules<StandardEncoderHash> = {
     }
     return { salt: bytes.subarray(0, SHA256_SALT_LENGTH), digest: bytes.subarray(SHA256_SALT_LENGTH) };
   },
+  parameters: (parsed) => `${count(SHA256_ITERATIONS)} SHA-256 iterations, ${parsed.salt.length}-byte salt`,
   costProblem: () => undefined,
   async verify(password, parsed) {
     let value = digest('sha256', parsed.salt, password);

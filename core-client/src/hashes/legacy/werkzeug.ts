@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type LegacyFamilyRules } from './family.js';
 import { decimalField, hexField, matchShape, parseParts, textSaltField } from './fields.js';
 import { isUnusable, unusable } from './outcome.js';
+import { describePbkdf2 } from './parameters.js';
 import { pbkdf2Cost, verifyPbkdf2, type Pbkdf2Parameters } from './pbkdf2.js';
 import { DIGEST_LENGTHS, DigestNameSchema } from './primitives.js';
 import { scryptRules } from './scrypt.js';
@@ -34,6 +35,7 @@ export const werkzeugPbkdf2: LegacyFamilyRules<Pbkdf2Parameters> = {
     return isUnusable(parts) ? parts : { ...parts, digest: digestName.data };
   },
   costProblem: pbkdf2Cost(PBKDF2_LABEL),
+  parameters: describePbkdf2,
   verify: verifyPbkdf2,
 };
 

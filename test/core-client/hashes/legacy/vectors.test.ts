@@ -28,7 +28,7 @@ describe.each(LEGACY_VECTOR_FILES)('hashes made by the reference implementation 
     if (expected(vector) === 'match') {
       expect(await verifyLegacyPassword(new Secret(wrongPassword), hash)).toEqual({ outcome: 'mismatch', family: vector.family });
       expect(await verifyLegacyPassword(new Secret(''), hash)).toEqual({ outcome: 'mismatch', family: vector.family });
-      expect(inspectLegacyHash(hash)).toEqual({ usable: true, family: vector.family });
+      expect(inspectLegacyHash(hash)).toEqual({ usable: true, family: vector.family, parameters: expect.stringMatching(/^\S.*\d/) });
     }
   });
 });
