@@ -68,7 +68,7 @@ export const JournalOverviewSchema = z.object({
     removedByRollback: count,
     /** Created and not removed since: what this migration has on the core. */
     held: count,
-    /** Creations sent by a run killed before their answer was journalled: no id is known (a resume records them). */
+    /** Creations sent with no answer journalled (a run killed mid-request, or stopped on the answer): no id is known (a resume records them). */
     uncertain: count,
   }),
   rollback: z.object({

@@ -33,7 +33,7 @@ export function formatJournalOverview(overview: JournalOverview): string {
   ];
   if (users.uncertain > 0) {
     lines.push(
-      `  ${users.uncertain} creation(s) were sent by a run killed before their answer was journalled: no id is known; resuming the push records them.`,
+      `  ${users.uncertain} creation(s) were sent with no answer journalled (a run killed mid-request, or one that stopped on the answer): no id is known; resuming the push finds out and records them.`,
     );
   }
   lines.push(`Rolled back: ${rollbackWords(overview)}`);
