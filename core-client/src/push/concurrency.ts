@@ -12,11 +12,13 @@ export const ConcurrencyLimitsSchema = z
 export type ConcurrencyLimits = z.infer<typeof ConcurrencyLimitsSchema>;
 
 /**
- * Where the search starts and how far it may go. 16 in flight is already useful against a distant core and harmless
- * to a small one (the first measurements move it within a few dozen answers); 64 is past the point where any core
- * seen so far still gained (a PostgreSQL-backed core stops gaining at 8-16). `--concurrency N` replaces the ceiling.
+ * Where the search starts and how far it may go. It starts at 4, the best level of a real in-memory core (the
+ * store that locks, docs/performance.md): the start-up only doubles, and the steady search moves a quarter per probe
+ * on readings noisier than that, so a search started above a core's best level stays above it (issue 29). A core
+ * that keeps up is at 64 after four doublings of a few dozen answers. 64 is past the point where any core seen so
+ * far still gained (a PostgreSQL-backed core stops gaining at 8-16). `--concurrency N` replaces the ceiling.
  */
-export const defaultConcurrencyLimits: ConcurrencyLimits = { initial: 16, min: 1, max: 64 };
+export const defaultConcurrencyLimits: ConcurrencyLimits = { initial: 4, min: 1, max: 64 };
 
 /** The limits `--concurrency N` stands for: start at N (a deliberate choice), never exceed it, still back off. */
 export function concurrencyLimitsFor(requested: number): ConcurrencyLimits {
