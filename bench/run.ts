@@ -1,18 +1,25 @@
 import { benchAuth0Join } from './auth0-join.js';
 import { benchPlan } from './plan.js';
 import { benchPush } from './push.js';
+import { benchRealCore } from './real-core.js';
 import { benchStartup } from './startup.js';
 import { benchIdentity } from './identity.js';
 import { benchLegacyHashes } from './legacy-hashes.js';
 import { benchSync, benchSyncAgainstPush } from './sync.js';
 
 // `npm run bench`: figures for the notes, never assertions. Sizes can be shrunk for a quick look: BENCH_QUICK=1.
+// `npm run bench -- real-core push` runs only the parts named.
 const quick = process.env.BENCH_QUICK === '1';
-await benchStartup();
-await benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3));
-await benchPush({ quick });
-await benchIdentity(quick ? 1_000 : 4_000);
-await benchAuth0Join(quick ? 50_000 : 500_000);
-await benchSync(quick ? [100_000] : [1_000_000, 5_000_000]);
-await benchSyncAgainstPush(quick ? 2_000 : 20_000);
-await benchLegacyHashes(quick ? 0.5 : 3);
+const named = process.argv.slice(2);
+const parts: [string, () => Promise<unknown>][] = [
+  ['startup', () => benchStartup()],
+  ['plan', () => benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3))],
+  ['push', () => benchPush({ quick })],
+  ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000 } : {})],
+  ['identity', () => benchIdentity(quick ? 1_000 : 4_000)],
+  ['auth0-join', () => benchAuth0Join(quick ? 50_000 : 500_000)],
+  ['sync', () => benchSync(quick ? [100_000] : [1_000_000, 5_000_000])],
+  ['sync-against-push', () => benchSyncAgainstPush(quick ? 2_000 : 20_000)],
+  ['legacy-hashes', () => benchLegacyHashes(quick ? 0.5 : 3)],
+];
+for (const [name, part] of parts) if (named.length === 0 || named.includes(name)) await part();

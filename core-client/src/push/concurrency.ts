@@ -12,11 +12,13 @@ export const ConcurrencyLimitsSchema = z
 export type ConcurrencyLimits = z.infer<typeof ConcurrencyLimitsSchema>;
 
 /**
- * Where the search starts and how far it may go. 16 in flight is already useful against a distant core and harmless
- * to a small one (the first measurements move it within a few dozen answers); 64 is past the point where any core
- * seen so far still gained (a PostgreSQL-backed core stops gaining at 8-16). `--concurrency N` replaces the ceiling.
+ * Where the search starts and how far it may go. It starts at 4, the best level of a real in-memory core (the
+ * store that locks, docs/performance.md): the start-up only doubles, and the steady search moves a quarter per probe
+ * on readings noisier than that, so a search started above a core's best level stays above it (issue 29). A core
+ * that keeps up is at 64 after four doublings of a few dozen answers. 64 is past the point where any core seen so
+ * far still gained (a PostgreSQL-backed core stops gaining at 8-16). `--concurrency N` replaces the ceiling.
  */
-export const defaultConcurrencyLimits: ConcurrencyLimits = { initial: 16, min: 1, max: 64 };
+export const defaultConcurrencyLimits: ConcurrencyLimits = { initial: 4, min: 1, max: 64 };
 
 /** The limits `--concurrency N` stands for: start at N (a deliberate choice), never exceed it, still back off. */
 export function concurrencyLimitsFor(requested: number): ConcurrencyLimits {
@@ -97,6 +99,23 @@ interface Measurement {
   usefulAfterFirst: number;
 }
 
+/**
+ * One measurement as the controller judged it (for a bench or a log, never for the push's output): the level, what was
+ * really in flight, the useful answers per second, how many answers of each kind it was judged on, the elasticity
+ * against the level it was compared with (undefined: nothing to compare), and the level it chose next.
+ */
+export interface ControllerReading {
+  mode: 'startup' | 'steady';
+  level: number;
+  inFlight: number;
+  usefulPerSecond: number;
+  answers: number;
+  useful: number;
+  comparedWith?: number;
+  elasticity?: number;
+  next: number;
+}
+
 type Mode = { kind: 'fixed' } | { kind: 'startup'; cap: number; previous?: Reading } | { kind: 'steady'; base?: Reading };
 
 /**
@@ -133,8 +152,10 @@ export class ConcurrencyController {
   /** Measurements at the top of the limits since the last probe below, and how many to wait for the next one. */
   #atMax = 0;
   #probeBelowMaxAfter = PROBE_BELOW_MAX_AFTER;
+  readonly #onReading: ((reading: ControllerReading) => void) | undefined;
 
-  constructor(limits: ConcurrencyLimits = defaultConcurrencyLimits, tuning: Partial<ControllerTuning> = {}) {
+  constructor(limits: ConcurrencyLimits = defaultConcurrencyLimits, tuning: Partial<ControllerTuning> = {}, onReading?: (reading: ControllerReading) => void) {
+    this.#onReading = onReading;
     this.#limits = ConcurrencyLimitsSchema.parse(limits);
     this.#tuning = { ...defaultControllerTuning, ...tuning };
     this.#level = this.#limits.initial;
@@ -179,7 +200,7 @@ export class ConcurrencyController {
     measurement.lastAt = now;
     measurement.rttSum += Math.max(0, now - ticket.sentAt);
     measurement.inFlightSum += ticket.inFlight;
-    if (measurement.answers >= this.#answersFor(measurement.level)) this.#decide(readingOf(measurement));
+    if (measurement.answers >= this.#answersFor(measurement.level)) this.#decide(readingOf(measurement), measurement);
   }
 
   #answersFor(level: number): number {
@@ -200,11 +221,27 @@ export class ConcurrencyController {
     this.#setLevel(this.#base);
   }
 
-  #decide(reading: Reading): void {
+  #decide(reading: Reading, measurement: Measurement): void {
     this.#inTrouble = false;
     const mode = this.#mode;
+    if (mode.kind === 'fixed') return;
+    const compared = mode.kind === 'startup' ? mode.previous : mode.base;
     if (mode.kind === 'startup') this.#decideStartup(mode, reading);
-    else if (mode.kind === 'steady') this.#decideSteady(mode, reading);
+    else this.#decideSteady(mode, reading);
+    if (this.#onReading === undefined) return;
+    const [low, high] = compared === undefined || compared.level < reading.level ? [compared, reading] : [reading, compared];
+    const measured = low === undefined ? undefined : elasticity(low, high);
+    this.#onReading({
+      mode: mode.kind,
+      level: reading.level,
+      inFlight: reading.inFlight,
+      usefulPerSecond: reading.goodput * 1000,
+      answers: measurement.answers,
+      useful: measurement.useful,
+      ...(compared === undefined ? {} : { comparedWith: compared.level }),
+      ...(measured === undefined ? {} : { elasticity: measured }),
+      next: this.#level,
+    });
   }
 
   #decideStartup(mode: Extract<Mode, { kind: 'startup' }>, reading: Reading): void {

@@ -2,7 +2,7 @@ import type { CoreClient } from '../http/core-client.js';
 import { DEFAULT_GIVE_UP_AFTER_MS, type RetryPolicy, defaultRetryPolicy } from '../http/retry.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
 import type { SyncRunOptions } from '../sync/open-sync.js';
-import type { ConcurrencyLimits } from './concurrency.js';
+import type { ConcurrencyLimits, ControllerReading } from './concurrency.js';
 import type { PushControl } from './control.js';
 import type { PushEventListener } from './events.js';
 import type { IdentityOptions } from './identity-options.js';
@@ -58,6 +58,8 @@ export interface PushRunSettings {
    */
   sourceCheck?: () => Promise<string | undefined>;
   concurrency?: ConcurrencyLimits;
+  /** Each measurement of the concurrency controller as it judged it (the bench logs them; the push's output does not). */
+  onControllerReading?: (reading: ControllerReading) => void;
   /**
    * Attempts per request (`maxAttempts`) and their backoff. Only failures that may be the operation's own use an
    * attempt (see `Dispatcher`); `maxTotalMs` is not used: the give-up time bounds how long a push waits.
