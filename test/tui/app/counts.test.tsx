@@ -4,25 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../commands/push-support.js';
 import { keys } from '../keys.js';
 import { appTestBed } from '../support/app-bed.js';
-import { flat, press, waitFor, type Terminal } from '../support/terminal.js';
+import { flat, press, waitFor, walkToIdentity } from '../support/terminal.js';
 
 const bed = appTestBed('counts');
-
-/** Enter through Connect, Source and Hashes to the Identity screen. */
-async function toIdentity(app: Terminal): Promise<string> {
-  await waitFor(app, 'Where is the core?');
-  await press(app, keys.enter);
-  await waitFor(app, 'Source]');
-  await press(app, keys.enter);
-  await waitFor(app, 'Hash families in the file');
-  await press(app, keys.enter);
-  return flat(await waitFor(app, 'Identity]'));
-}
 
 describe('the app says the numbers it acts on (issue 25, item 4)', () => {
   it('Identity: disabled accounts are left out in a push; in a sync, those the migration created are removed from the core', async () => {
     const push = bed.open({ file: 'users.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson' });
-    const pushWords = await toIdentity(push);
+    const pushWords = await walkToIdentity(push);
     expect(pushWords).toMatch(/disabled\s+\d+\s+left out, reported/);
     expect(pushWords).toContain('skip: left out, reported');
     push.unmount();
@@ -37,7 +26,7 @@ describe('the app says the numbers it acts on (issue 25, item 4)', () => {
     const users = exported.users.map((user) => (user['localId'] === 'u01' ? { ...user, displayName: 'Ada King' } : user));
     await writeFile(join(folder, 'tuesday.json'), `${JSON.stringify({ users })}\n`);
     const sync = bed.open({ file: 'tuesday.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson' });
-    const syncWords = await toIdentity(sync);
+    const syncWords = await walkToIdentity(sync);
     expect(syncWords).toMatch(/disabled\s+\d+\s+removed if the migration created them, else left out/);
     expect(syncWords).toContain('skip: removed if the migration created them');
     expect(syncWords).not.toMatch(/disabled\s+\d+\s+left out, reported/);
@@ -45,7 +34,7 @@ describe('the app says the numbers it acts on (issue 25, item 4)', () => {
 
   it('the Summary shows no outcome at 0 and the retries; the rollback question says how many it removes; after it no command reuses the journal', async () => {
     const app = bed.open({ file: 'users.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson', report: 'report.ndjson' });
-    await toIdentity(app);
+    await walkToIdentity(app);
     await press(app, keys.enter);
     await waitFor(app, 'Nothing is sent until you confirm.');
     // A store that loses lock conflicts: the requests sent again are counted, each operation still once.

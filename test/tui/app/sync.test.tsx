@@ -5,7 +5,7 @@ import type { AppResult } from '../../../tui/src/terminal-app.js';
 import { runCli } from '../commands/push-support.js';
 import { keys } from '../keys.js';
 import { appTestBed } from '../support/app-bed.js';
-import { flat, press, waitFor } from '../support/terminal.js';
+import { flat, press, waitFor, walkToIdentity, type Terminal } from '../support/terminal.js';
 
 const bed = appTestBed('sync');
 
@@ -30,16 +30,7 @@ describe('the terminal app runs a sync', () => {
       { file: 'tuesday.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson', report: 'sync.ndjson' },
       { onDone: (done) => (result = done) },
     );
-    await waitFor(app, 'Where is the core?');
-    await press(app, keys.enter);
-    await waitFor(app, 'Source]');
-    await press(app, keys.enter);
-    await waitFor(app, 'Hash families in the file');
-    await press(app, keys.enter);
-    await waitFor(app, 'Identity]');
-    await press(app, keys.enter);
-    await waitFor(app, 'Enter works out what changed since the journal');
-    await press(app, keys.enter);
+    await workOutDelta(app);
     await waitFor(app, 'deleted in source');
     const review = flat(app.lastFrame());
     expect(review).toMatch(/new 0 · changed 1 · disabled 0 · deleted in source 1/);
@@ -84,16 +75,7 @@ describe('the terminal app runs a sync', () => {
         );
 
     const app = bed.open({ file: 'other.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson', report: 'sync.ndjson' });
-    await waitFor(app, 'Where is the core?');
-    await press(app, keys.enter);
-    await waitFor(app, 'Source]');
-    await press(app, keys.enter);
-    await waitFor(app, 'Hash families in the file');
-    await press(app, keys.enter);
-    await waitFor(app, 'Identity]');
-    await press(app, keys.enter);
-    await waitFor(app, 'Enter works out what changed since the journal');
-    await press(app, keys.enter);
+    await workOutDelta(app);
     await waitFor(app, 'users appear in this export');
     expect(flat(app.lastFrame())).toMatch(/0 of the journal's 9 users appear in this export.*set "sync an unlike export" to yes/s);
     // Enter does not ask to send a refused sync.
@@ -120,16 +102,7 @@ describe('the terminal app runs a sync', () => {
     const tuesday = exported.users.map((user) => (user['localId'] === 'u03' || user['localId'] === 'u06' ? { ...user, disabled: true } : user));
     await writeFile(join(folder, 'tuesday.json'), `${JSON.stringify({ users: tuesday })}\n`);
     const app = bed.open({ file: 'tuesday.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson', report: 'sync.ndjson' });
-    await waitFor(app, 'Where is the core?');
-    await press(app, keys.enter);
-    await waitFor(app, 'Source]');
-    await press(app, keys.enter);
-    await waitFor(app, 'Hash families in the file');
-    await press(app, keys.enter);
-    await waitFor(app, 'Identity]');
-    await press(app, keys.enter);
-    await waitFor(app, 'Enter works out what changed since the journal');
-    await press(app, keys.enter);
+    await workOutDelta(app);
     await waitFor(app, 'Removals withheld');
     const review = flat(app.lastFrame());
     expect(review).toMatch(/would remove 2 users.*more than its limit of 1 \(most removals\).*set "most removals" to 2/s);
@@ -137,3 +110,11 @@ describe('the terminal app runs a sync', () => {
     expect(review).toContain('most removals');
   });
 });
+
+/** Through Connect, Source, Hashes and Identity to Review, and Enter there: the sync's delta is worked out (a dry run). */
+async function workOutDelta(app: Terminal): Promise<void> {
+  await walkToIdentity(app);
+  await press(app, keys.enter);
+  await waitFor(app, 'Enter works out what changed since the journal');
+  await press(app, keys.enter);
+}

@@ -144,6 +144,17 @@ export function onScreen(screen: string): (frame: string) => boolean {
   };
 }
 
+/** From Connect through Source and Hashes to the Identity screen, with Enter on each; the Identity screen's text. */
+export async function walkToIdentity(terminal: Terminal): Promise<string> {
+  await waitFor(terminal, 'Where is the core?');
+  await press(terminal, '\r');
+  await waitFor(terminal, onScreen('Source'));
+  await press(terminal, '\r');
+  await waitFor(terminal, 'Hash families in the file');
+  await press(terminal, '\r');
+  return flat(await waitFor(terminal, onScreen('Identity')));
+}
+
 /** From Connect to Review with Enter on each screen, as the walk goes when every setting is given. */
 export async function walkToReview(terminal: Terminal): Promise<void> {
   await waitFor(terminal, 'Where is the core?');
