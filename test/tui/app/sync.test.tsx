@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AppResult } from '../../../tui/src/terminal-app.js';
-import { runCli } from '../commands/push-support.js';
+import { runCli, userWrites } from '../commands/push-support.js';
 import { keys } from '../keys.js';
 import { appTestBed } from '../support/app-bed.js';
 import { flat, press, waitFor, walkToIdentity, type Terminal } from '../support/terminal.js';
@@ -37,13 +37,7 @@ describe('the terminal app runs a sync', () => {
     // The users one by one, by old id: the one leaving first, then the one changed.
     expect(review).toMatch(/keep\s+"u07"\s+gone from the export: left in the core \(setting: keep\).*change\s+"u01"\s+profile/s);
     // Working out the delta wrote nothing about any user.
-    const previewWrites = bed
-      .core()
-      .requests()
-      .slice(requestsBefore)
-      .filter(
-        (request) => request.method !== 'GET' && JSON.stringify(request.body ?? {}) !== '{}' && !JSON.stringify(request.body).includes('core-migrate-probe'),
-      );
+    const previewWrites = userWrites(bed.core(), requestsBefore);
     expect(previewWrites).toEqual([]);
     await press(app, keys.enter);
     await waitFor(app, 'Send the changes of 1 users to');
@@ -65,14 +59,7 @@ describe('the terminal app runs a sync', () => {
     const unrelated = exported.users.map((user, index) => ({ ...user, localId: `other-${index}`, email: `other${index}@example.org` }));
     await writeFile(join(folder, 'other.json'), `${JSON.stringify({ users: unrelated })}\n`);
     const requestsBefore = bed.core().requestCount();
-    const writes = () =>
-      bed
-        .core()
-        .requests()
-        .slice(requestsBefore)
-        .filter(
-          (request) => request.method !== 'GET' && JSON.stringify(request.body ?? {}) !== '{}' && !JSON.stringify(request.body).includes('core-migrate-probe'),
-        );
+    const writes = () => userWrites(bed.core(), requestsBefore);
 
     const app = bed.open({ file: 'other.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson', report: 'sync.ndjson' });
     await workOutDelta(app);

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
+import { writeVectorHashConfig } from './push-support.js';
 
 /** The double's signer key and the export's hash config: the published vector's, so hashes are well-formed. */
 export const SIGNER_KEY = VENDOR_SCRYPT_VECTOR.signerKey;
@@ -47,12 +48,6 @@ export async function writeFirebaseExport(dir: string, extra = 0): Promise<Fireb
   const exportPath = join(dir, 'users.json');
   const hashConfigPath = join(dir, 'hash_config.txt');
   await writeFile(exportPath, `${JSON.stringify({ users })}\n`);
-  const v = VENDOR_SCRYPT_VECTOR;
-  await writeFile(
-    hashConfigPath,
-    `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${v.signerKey},\n  base64_salt_separator: ${v.saltSeparator},\n  rounds: ${v.rounds},\n  mem_cost: ${v.memCost},\n}\n`,
-    // Owner-only, as an operator keeps a file holding the signer key (else the push warns about it).
-    { mode: 0o600 },
-  );
+  await writeVectorHashConfig(hashConfigPath);
   return { exportPath, hashConfigPath };
 }

@@ -6,6 +6,7 @@ import { formatSummary } from '../../../tui/src/commands/push-format.js';
 import { TENANT_PROBE_BODY } from '../../../core-client/src/http/core-client.js';
 import type { PushSummary } from '../../../core-client/src/summary/push-summary.js';
 import type { CoreDouble } from '../../core-double/index.js';
+import { VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
 
 export const API_KEY = 'push-api-key-0123456789-abcdefghij';
 
@@ -102,4 +103,26 @@ const RUN_ACCOUNT =
 /** The lines of standard error that are not the run's own account of itself: its warnings, notes and refusals. */
 export function notesOf(run: Run): string[] {
   return run.stderr.split('\n').filter((line) => !RUN_ACCOUNT.test(line));
+}
+
+/**
+ * The requests about users since request number `from`, as `METHOD path`: not a read, not a probe of the pre-flight
+ * (an empty body the core refuses, or the tenant probe's import). What a run that must send nothing sends.
+ */
+export function userWrites(core: CoreDouble, from = 0): string[] {
+  return core
+    .requests()
+    .slice(from)
+    .filter((request) => request.method !== 'GET' && JSON.stringify(request.body ?? {}) !== '{}' && !isTenantProbe(request))
+    .map((request) => `${request.method} ${request.path}`);
+}
+
+/** The public scrypt-variant vector's hash_config.txt, owner-only as an operator keeps a file holding the signer key. */
+export async function writeVectorHashConfig(path: string): Promise<void> {
+  const v = VENDOR_SCRYPT_VECTOR;
+  await writeFile(
+    path,
+    `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${v.signerKey},\n  base64_salt_separator: ${v.saltSeparator},\n  rounds: ${v.rounds},\n  mem_cost: ${v.memCost},\n}\n`,
+    { mode: 0o600 },
+  );
 }

@@ -4,7 +4,7 @@ import { CoreClient } from '../../../core-client/src/http/core-client.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import type { CoreDouble } from '../../core-double/index.js';
 import { VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
-import { API_KEY } from './push-support.js';
+import { API_KEY, writeVectorHashConfig } from './push-support.js';
 
 /** The roles file of the role suites: each role with its permissions. */
 export const ROLES_FILE = { admin: ['users:read', 'users:write'], editor: ['posts:write'], viewer: ['posts:read'] };
@@ -33,11 +33,7 @@ export async function writeFirebaseRolesExport(
   const hashConfigPath = join(dir, 'hash_config.txt');
   const rolesPath = join(dir, 'roles.json');
   await writeFile(exportPath, `${JSON.stringify({ users })}\n`);
-  await writeFile(
-    hashConfigPath,
-    `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${v.signerKey},\n  base64_salt_separator: ${v.saltSeparator},\n  rounds: ${v.rounds},\n  mem_cost: ${v.memCost},\n}\n`,
-    { mode: 0o600 },
-  );
+  await writeVectorHashConfig(hashConfigPath);
   await writeFile(rolesPath, JSON.stringify(ROLES_FILE));
   return { exportPath, hashConfigPath, rolesPath };
 }

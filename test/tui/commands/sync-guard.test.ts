@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../../core-double/known-hashes.js';
 import { SIGNER_KEY } from './identity-support.js';
-import { API_KEY, jsonOf, runCli } from './push-support.js';
+import { API_KEY, jsonOf, runCli, userWrites, writeVectorHashConfig } from './push-support.js';
 
 type FirebaseUser = Record<string, unknown>;
 const scrypt = { passwordHash: VENDOR_SCRYPT_VECTOR.hash, salt: VENDOR_SCRYPT_VECTOR.salt };
@@ -21,16 +21,6 @@ function users(prefix: string, from: number, count: number): FirebaseUser[] {
 }
 
 /** Requests that write about users (not the pre-flight's probes, not look-ups). */
-function userWrites(core: CoreDouble, from: number): string[] {
-  return core
-    .requests()
-    .slice(from)
-    .filter((request) => {
-      const text = JSON.stringify(request.body ?? {}) + request.path;
-      return request.method !== 'GET' && !text.startsWith('{}') && !text.includes('core-migrate-probe');
-    })
-    .map((request) => `${request.method} ${request.path}`);
-}
 
 describe('a sync is bound to its journal: an unlike export is refused, removals are bounded', () => {
   let core: CoreDouble;
@@ -51,12 +41,7 @@ describe('a sync is bound to its journal: an unlike export is refused, removals 
   beforeEach(async () => {
     core = await startCoreDouble({ apiKeys: [API_KEY], signerKey: SIGNER_KEY });
     dir = await mkdtemp(join(tmpdir(), 'sync-guard-'));
-    const v = VENDOR_SCRYPT_VECTOR;
-    await writeFile(
-      join(dir, 'hash_config.txt'),
-      `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${v.signerKey},\n  base64_salt_separator: ${v.saltSeparator},\n  rounds: ${v.rounds},\n  mem_cost: ${v.memCost},\n}\n`,
-      { mode: 0o600 },
-    );
+    await writeVectorHashConfig(join(dir, 'hash_config.txt'));
   });
   afterEach(async () => {
     await core.close();

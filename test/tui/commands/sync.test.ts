@@ -6,7 +6,7 @@ import { waitFor } from '../../core-client/push/engine-support.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../../core-double/known-hashes.js';
 import { SIGNER_KEY } from './identity-support.js';
-import { API_KEY, jsonOf, runCli } from './push-support.js';
+import { API_KEY, jsonOf, runCli, userWrites, writeVectorHashConfig } from './push-support.js';
 
 type FirebaseUser = Record<string, unknown>;
 const scrypt = { passwordHash: VENDOR_SCRYPT_VECTOR.hash, salt: VENDOR_SCRYPT_VECTOR.salt };
@@ -33,19 +33,6 @@ function monday(): FirebaseUser[] {
   ];
 }
 
-/** Requests about users (not the pre-flight's probes): what a sync with nothing to do must not send. */
-function userRequests(core: CoreDouble, from: number): string[] {
-  return core
-    .requests()
-    .slice(from)
-    .filter((request) => {
-      const text = JSON.stringify(request.body ?? {}) + request.path;
-      // The tenant probe's empty body is refused by the core, so it writes nothing.
-      return request.method !== 'GET' && !text.startsWith('{}') && !text.includes('core-migrate-probe');
-    })
-    .map((request) => `${request.method} ${request.path}`);
-}
-
 async function signIn(core: CoreDouble, email: string, password: string): Promise<string> {
   const answer = await fetch(`${core.url}/recipe/signin`, {
     method: 'POST',
@@ -70,12 +57,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
   beforeEach(async () => {
     core = await startCoreDouble({ apiKeys: [API_KEY], signerKey: SIGNER_KEY });
     dir = await mkdtemp(join(tmpdir(), 'sync-'));
-    const v = VENDOR_SCRYPT_VECTOR;
-    await writeFile(
-      join(dir, 'hash_config.txt'),
-      `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${v.signerKey},\n  base64_salt_separator: ${v.saltSeparator},\n  rounds: ${v.rounds},\n  mem_cost: ${v.memCost},\n}\n`,
-      { mode: 0o600 },
-    );
+    await writeVectorHashConfig(join(dir, 'hash_config.txt'));
   });
   afterEach(async () => {
     await core.close();
@@ -93,7 +75,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     expect(again.stderr).not.toMatch(/warning|error/i);
     expect(again.exitCode).toBe(0);
     expect(jsonOf(again)['sync']).toMatchObject({ new: 0, changed: 0, unchanged: 5, refused: 1, deletedInSource: 0, users: 6 });
-    expect(userRequests(core, before)).toEqual([]);
+    expect(userWrites(core, before)).toEqual([]);
   });
 
   it('--dry-run shows the delta and sends nothing; a journal without digests is refused in one sentence', async () => {
@@ -104,7 +86,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     const dryRun = await run('sync', await write('tuesday.json', changed.slice(1)), '--dry-run');
     expect(dryRun.exitCode).toBe(0);
     expect(jsonOf(dryRun)['sync']).toMatchObject({ changed: 1, emailChanged: 1, unchanged: 3, deletedInSource: 1 });
-    expect(userRequests(core, before)).toEqual([]);
+    expect(userWrites(core, before)).toEqual([]);
     expect(await readFile(join(dir, 'journal.ndjson'), 'utf8')).toBe(journal);
 
     // A version 3 journal (before sync) has no account states: the sync says what it cannot compare, and sends nothing.
@@ -113,7 +95,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     const old = await run('sync', join(dir, 'tuesday.json'));
     expect(old.exitCode).toBe(2);
     expect(old.stderr).toMatch(/written by an earlier version of core-migrate.*keeps no digest.*compare nothing/s);
-    expect(userRequests(core, before)).toEqual([]);
+    expect(userWrites(core, before)).toEqual([]);
   });
 
   it('names in the report every change it could not bring over, and never changes a user that was in the core before', async () => {
@@ -302,7 +284,7 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     const again = await run('sync', join(dir, 'tuesday.json'));
     expect(again.exitCode).toBe(0);
     expect(jsonOf(again)['sync']).toMatchObject({ new: 0, changed: 0, disabled: 0, deletedInSource: 1 });
-    expect(userRequests(core, before)).toEqual([]);
+    expect(userWrites(core, before)).toEqual([]);
 
     // Re-enabled: created anew with the same id.
     const wednesday = tuesday.map((user) => (user['localId'] === 'fb-u1' ? { ...user, disabled: false } : user));
