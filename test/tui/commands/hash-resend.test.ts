@@ -6,7 +6,7 @@ import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { bcryptHashOf } from '../../core-double/known-hashes.js';
 import { makeVendorScryptHash } from '../../support/vendor-scrypt-maker.js';
 import { SIGNER_KEY } from './identity-support.js';
-import { API_KEY, isTenantProbe, jsonOf, runCli } from './push-support.js';
+import { API_KEY, isTenantProbe, jsonOf, runCli, signIn } from './push-support.js';
 
 /** Small scrypt parameters: the hashes are real (the double verifies them at sign-in), and quick to make. */
 const RIGHT = { memCost: 3, rounds: 2 };
@@ -35,15 +35,6 @@ async function scryptUser(index: number, password = `password-${index}`): Promis
 
 function hashConfig(memCost: number): string {
   return `hash_config {\n  algorithm: SCRYPT,\n  base64_signer_key: ${SIGNER_KEY},\n  base64_salt_separator: ${SEPARATOR},\n  rounds: ${RIGHT.rounds},\n  mem_cost: ${memCost},\n}\n`;
-}
-
-async function signIn(core: CoreDouble, email: string, password: string): Promise<string> {
-  const answer = await fetch(`${core.url}/recipe/signin`, {
-    method: 'POST',
-    headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({ email, password }),
-  });
-  return ((await answer.json()) as { status: string }).status;
 }
 
 const hashImports = (core: CoreDouble): number =>

@@ -126,3 +126,13 @@ export async function writeVectorHashConfig(path: string): Promise<void> {
     { mode: 0o600 },
   );
 }
+
+/** A sign-in on the core with a password, as the application would: the core's status (`OK`, `WRONG_CREDENTIALS_ERROR`). */
+export async function signIn(core: CoreDouble, email: string, password: string): Promise<string> {
+  const answer = await fetch(`${core.url}/recipe/signin`, {
+    method: 'POST',
+    headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ email, password }),
+  });
+  return ((await answer.json()) as { status: string }).status;
+}

@@ -6,7 +6,7 @@ import { waitFor } from '../../core-client/push/engine-support.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../../core-double/known-hashes.js';
 import { SIGNER_KEY } from './identity-support.js';
-import { API_KEY, jsonOf, runCli, userWrites, writeVectorHashConfig } from './push-support.js';
+import { API_KEY, jsonOf, runCli, signIn, userWrites, writeVectorHashConfig } from './push-support.js';
 
 type FirebaseUser = Record<string, unknown>;
 const scrypt = { passwordHash: VENDOR_SCRYPT_VECTOR.hash, salt: VENDOR_SCRYPT_VECTOR.salt };
@@ -31,15 +31,6 @@ function monday(): FirebaseUser[] {
     { localId: 'fb-u1', email: 'user1@example.com', emailVerified: true, ...scrypt, displayName: 'User 1' },
     { localId: 'fb-u2', email: 'user2@example.com', emailVerified: true, ...scrypt, displayName: 'User 2' },
   ];
-}
-
-async function signIn(core: CoreDouble, email: string, password: string): Promise<string> {
-  const answer = await fetch(`${core.url}/recipe/signin`, {
-    method: 'POST',
-    headers: { 'api-key': API_KEY, 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({ email, password }),
-  });
-  return ((await answer.json()) as { status: string }).status;
 }
 
 describe('core-migrate sync brings a newer export over, and nothing else', () => {
