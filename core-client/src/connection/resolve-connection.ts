@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFailureReason, readSettingText } from '../files/setting-text.js';
 import { resolve as resolvePath } from 'node:path';
 import { CoreClientConfigError, resolveCoreTargets } from '../http/target.js';
 import { Secret } from '../secret.js';
@@ -62,9 +62,9 @@ async function readSettingFile(
 ): Promise<{ fullPath: string; text: string } | ConnectionError> {
   const fullPath = resolvePath(cwd ?? process.cwd(), path);
   try {
-    return { fullPath, text: await readFile(fullPath, 'utf8') };
+    return { fullPath, text: await readSettingText(fullPath) };
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? 'an error';
+    const reason = readFailureReason(error);
     return new ConnectionError(code, `The ${what} ${fullPath} cannot be read (${reason}): check the path given to {setting} and its permissions.`);
   }
 }

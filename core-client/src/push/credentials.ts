@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFailureReason, readSettingText } from '../files/setting-text.js';
 import type { CoreClient } from '../http/core-client.js';
 import { isCoreError } from '../http/errors.js';
 import { verifyPassword } from '../hashes/verify-password.js';
@@ -54,9 +54,9 @@ export function parseCredentials(text: string, file: string): KnownCredential[] 
 export async function readCredentials(path: string): Promise<KnownCredential[] | CredentialsFileError> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readSettingText(path);
   } catch (error) {
-    return new CredentialsFileError(`${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}).`);
+    return new CredentialsFileError(`${path}: cannot read the file (${readFailureReason(error)}).`);
   }
   return parseCredentials(text, path);
 }

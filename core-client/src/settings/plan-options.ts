@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFailureReason, readSettingText } from '../files/setting-text.js';
 import { resolve } from 'node:path';
 import { HashConfigError, parseHashConfig, type HashConfig } from '../hashes/hash-config.js';
 import { prefixRuleFromOption, type PrefixRule } from '../hashes/prefix-rules.js';
@@ -114,9 +114,8 @@ const settingsMapOrigin = 'the field mapping';
 async function readSettingFile(settings: MigrationSettings, key: 'hashConfig' | 'mapping' | 'rolesFile', cwd: string): Promise<string | SettingProblem> {
   const path = resolve(cwd, settings[key] ?? '');
   try {
-    return await readFile(path, 'utf8');
+    return await readSettingText(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    return settingProblem('settingFileUnreadable', key, `{setting} ${path}: cannot read the file (${code})`);
+    return settingProblem('settingFileUnreadable', key, `{setting} ${path}: cannot read the file (${readFailureReason(error)})`);
   }
 }

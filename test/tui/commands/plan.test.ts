@@ -115,6 +115,12 @@ describe('core-migrate plan', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'source.truncated', setting: 'file', exitCode: 2 } });
   });
 
+  it('refuses an endless hash config (/dev/zero) with a sentence and exit 2, without reading it all', async () => {
+    const result = await run(['plan', join(fixtures, 'firebase/users.json'), '--hash-config', '/dev/zero']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--hash-config /dev/zero: cannot read the file (more than 4 MiB: is it the right file?)');
+  });
+
   it('refuses an unreadable hash config and a bad provider mapping with exit 2', async () => {
     const unreadable = await run(['plan', join(fixtures, 'firebase/users.json'), '--hash-config', '/nonexistent/hash.txt']);
     expect(unreadable.code).toBe(2);
