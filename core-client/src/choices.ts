@@ -21,3 +21,10 @@ export type ExistingPolicy = z.infer<typeof ExistingPolicySchema>;
 /** A sync: a user gone from the newer export is kept on the core, or removed. */
 export const DeletedPolicySchema = z.enum(['keep', 'remove']);
 export type DeletedPolicy = z.infer<typeof DeletedPolicySchema>;
+
+/**
+ * A user with an email and no password nor provider (a Firebase email-link user): created as a passwordless email
+ * user, or refused as today and listed for a password reset.
+ */
+export const EmailLinkPolicySchema = z.enum(['passwordless', 'reset']);
+export type EmailLinkPolicy = z.infer<typeof EmailLinkPolicySchema>;

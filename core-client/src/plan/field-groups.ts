@@ -1,5 +1,5 @@
 import { metadataOf } from './metadata.js';
-import type { ImportOperation } from './operation.js';
+import { passwordlessLogin, type ImportOperation } from './operation.js';
 
 /**
  * What a sync compares of each migrated account, group by group, so it knows what changed and not just that
@@ -14,7 +14,15 @@ export type FieldGroupTexts = Record<FieldGroup, string>;
  * it names one core user across exports, whatever line the record moved to.
  */
 export function accountRoleOf(operation: ImportOperation): string {
-  return operation.kind === 'passwordImport' ? 'pw' : `tp:${operation.body.thirdPartyId}:${operation.body.thirdPartyUserId}`;
+  switch (operation.kind) {
+    case 'passwordImport':
+      return 'pw';
+    case 'thirdPartySignInUp':
+      return `tp:${operation.body.thirdPartyId}:${operation.body.thirdPartyUserId}`;
+    case 'passwordlessSignInUp':
+      // One passwordless login per old user: a changed number or email is a change of this account, not a new one.
+      return 'pl';
+  }
 }
 
 /** The texts the digests are taken of: what the migration sends for each group. */
@@ -31,6 +39,16 @@ export function fieldGroupTexts(operation: ImportOperation): FieldGroupTexts {
       credentials: `${operation.body.passwordHash}\n${operation.body.hashingAlgorithm ?? ''}`,
       email: operation.body.email,
       verification: identity?.emailVerified === true ? 'verified' : '',
+      ...common,
+    };
+  }
+  if (operation.kind === 'passwordlessSignInUp') {
+    const login = passwordlessLogin(operation);
+    return {
+      // The login is the credential: a code sent to it. The core marks it verified when the code is consumed.
+      credentials: '',
+      email: login.kind === 'phone' ? `phone:${login.phoneNumber}` : login.email,
+      verification: 'verified',
       ...common,
     };
   }

@@ -75,7 +75,29 @@ export const ThirdPartyOperationSchema = z.object({
 });
 export type ThirdPartyOperation = z.infer<typeof ThirdPartyOperationSchema>;
 
-export type ImportOperation = PasswordImportOperation | ThirdPartyOperation;
+/**
+ * A user who signs in with a code sent to its phone or email (a phone number, an email link): created as the core's
+ * passwordless user by making a code and consuming it at once (core-behaviour.md, "Passwordless users").
+ */
+export const PasswordlessOperationSchema = z.object({
+  kind: z.literal('passwordlessSignInUp'),
+  operationKey: z.string(),
+  location: RecordLocationSchema,
+  /** The body of `POST /recipe/signinup/code`: the login, exactly one of a phone number (E.164, normalised by the plan) or an email (normalised as the core does). */
+  body: z.union([z.strictObject({ phoneNumber: z.string() }), z.strictObject({ email: z.string() })]),
+  /** The record's email when it has one, for the report (for a phone user it is not a login). */
+  email: z.string().optional(),
+  identity: OperationIdentitySchema.optional(),
+});
+export type PasswordlessOperation = z.infer<typeof PasswordlessOperationSchema>;
+export type PasswordlessLogin = { kind: 'phone'; phoneNumber: string } | { kind: 'email'; email: string };
+
+/** How a passwordless user signs in, from its code request's body. */
+export function passwordlessLogin(operation: PasswordlessOperation): PasswordlessLogin {
+  return 'phoneNumber' in operation.body ? { kind: 'phone', phoneNumber: operation.body.phoneNumber } : { kind: 'email', email: operation.body.email };
+}
+
+export type ImportOperation = PasswordImportOperation | ThirdPartyOperation | PasswordlessOperation;
 export type OperationKind = ImportOperation['kind'];
 
 export const rejectionCodes = [
@@ -92,6 +114,12 @@ export const rejectionCodes = [
   'withoutSourceId',
   'withoutCredentials',
   'disabledAccount',
+  /** A phone number that does not parse as one (or has no country code and no `--default-region`). */
+  'invalidPhoneNumber',
+  /** Two records whose phone numbers normalise to one. */
+  'duplicatePhoneNumber',
+  /** A phone or email-link user left out with `--no-passwordless` (or a core without the passwordless calls): listed for a reset. */
+  'passwordlessLeftOut',
 ] as const;
 
 export const PlanRejectionSchema = z.object({
@@ -103,7 +131,7 @@ export const PlanRejectionSchema = z.object({
   sourceId: z.string().optional(),
   code: z.enum(rejectionCodes),
   /** The operation the record would have become, when known. */
-  operation: z.enum(['passwordImport', 'thirdPartySignInUp']).optional(),
+  operation: z.enum(['passwordImport', 'thirdPartySignInUp', 'passwordlessSignInUp']).optional(),
   /** The export's provider id, for a provider that has no short name (so a face can offer to map it). */
   providerId: z.string().optional(),
   /** A sentence an operator can act on; never a hash, salt or secret. */

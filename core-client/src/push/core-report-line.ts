@@ -20,7 +20,7 @@ export function coreReportLine(item: ImportOperation | SyncItem, line: { code: s
   return {
     stage: 'core',
     location: formatLocation(item.location),
-    email: item.email,
+    ...(item.email === undefined ? {} : { email: item.email }),
     ...(sourceId === undefined ? {} : { sourceId }),
     operation: item.kind,
     code: line.code,

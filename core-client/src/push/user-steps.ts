@@ -225,6 +225,9 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
     return { userId: result.userId, createdHere, outcomeEnd, ...resumed };
   }
 
+  // ISSUE 27 IN PROGRESS: replaced by code-then-consume before the issue is resolved.
+  if (item.kind === 'passwordlessSignInUp')
+    return { end: { kind: 'failed', code: 'passwordlessCreation', reason: 'passwordless users cannot be created yet' } };
   await context.announce(item);
   const result = await context.send((call) => client.signInUp(item.body, call), trace);
   if (result.outcome === 'nonOkStatus') return { end: endOfSignInUp(result) };

@@ -1,4 +1,4 @@
-import { DeletedPolicySchema, DisabledPolicySchema, DuplicatePolicySchema, ExistingPolicySchema } from '../choices.js';
+import { DeletedPolicySchema, DisabledPolicySchema, DuplicatePolicySchema, EmailLinkPolicySchema, ExistingPolicySchema } from '../choices.js';
 import { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from '../sync/sync-guard.js';
 import { sourceFormats } from '../sources/source-format.js';
 import { MAX_CONCURRENCY, type SettingKey } from './settings.js';
@@ -122,6 +122,35 @@ export const settingFlags: readonly SettingFlag[] = [
     group: 'identity',
     kind: { type: 'choice', choices: DisabledPolicySchema.options },
     help: 'accounts disabled in the old system: left out, or imported with disabled: true in their metadata',
+    commands: source,
+  },
+  {
+    key: 'passwordless',
+    flag: '--no-passwordless',
+    label: 'passwordless users',
+    group: 'identity',
+    kind: { type: 'negatable' },
+    help: 'leave out users who sign in with their phone number or an email link (listed in the report for a reset)',
+    commands: source,
+  },
+  {
+    key: 'emailLink',
+    flag: '--email-link',
+    value: '<policy>',
+    label: 'email-link users',
+    group: 'identity',
+    kind: { type: 'choice', choices: EmailLinkPolicySchema.options },
+    help: 'users with an email and no password nor provider: passwordless email users, or refused for a password reset',
+    commands: source,
+  },
+  {
+    key: 'defaultRegion',
+    flag: '--default-region',
+    value: '<region>',
+    label: 'default phone region',
+    group: 'identity',
+    kind: { type: 'text' },
+    help: 'the country (ISO 3166 code, e.g. GB) of phone numbers written without a country code',
     commands: source,
   },
   {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeletedPolicySchema, DisabledPolicySchema, DuplicatePolicySchema, ExistingPolicySchema } from '../choices.js';
+import { DeletedPolicySchema, DisabledPolicySchema, DuplicatePolicySchema, EmailLinkPolicySchema, ExistingPolicySchema } from '../choices.js';
 import { RemovalLimitSchema } from '../sync/sync-guard.js';
 import { sourceFormats } from '../sources/source-format.js';
 
@@ -55,6 +55,12 @@ export const MigrationSettingsSchema = z.object({
   providerMap: textList,
   duplicates: DuplicatePolicySchema.default('first-wins'),
   disabled: DisabledPolicySchema.default('skip'),
+  /** Users who sign in with their phone or an email link become passwordless users (`--no-passwordless`: refused, reported). */
+  passwordless: z.boolean().default(true),
+  /** An email-only user (no password, no provider): a passwordless email user, or refused for a reset. */
+  emailLink: EmailLinkPolicySchema.default('passwordless'),
+  /** The region (ISO 3166 code, e.g. GB) of phone numbers written without a country code; unset: such numbers are refused. */
+  defaultRegion: optionalText,
 
   /** One URL, or several cores that share one database. */
   core: z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(z.string().trim().min(1)).default([])),

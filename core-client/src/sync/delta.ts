@@ -14,7 +14,8 @@ export interface AccountChange {
   kind: 'accountChange';
   operationKey: string;
   location: RecordLocation;
-  email: string;
+  /** Absent for a phone user without an email. */
+  email: string | undefined;
   /** The account as the newer export plans it: its body and identity are what the core should now hold. */
   operation: ImportOperation;
   /** The account's index in the journal's states. */
@@ -143,7 +144,12 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
       for (const group of changed) changedKinds.add(group);
       if (operation.kind === 'passwordImport' && changed.includes('credentials')) passwordChanged = true;
       if (changed.includes('verification')) {
-        const isVerified = operation.kind === 'passwordImport' ? operation.identity?.emailVerified === true : operation.body.email.isVerified;
+        const isVerified =
+          operation.kind === 'passwordImport'
+            ? operation.identity?.emailVerified === true
+            : operation.kind === 'thirdPartySignInUp'
+              ? operation.body.email.isVerified
+              : true;
         verification ??= isVerified ? 'verified' : 'unverified';
       }
       items.push({

@@ -13,7 +13,9 @@ function expectedStore(items: PlanItem[]): string[] {
     .map((item) =>
       item.kind === 'passwordImport'
         ? `pw ${item.body.email} ${item.body.passwordHash} ${item.body.hashingAlgorithm ?? ''}`
-        : `tp ${item.body.thirdPartyId}/${item.body.thirdPartyUserId} ${item.body.email.id} true`,
+        : item.kind === 'thirdPartySignInUp'
+          ? `tp ${item.body.thirdPartyId}/${item.body.thirdPartyUserId} ${item.body.email.id} true`
+          : `pl ${JSON.stringify(item.body)}`,
     )
     .sort();
 }

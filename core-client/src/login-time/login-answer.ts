@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/**
+ * What a login-time migration answers the application's backend for one sign-in the core refused
+ * (`WRONG_CREDENTIALS_ERROR`): the library call (`migrateAtLogin`) and the service (`login-migration serve`) answer the
+ * same, so a backend can move from one to the other. Never the password, never the legacy hash.
+ */
+export const LoginMigrationAnswerSchema = z.discriminatedUnion('outcome', [
+  /** The email is not waiting in the store: the backend answers wrong credentials as usual. */
+  z.object({ outcome: z.literal('notWaiting') }),
+  /** The password does not match the legacy hash: nothing changed. */
+  z.object({ outcome: z.literal('wrongCredentials') }),
+  /**
+   * The password matched: the user is now in the core (created from the plain password, with its old id, verified
+   * email, metadata and roles) and the store marks it migrated; the backend signs in again.
+   */
+  z.object({ outcome: z.literal('migrated'), userId: z.string() }),
+  /**
+   * Not now: too many wrong passwords for this email or client, or the core or the store cannot be reached. Nothing
+   * changed; the backend answers "try later" and may say when.
+   */
+  z.object({
+    outcome: z.literal('tryLater'),
+    reason: z.enum(['tooManyAttempts', 'coreUnreachable', 'storeUnavailable', 'busy']),
+    retryAfterSeconds: z.number().int().positive(),
+  }),
+]);
+export type LoginMigrationAnswer = z.infer<typeof LoginMigrationAnswerSchema>;
