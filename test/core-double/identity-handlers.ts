@@ -7,7 +7,7 @@ import { userJson } from './store.js';
  * The identity calls beyond the contract, answered as core-behaviour.md records them ("Keeping a migrated user's
  * identity"). Each group can be switched off, so the double answers 404 like a core without it.
  */
-export const identityFeatureNames = ['mapping', 'verification', 'metadata', 'lookup', 'removal', 'roles', 'emailChange'] as const;
+export const identityFeatureNames = ['mapping', 'verification', 'metadata', 'lookup', 'removal', 'roles', 'emailChange', 'passwordless'] as const;
 export type IdentityFeatureName = (typeof identityFeatureNames)[number];
 
 /** SQL storage keeps at most this many characters of an external id. */
@@ -143,7 +143,7 @@ export function listUsers(context: HandlerContext): DoubleAnswer {
   const start = token === null ? 0 : Number(Buffer.from(token, 'base64').toString('utf8'));
   if (!Number.isInteger(start) || start < 0) return fail(400, 'invalid pagination token');
   const users = context.store.inScope(context.scope);
-  const page = users.slice(start, start + limit).map((user) => userJson(user, context.userShape, context.store.isVerified(user.id, user.email)));
+  const page = users.slice(start, start + limit).map((user) => userJson(user, context.userShape, context.store.isVerified(user.id, user.email ?? '')));
   const next = start + limit < users.length ? { nextPaginationToken: Buffer.from(String(start + limit)).toString('base64') } : {};
   return jsonAnswer({ status: CoreStatus.ok, users: page, ...next });
 }

@@ -136,6 +136,7 @@ describe('core double: identity calls beyond the contract', () => {
       removal: ['POST', '/user/remove', { userId: 'x' }],
       roles: ['GET', '/recipe/roles'],
       emailChange: ['PUT', '/recipe/user', { recipeUserId: 'x', email: 'a@b.c' }],
+      passwordless: ['GET', '/users/by-accountinfo?email=a@b.c&doUnionOfAccountInfo=true'],
     };
     for (const feature of identityFeatureNames) {
       double.identity.setMissing([feature]);

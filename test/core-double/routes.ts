@@ -1,9 +1,18 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { APP_PATH_SEGMENT_PREFIX, CoreErrorTexts, CoreHeaders, CorePaths, DEFAULT_APP_ID, DEFAULT_TENANT_ID } from '../../core-client/src/contract/names.js';
+import {
+  APP_PATH_SEGMENT_PREFIX,
+  CoreErrorTexts,
+  CoreHeaders,
+  CorePaths,
+  DEFAULT_APP_ID,
+  DEFAULT_TENANT_ID,
+  PASSWORDLESS_RECIPE_ID,
+} from '../../core-client/src/contract/names.js';
 import { AnswerWith, type DoubleAnswer, fail, isJsonObject, textAnswer } from './answers.js';
 import * as handlers from './handlers.js';
 import * as identity from './identity-handlers.js';
 import * as roles from './roles-handlers.js';
+import * as passwordless from './passwordless-handlers.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import type { HandlerContext } from './handlers.js';
 import type { Scope, UserStore } from './store.js';
@@ -38,6 +47,8 @@ interface Route {
   needsKey: boolean;
   /** `/hello` and `/apiversion` live at the root only; recipe routes also under a tenant/app prefix. */
   scoped: boolean;
+  /** Served only to a request with this `rid` header (a path shared by recipes); a route without one serves the others. */
+  recipeId?: string;
 }
 
 /** Routes by path; a path may take several methods (`GET` to read, `POST`/`PUT` to write). */
@@ -64,8 +75,13 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
   // One path, two features: `GET ?email=` finds a user, `PUT` changes its email (CorePaths.userEmailChange).
   [CorePaths.userByEmail]: [
     { method: 'GET', handler: identity.userByEmail, needsKey: true, scoped: true, feature: 'lookup' },
+    { method: 'PUT', handler: passwordless.changeLogin, needsKey: true, scoped: true, feature: 'passwordless', recipeId: PASSWORDLESS_RECIPE_ID },
     { method: 'PUT', handler: identity.changeEmail, needsKey: true, scoped: true, feature: 'emailChange' },
   ],
+  [CorePaths.passwordlessCode]: [{ method: 'POST', handler: passwordless.createCode, needsKey: true, scoped: true, feature: 'passwordless' }],
+  [CorePaths.passwordlessConsume]: [{ method: 'POST', handler: passwordless.consumeCode, needsKey: true, scoped: true, feature: 'passwordless' }],
+  [CorePaths.passwordlessCodesRemove]: [{ method: 'POST', handler: passwordless.removeCodes, needsKey: true, scoped: true, feature: 'passwordless' }],
+  [CorePaths.usersByAccountInfo]: [{ method: 'GET', handler: passwordless.usersByAccountInfo, needsKey: true, scoped: true, feature: 'passwordless' }],
   [CorePaths.removeUser]: [{ method: 'POST', handler: identity.removeUser, needsKey: true, scoped: true, feature: 'removal' }],
   '/users': [{ method: 'GET', handler: identity.listUsers, needsKey: true, scoped: true, feature: 'lookup' }],
   [CorePaths.userCount]: [{ method: 'GET', handler: identity.countUsers, needsKey: true, scoped: true, feature: 'lookup' }],
@@ -145,10 +161,15 @@ export async function answerCall(call: IncomingCall, settings: RouterSettings): 
     const routes = ROUTES[routePath] ?? [];
     const first = routes[0];
     if (first === undefined || (prefixed && !first.scoped)) return textAnswer(404, CoreErrorTexts.notFound);
-    const route = routes.find((candidate) => candidate.method === call.method);
+    const rid = call.headers[CoreHeaders.recipeId];
+    // A route for the request's recipe first; any other `rid` (or none) is served by the route without one, as a real core does.
+    const route =
+      routes.find((candidate) => candidate.method === call.method && candidate.recipeId !== undefined && candidate.recipeId === rid) ??
+      routes.find((candidate) => candidate.method === call.method && candidate.recipeId === undefined);
     // A feature switched off is a call the core does not have at all: 404, also where the path serves another feature.
     const featureMissing = (candidate: Route): boolean => candidate.feature !== undefined && settings.missingFeatures.has(candidate.feature);
-    if (route === undefined ? routes.every(featureMissing) : featureMissing(route)) return textAnswer(404, CoreErrorTexts.notFound);
+    const forThisRecipe = routes.filter((candidate) => candidate.recipeId === undefined || candidate.recipeId === rid);
+    if (route === undefined ? forThisRecipe.every(featureMissing) : featureMissing(route)) return textAnswer(404, CoreErrorTexts.notFound);
     if (route === undefined) return textAnswer(405, CoreErrorTexts.methodNotSupported);
     const tenantKnown = settings.apps.has(scope.appId) && settings.tenants.has(scope.tenantId);
     const tenantMissing = textAnswer(400, tenantNotFoundText(scope));

@@ -6,7 +6,7 @@ import { type ContentionSettings, LOCKED_TABLE_TEXT, isWriteCall, writesToStore 
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import { answerCall } from './routes.js';
-import { type StoredEmailPasswordUser, type StoredThirdPartyUser, type StoredUser, UserStore } from './store.js';
+import { type StoredCode, type StoredEmailPasswordUser, type StoredPasswordlessUser, type StoredThirdPartyUser, type StoredUser, UserStore } from './store.js';
 
 export interface CoreDoubleOptions {
   /** When given, every call but `/hello` needs one of these (header `api-key` or `Authorization: Bearer`). */
@@ -59,6 +59,9 @@ export interface CoreDouble {
   users(): StoredUser[];
   emailPasswordUsers(): StoredEmailPasswordUser[];
   thirdPartyUsers(): StoredThirdPartyUser[];
+  passwordlessUsers(): StoredPasswordlessUser[];
+  /** Passwordless codes made and not yet consumed nor removed (what a run killed between the two calls leaves). */
+  passwordlessCodes(): StoredCode[];
   /** The latest requests, oldest first (at most `keepRequests`). */
   requests(): RecordedRequest[];
   /** Every request since start or the last reset, also those no longer kept. */
@@ -273,6 +276,8 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
     users: () => store.all(),
     emailPasswordUsers: () => store.all().filter((user): user is StoredEmailPasswordUser => user.kind === 'emailPassword'),
     thirdPartyUsers: () => store.all().filter((user): user is StoredThirdPartyUser => user.kind === 'thirdParty'),
+    passwordlessUsers: () => store.all().filter((user): user is StoredPasswordlessUser => user.kind === 'passwordless'),
+    passwordlessCodes: () => store.codes(),
     requests: () => recorded.toArray().map((entry) => ({ ...entry, headers: { ...entry.headers } })),
     requestCount: () => requestCount,
     inFlight: () => inFlight,

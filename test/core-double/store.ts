@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { VENDOR_SCRYPT } from '../../core-client/src/contract/names.js';
 
 /** Which app and tenant a request is for (from its path). */
@@ -29,14 +29,44 @@ export interface StoredThirdPartyUser extends Scope {
   externalId?: string;
 }
 
-export type StoredUser = StoredEmailPasswordUser | StoredThirdPartyUser;
+/** A passwordless user: a phone number, an email, or (after a change) both; stored as given, unchecked. */
+export interface StoredPasswordlessUser extends Scope {
+  kind: 'passwordless';
+  id: string;
+  phoneNumber?: string;
+  email?: string;
+  timeJoined: number;
+  externalId?: string;
+}
+
+export type StoredUser = StoredEmailPasswordUser | StoredThirdPartyUser | StoredPasswordlessUser;
+
+/** A passwordless login: which kind, and its value as the core keeps it. */
+export type PasswordlessLogin = { phoneNumber: string } | { email: string };
+
+/** A one-time code for a login, until it is consumed, removed or expires. */
+export interface StoredCode extends Scope {
+  preAuthSessionId: string;
+  linkCode: string;
+  login: PasswordlessLogin;
+  timeCreated: number;
+}
+
+/** How long a code lives (what a real core answered as `codeLifetime`). */
+export const CODE_LIFETIME_MS = 900_000;
 
 /** The double's in-memory user table, one namespace per app and tenant, as a core with an in-memory database. */
 export class UserStore {
   readonly #emailPassword = new Map<string, StoredEmailPasswordUser>();
   readonly #thirdParty = new Map<string, StoredThirdPartyUser>();
+  /** By the core's own id; `#passwordlessLogins` finds one by its phone number or email. */
+  readonly #passwordless = new Map<string, StoredPasswordlessUser>();
+  /** `keyOf(scope, 'phoneNumber' | 'email', value)` → the core's id of the passwordless user with that login. */
+  readonly #passwordlessLogins = new Map<string, string>();
+  /** preAuthSessionId → the code. */
+  readonly #codes = new Map<string, StoredCode>();
   /** The core's own id → where the user is kept. */
-  readonly #byId = new Map<string, { table: 'emailPassword' | 'thirdParty'; key: string }>();
+  readonly #byId = new Map<string, { table: 'emailPassword' | 'thirdParty' | 'passwordless'; key: string }>();
   /** External id → the core's own id, with the free text given at mapping time. */
   readonly #mappings = new Map<string, { coreId: string; info: string | undefined }>();
   /** `<core id or the id as given>\n<email>` of every verified email (a third-party user's `isVerified` mirrors its current email's). */
@@ -91,6 +121,80 @@ export class UserStore {
     return { user, createdNewUser: existing === undefined };
   }
 
+  /** `POST /recipe/signinup/code`: a code for the login (nothing is sent; the login is kept as given). */
+  createCode(scope: Scope, login: PasswordlessLogin, now = Date.now()): StoredCode {
+    const code: StoredCode = { ...scope, preAuthSessionId: randomToken(), linkCode: randomToken(), login, timeCreated: now };
+    this.#codes.set(code.preAuthSessionId, code);
+    return code;
+  }
+
+  /**
+   * `POST /recipe/signinup/code/consume`: uses the code up and creates the login's passwordless user, or finds the
+   * one it has. Undefined for a code that does not exist, was used or removed, or expired (`RESTART_FLOW_ERROR`).
+   */
+  consumeCode(
+    scope: Scope,
+    preAuthSessionId: string,
+    linkCode: string,
+    now = Date.now(),
+  ): { user: StoredPasswordlessUser; createdNewUser: boolean; login: PasswordlessLogin } | undefined {
+    const code = this.#codes.get(preAuthSessionId);
+    if (code === undefined || code.linkCode !== linkCode || code.appId !== scope.appId || code.tenantId !== scope.tenantId) return undefined;
+    this.#codes.delete(preAuthSessionId);
+    if (now > code.timeCreated + CODE_LIFETIME_MS) return undefined;
+    const existing = this.findPasswordlessUser(scope, code.login);
+    if (existing !== undefined) return { user: existing, createdNewUser: false, login: code.login };
+    const user: StoredPasswordlessUser = { kind: 'passwordless', ...scope, id: randomUUID(), ...code.login, timeJoined: now };
+    this.#passwordless.set(user.id, user);
+    this.#passwordlessLogins.set(loginKey(scope, code.login), user.id);
+    this.#byId.set(user.id, { table: 'passwordless', key: user.id });
+    // The code went to that email: it is verified, as a real core marks it.
+    if ('email' in code.login) this.#verified.add(`${user.id}\n${code.login.email}`);
+    return { user, createdNewUser: true, login: code.login };
+  }
+
+  /** `POST /recipe/signinup/codes/remove`: every code of the login goes. */
+  removeCodes(scope: Scope, login: PasswordlessLogin): void {
+    const key = loginKey(scope, login);
+    for (const [id, code] of this.#codes) if (loginKey(code, code.login) === key) this.#codes.delete(id);
+  }
+
+  /** The codes not consumed nor removed (expired ones too), for assertions. */
+  codes(): StoredCode[] {
+    return [...this.#codes.values()].map((code) => ({ ...code }));
+  }
+
+  findPasswordlessUser(scope: Scope, login: PasswordlessLogin): StoredPasswordlessUser | undefined {
+    const id = this.#passwordlessLogins.get(loginKey(scope, login));
+    return id === undefined ? undefined : this.#passwordless.get(id);
+  }
+
+  /**
+   * `PUT /recipe/user` with `rid: passwordless`: the user's new phone number or email (the other login kept); a login
+   * another passwordless user has is taken. A new email starts unverified, as on a real core.
+   */
+  changePasswordlessLogin(userId: string, login: PasswordlessLogin): 'OK' | 'emailTaken' | 'phoneNumberTaken' | 'unknownUser' {
+    const id = this.resolve(userId);
+    const user = id === undefined ? undefined : this.#passwordless.get(id);
+    if (user === undefined) return 'unknownUser';
+    const [field, value] = 'phoneNumber' in login ? (['phoneNumber', login.phoneNumber] as const) : (['email', login.email] as const);
+    if (user[field] === value) return 'OK';
+    const taken = this.#passwordlessLogins.get(loginKey(user, login));
+    if (taken !== undefined && taken !== user.id) return field === 'email' ? 'emailTaken' : 'phoneNumberTaken';
+    const earlier = user[field];
+    if (earlier !== undefined) this.#passwordlessLogins.delete(loginKey(user, field === 'email' ? { email: earlier } : { phoneNumber: earlier }));
+    user[field] = value;
+    this.#passwordlessLogins.set(loginKey(user, login), user.id);
+    return 'OK';
+  }
+
+  /** `GET /users/by-accountinfo`: the users of every kind in the scope that sign in with that email or phone number. */
+  usersWithLogin(scope: Scope, login: PasswordlessLogin): StoredUser[] {
+    return this.inScope(scope).filter((user) =>
+      'phoneNumber' in login ? user.kind === 'passwordless' && user.phoneNumber === login.phoneNumber : user.email === login.email,
+    );
+  }
+
   findEmailPasswordUser(scope: Scope, email: string): StoredEmailPasswordUser | undefined {
     return this.#emailPassword.get(keyOf(scope, email));
   }
@@ -99,6 +203,7 @@ export class UserStore {
   byCoreId(id: string): StoredUser | undefined {
     const place = this.#byId.get(id);
     if (place === undefined) return undefined;
+    if (place.table === 'passwordless') return this.#passwordless.get(place.key);
     return place.table === 'emailPassword' ? this.#emailPassword.get(place.key) : this.#thirdParty.get(place.key);
   }
 
@@ -290,7 +395,11 @@ export class UserStore {
     const place = this.#byId.get(id);
     if (user === undefined || place === undefined) return;
     if (place.table === 'emailPassword') this.#emailPassword.delete(place.key);
-    else this.#thirdParty.delete(place.key);
+    else if (place.table === 'thirdParty') this.#thirdParty.delete(place.key);
+    else {
+      this.#passwordless.delete(place.key);
+      for (const [key, holder] of this.#passwordlessLogins) if (holder === id) this.#passwordlessLogins.delete(key);
+    }
     this.#byId.delete(id);
     if (user.externalId !== undefined) this.#mappings.delete(user.externalId);
     this.#metadata.delete(id);
@@ -302,12 +411,15 @@ export class UserStore {
   }
 
   all(): StoredUser[] {
-    return [...this.#emailPassword.values(), ...this.#thirdParty.values()].map((user) => ({ ...user }));
+    return [...this.#emailPassword.values(), ...this.#thirdParty.values(), ...this.#passwordless.values()].map((user) => ({ ...user }));
   }
 
   clear(): void {
     this.#emailPassword.clear();
     this.#thirdParty.clear();
+    this.#passwordless.clear();
+    this.#passwordlessLogins.clear();
+    this.#codes.clear();
     this.#byId.clear();
     this.#mappings.clear();
     this.#verified.clear();
@@ -322,12 +434,22 @@ function keyOf(scope: Scope, ...parts: string[]): string {
   return JSON.stringify([scope.appId, scope.tenantId, ...parts]);
 }
 
+function loginKey(scope: Scope, login: PasswordlessLogin): string {
+  return 'phoneNumber' in login ? keyOf(scope, 'phoneNumber', login.phoneNumber) : keyOf(scope, 'email', login.email);
+}
+
+/** A url-safe random handle, as long as a real core's. */
+function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
 /**
  * The user object a recent core returns, or the flat one of older cores. Once mapped, the user is named by its
  * external id everywhere (core-behaviour.md). `verified` is the password user's verification state.
  */
 export function userJson(user: StoredUser, shape: 'recent' | 'legacy', verified = false): Record<string, unknown> {
   const id = user.externalId ?? user.id;
+  if (user.kind === 'passwordless') return passwordlessUserJson(user, shape, verified);
   if (shape === 'legacy') return { id, email: user.email, timeJoined: user.timeJoined };
   const thirdParty = user.kind === 'thirdParty' ? [{ id: user.thirdPartyId, userId: user.thirdPartyUserId }] : [];
   return {
@@ -347,6 +469,35 @@ export function userJson(user: StoredUser, shape: 'recent' | 'legacy', verified 
         tenantIds: [user.tenantId],
         timeJoined: user.timeJoined,
         ...(user.kind === 'thirdParty' ? { thirdParty: thirdParty[0] } : {}),
+      },
+    ],
+  };
+}
+
+/**
+ * A passwordless user as a real core 10 answered it: its phone number and email (each when it has one), one login
+ * method whose `verified` is its email's (true for a phone-only user).
+ */
+function passwordlessUserJson(user: StoredPasswordlessUser, shape: 'recent' | 'legacy', emailVerified: boolean): Record<string, unknown> {
+  const id = user.externalId ?? user.id;
+  const logins = { ...(user.email === undefined ? {} : { email: user.email }), ...(user.phoneNumber === undefined ? {} : { phoneNumber: user.phoneNumber }) };
+  if (shape === 'legacy') return { id, ...logins, timeJoined: user.timeJoined };
+  return {
+    id,
+    isPrimaryUser: false,
+    tenantIds: [user.tenantId],
+    timeJoined: user.timeJoined,
+    emails: user.email === undefined ? [] : [user.email],
+    phoneNumbers: user.phoneNumber === undefined ? [] : [user.phoneNumber],
+    thirdParty: [],
+    loginMethods: [
+      {
+        tenantIds: [user.tenantId],
+        recipeUserId: id,
+        verified: user.email === undefined ? true : emailVerified,
+        timeJoined: user.timeJoined,
+        recipeId: 'passwordless',
+        ...logins,
       },
     ],
   };

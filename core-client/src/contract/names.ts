@@ -35,6 +35,17 @@ export const CorePaths = {
   userRoles: '/recipe/user/roles',
   userRoleRemove: '/recipe/user/role/remove',
   roleRemove: '/recipe/role/remove',
+  // Passwordless users (core-behaviour.md, "Passwordless users: phone numbers and email links"):
+  /** `POST {phoneNumber} | {email}`: makes a one-time code for that login (nothing is sent to it). */
+  passwordlessCode: '/recipe/signinup/code',
+  /** `POST {preAuthSessionId, linkCode}`: uses the code up; creates the login's passwordless user, or finds it. */
+  passwordlessConsume: '/recipe/signinup/code/consume',
+  /** `POST {phoneNumber} | {email}`: removes every code of that login (what a run killed between the two calls left). */
+  passwordlessCodesRemove: '/recipe/signinup/codes/remove',
+  /** `PUT {recipeUserId, phoneNumber | email}` with the header `rid: passwordless`: a passwordless user's new login. */
+  passwordlessUserChange: '/recipe/user',
+  /** `GET ?phoneNumber= | ?email= &doUnionOfAccountInfo=true`: users of every kind with that login. */
+  usersByAccountInfo: '/users/by-accountinfo',
 } as const;
 export type CorePath = (typeof CorePaths)[keyof typeof CorePaths];
 
@@ -43,7 +54,12 @@ export const CoreHeaders = {
   contentType: 'content-type',
   authorization: 'authorization',
   retryAfter: 'retry-after',
+  /** Which recipe a shared path is for: `PUT /recipe/user` changes a passwordless user only with `rid: passwordless`. */
+  recipeId: 'rid',
 } as const;
+
+/** The `rid` header's value for a passwordless user's calls. */
+export const PASSWORDLESS_RECIPE_ID = 'passwordless';
 
 /** The request content type the contract prescribes (section 4). */
 export const REQUEST_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -87,6 +103,10 @@ export const CoreStatus = {
   emailAlreadyExists: 'EMAIL_ALREADY_EXISTS_ERROR',
   unknownUserId: 'UNKNOWN_USER_ID_ERROR',
   unknownRole: 'UNKNOWN_ROLE_ERROR',
+  /** A code that does not exist (never made, used, removed or expired). */
+  restartFlow: 'RESTART_FLOW_ERROR',
+  /** A passwordless user's new phone number already belongs to another user (seen on a real core; not in the spec's list). */
+  phoneNumberAlreadyExists: 'PHONE_NUMBER_ALREADY_EXISTS_ERROR',
 } as const;
 
 const emptyFieldText = (field: string): string => `Field name '${field}' cannot be an empty String`;
@@ -110,6 +130,14 @@ export const CoreErrorTexts = {
   emptyRole: emptyFieldText('role'),
   externalIdIsCoreId: 'Cannot create a userId mapping where the externalId is also a SuperTokens userID',
   signerKeyMissing: `java.lang.IllegalStateException: '${SIGNER_KEY_CONFIG_NAME}' cannot be null`,
+  /** A code request with neither or both logins. */
+  passwordlessCodeLogin: 'Please provide exactly one of email, phoneNumber or deviceId',
+  /** A removal of codes with neither or both logins (seen on a real core). */
+  passwordlessCodesRemoveLogin: 'Please provide exactly one of email or phoneNumber',
+  /** `PUT /recipe/user` without `rid: passwordless` and without an email or password: the password user's update. */
+  userChangeNeedsEmailOrPassword: 'You have to provide either email or password.',
+  /** `GET /users/by-accountinfo` without its union flag (seen on a real core). */
+  accountInfoUnionMissing: "Field name 'doUnionOfAccountInfo' is missing in GET request",
 } as const;
 
 /** Matches the 500 a core gives for a `$f_scrypt$` hash when it has no signer key (any vendor prefix). */

@@ -77,3 +77,23 @@ export type UserRoleBody = z.infer<typeof UserRoleBodySchema>;
 /** `POST /recipe/role/remove`. */
 export const RemoveRoleBodySchema = z.object({ role: z.string() });
 export type RemoveRoleBody = z.infer<typeof RemoveRoleBodySchema>;
+
+/* Passwordless users (core-behaviour.md). */
+
+/**
+ * The login of a passwordless user: exactly one of a phone number (E.164, normalised by the plan: the core does not
+ * check it) or an email. The body of a code request and of a removal of codes.
+ */
+export const PasswordlessLoginBodySchema = z.union([z.strictObject({ phoneNumber: z.string().min(1) }), z.strictObject({ email: z.string().min(1) })]);
+export type PasswordlessLoginBody = z.infer<typeof PasswordlessLoginBodySchema>;
+
+/** `POST /recipe/signinup/code/consume` by link code. Both values are credentials: never journalled, logged or reported. */
+export const PasswordlessConsumeBodySchema = z.object({ preAuthSessionId: z.string().min(1), linkCode: z.string().min(1) });
+export type PasswordlessConsumeBody = z.infer<typeof PasswordlessConsumeBodySchema>;
+
+/** `PUT /recipe/user` with `rid: passwordless`: the user's new phone number or email (the other kept). */
+export const PasswordlessUserChangeBodySchema = z.union([
+  z.strictObject({ recipeUserId: z.string().min(1), phoneNumber: z.string().min(1) }),
+  z.strictObject({ recipeUserId: z.string().min(1), email: z.string().min(1) }),
+]);
+export type PasswordlessUserChangeBody = z.infer<typeof PasswordlessUserChangeBodySchema>;

@@ -154,3 +154,40 @@ export const RemoveUserRoleAnswerSchema = z.discriminatedUnion('status', [
 ]);
 
 export const RemoveRoleAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok), didRoleExist: z.boolean() });
+
+/* Passwordless users (core-behaviour.md). */
+
+/** `POST /recipe/signinup/code`: the code's handles (credentials: read into Secrets at once) and its lifetime. */
+export const PasswordlessCodeAnswerSchema = z.looseObject({
+  status: z.literal(CoreStatus.ok),
+  preAuthSessionId: z.string().min(1),
+  linkCode: z.string().min(1),
+  codeLifetime: z.number().int().nonnegative(),
+});
+
+export const PasswordlessConsumeAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok), createdNewUser: z.boolean(), user: CoreUserSchema }),
+  z.looseObject({ status: z.literal(CoreStatus.restartFlow) }),
+]);
+
+export const PasswordlessCodesRemoveAnswerSchema = z.looseObject({ status: z.literal(CoreStatus.ok) });
+
+export const PasswordlessUserChangeAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok) }),
+  z.looseObject({ status: z.literal(CoreStatus.emailAlreadyExists) }),
+  z.looseObject({ status: z.literal(CoreStatus.phoneNumberAlreadyExists) }),
+  z.looseObject({ status: z.literal(CoreStatus.unknownUserId) }),
+]);
+
+/** A login method of a recent core's user: which recipe, and the login it holds. */
+export const LoginMethodSchema = z.looseObject({
+  recipeId: z.string(),
+  email: z.string().optional(),
+  phoneNumber: z.string().optional(),
+});
+
+/** `GET /users/by-accountinfo`: users of every kind with the login (recent cores only: their users list login methods). */
+export const UsersByAccountInfoAnswerSchema = z.looseObject({
+  status: z.literal(CoreStatus.ok),
+  users: z.array(z.looseObject({ id: z.string().min(1), loginMethods: z.array(LoginMethodSchema) })),
+});

@@ -57,8 +57,10 @@ export interface Exchange {
   method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: unknown;
-  /** Values of this request that must never appear in an error (passwords, password hashes). */
+  /** Values of this request that must never appear in an error (passwords, password hashes, link codes). */
   secrets?: readonly string[];
+  /** Headers besides the key and the content type (`rid: passwordless`). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What came back: the status, the body as text, and what an error made of it would need. */
@@ -223,7 +225,7 @@ export class CoreChannel {
       appId: this.target.appId,
       redact: this.#redactor(exchange.secrets ?? []),
     };
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...exchange.headers };
     if (!this.#apiKey.isEmpty) headers[CoreHeaders.apiKey] = this.#apiKey.reveal();
     if (exchange.body !== undefined) headers[CoreHeaders.contentType] = REQUEST_CONTENT_TYPE;
     // Every call goes through here, so the deadline and the size limit hold for any request this client makes. The

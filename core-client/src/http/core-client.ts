@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { CoreErrorTexts, type CorePath, CorePaths, CoreStatus, HELLO_BODY } from '../contract/names.js';
+import { CoreErrorTexts, CoreHeaders, type CorePath, CorePaths, CoreStatus, HELLO_BODY, PASSWORDLESS_RECIPE_ID } from '../contract/names.js';
 import {
   EmailVerifyTokenBodySchema,
   type PasswordHashImportBody,
@@ -20,6 +20,11 @@ import {
   type UserRoleBody,
   UserRoleBodySchema,
   RemoveRoleBodySchema,
+  type PasswordlessLoginBody,
+  PasswordlessLoginBodySchema,
+  PasswordlessConsumeBodySchema,
+  type PasswordlessUserChangeBody,
+  PasswordlessUserChangeBodySchema,
 } from '../contract/requests.js';
 import {
   ApiVersionAnswerSchema,
@@ -46,6 +51,11 @@ import {
   AddUserRoleAnswerSchema,
   RemoveUserRoleAnswerSchema,
   RemoveRoleAnswerSchema,
+  PasswordlessCodeAnswerSchema,
+  PasswordlessConsumeAnswerSchema,
+  PasswordlessCodesRemoveAnswerSchema,
+  PasswordlessUserChangeAnswerSchema,
+  UsersByAccountInfoAnswerSchema,
 } from '../contract/responses.js';
 import { Secret } from '../secret.js';
 import { type CallOptions, CoreChannel, type CoreClientOptions, type Exchange, type ProbeOptions } from './channel.js';
@@ -73,6 +83,20 @@ export type EmailVerifyResult = { outcome: 'verified' } | { outcome: 'invalidTok
 export type UserByEmailResult = { found: true; userId: string } | { found: false };
 export type ChangeEmailResult = { outcome: 'changed' } | { outcome: 'emailTaken' } | { outcome: 'unknownUser' };
 export type AddUserRoleResult = { outcome: 'added' | 'alreadyHad' | 'unknownRole' };
+/** A one-time code's handles: whoever holds them signs in as the login's user, so both are Secrets. */
+export interface PasswordlessCode {
+  preAuthSessionId: Secret;
+  linkCode: Secret;
+  lifetimeMs: number;
+}
+export type ConsumeCodeResult = { outcome: 'created' | 'existing'; userId: string } | { outcome: 'codeGone' };
+export type PasswordlessChangeResult = { outcome: 'changed' | 'emailTaken' | 'phoneNumberTaken' | 'unknownUser' };
+/** A user the core holds for a login: its id (as every answer names it) and the recipes of its login methods with that login. */
+export interface AccountInfoUser {
+  userId: string;
+  /** `passwordless`, `emailpassword`, `thirdparty`: the login methods that hold the login asked for. */
+  recipes: string[];
+}
 
 /** The tenant probe's import: every field present (a core checks those first), a hash of no family (refused after the tenant is found). */
 export const TENANT_PROBE_BODY = { email: 'core-migrate-probe@tenant.invalid', passwordHash: 'core-migrate-probe' } as const;
@@ -377,6 +401,91 @@ export class CoreClient {
     const payload = RemoveRoleBodySchema.parse({ role });
     const exchange: Exchange = { method: 'POST', path: this.#channel.recipePath(CorePaths.roleRemove), body: payload };
     return this.#channel.call(exchange, options, (answer) => ({ existed: this.#channel.json(answer, RemoveRoleAnswerSchema).didRoleExist }));
+  }
+
+  /**
+   * `POST /recipe/signinup/code`: a one-time code for a phone number or an email (the core sends nothing). The login is
+   * stored as given: the plan normalises it first.
+   */
+  async createPasswordlessCode(login: PasswordlessLoginBody, options: CallOptions = {}): Promise<PasswordlessCode> {
+    const payload = PasswordlessLoginBodySchema.parse(login);
+    const exchange: Exchange = { method: 'POST', path: this.#channel.recipePath(CorePaths.passwordlessCode), body: payload };
+    return this.#channel.call(exchange, options, (answer): PasswordlessCode => {
+      const parsed = this.#channel.json(answer, PasswordlessCodeAnswerSchema);
+      return { preAuthSessionId: new Secret(parsed.preAuthSessionId), linkCode: new Secret(parsed.linkCode), lifetimeMs: parsed.codeLifetime };
+    });
+  }
+
+  /**
+   * `POST /recipe/signinup/code/consume` by link code: creates the login's passwordless user (`created`), or finds the
+   * one it has (`existing`); `codeGone` for a code that was used, removed or expired (`RESTART_FLOW_ERROR`).
+   */
+  async consumePasswordlessCode(code: Pick<PasswordlessCode, 'preAuthSessionId' | 'linkCode'>, options: CallOptions = {}): Promise<ConsumeCodeResult> {
+    const payload = PasswordlessConsumeBodySchema.parse({ preAuthSessionId: code.preAuthSessionId.reveal(), linkCode: code.linkCode.reveal() });
+    const exchange: Exchange = {
+      method: 'POST',
+      path: this.#channel.recipePath(CorePaths.passwordlessConsume),
+      body: payload,
+      secrets: [payload.preAuthSessionId, payload.linkCode],
+    };
+    return this.#channel.call(exchange, options, (answer): ConsumeCodeResult => {
+      const parsed = this.#channel.json(answer, PasswordlessConsumeAnswerSchema);
+      if (parsed.status === CoreStatus.restartFlow) return { outcome: 'codeGone' };
+      return { outcome: parsed.createdNewUser ? 'created' : 'existing', userId: parsed.user.id };
+    });
+  }
+
+  /** `POST /recipe/signinup/codes/remove`: every code of the login goes (OK also when it has none). */
+  async removePasswordlessCodes(login: PasswordlessLoginBody, options: CallOptions = {}): Promise<void> {
+    const payload = PasswordlessLoginBodySchema.parse(login);
+    const exchange: Exchange = { method: 'POST', path: this.#channel.recipePath(CorePaths.passwordlessCodesRemove), body: payload };
+    return this.#channel.call(exchange, options, (answer) => {
+      this.#channel.json(answer, PasswordlessCodesRemoveAnswerSchema);
+    });
+  }
+
+  /**
+   * `PUT /recipe/user` with `rid: passwordless`: a passwordless user's new phone number or email; it keeps its id,
+   * mapping, metadata and roles. Without the header the same path is the password user's update.
+   */
+  async changePasswordlessLogin(body: PasswordlessUserChangeBody, options: CallOptions = {}): Promise<PasswordlessChangeResult> {
+    const payload = PasswordlessUserChangeBodySchema.parse(body);
+    const exchange: Exchange = {
+      method: 'PUT',
+      path: this.#channel.recipePath(CorePaths.passwordlessUserChange),
+      body: payload,
+      headers: { [CoreHeaders.recipeId]: PASSWORDLESS_RECIPE_ID },
+    };
+    return this.#channel.call(exchange, options, (answer): PasswordlessChangeResult => {
+      const parsed = this.#channel.json(answer, PasswordlessUserChangeAnswerSchema);
+      switch (parsed.status) {
+        case CoreStatus.ok:
+          return { outcome: 'changed' };
+        case CoreStatus.emailAlreadyExists:
+          return { outcome: 'emailTaken' };
+        case CoreStatus.phoneNumberAlreadyExists:
+          return { outcome: 'phoneNumberTaken' };
+        case CoreStatus.unknownUserId:
+          return { outcome: 'unknownUser' };
+      }
+    });
+  }
+
+  /**
+   * `GET /users/by-accountinfo` (read-only): the users of every kind that sign in with this phone number or email,
+   * each with the recipes of its login methods that hold it (a password user and a passwordless user may share an email).
+   */
+  async usersByAccountInfo(login: PasswordlessLoginBody, options: CallOptions = {}): Promise<AccountInfoUser[]> {
+    const query = { ...PasswordlessLoginBodySchema.parse(login), doUnionOfAccountInfo: 'true' };
+    const exchange: Exchange = { method: 'GET', path: this.#channel.recipePath(CorePaths.usersByAccountInfo, query) };
+    return this.#channel.call(exchange, options, (answer) =>
+      this.#channel.json(answer, UsersByAccountInfoAnswerSchema).users.map((user) => ({
+        userId: user.id,
+        recipes: user.loginMethods
+          .filter((method) => ('phoneNumber' in login ? method.phoneNumber === login.phoneNumber : method.email === login.email))
+          .map((method) => method.recipeId),
+      })),
+    );
   }
 
   /** The tenant and app this client's operations go to. */

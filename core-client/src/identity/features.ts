@@ -15,14 +15,21 @@ type ProbeClient = Pick<CoreClient, 'probeCall' | 'retryPolicy'>;
  * makes. Each is sent with nothing to act on, so the core refuses it (400) when it has the call and answers 404 when
  * it does not; no probe creates, changes or removes anything, not even a user that does not exist.
  */
-const probedCalls: Record<IdentityFeature, { method: 'GET' | 'POST' | 'PUT'; path: CorePath }> = {
-  mapping: { method: 'POST', path: CorePaths.userIdMap },
-  verification: { method: 'POST', path: CorePaths.emailVerifyToken },
-  metadata: { method: 'PUT', path: CorePaths.userMetadata },
-  lookup: { method: 'GET', path: CorePaths.userByEmail },
-  removal: { method: 'POST', path: CorePaths.removeUser },
-  roles: { method: 'PUT', path: CorePaths.role },
-  emailChange: { method: 'PUT', path: CorePaths.userEmailChange },
+type ProbedCall = { method: 'GET' | 'POST' | 'PUT'; path: CorePath };
+const probedCalls: Record<IdentityFeature, readonly ProbedCall[]> = {
+  mapping: [{ method: 'POST', path: CorePaths.userIdMap }],
+  verification: [{ method: 'POST', path: CorePaths.emailVerifyToken }],
+  metadata: [{ method: 'PUT', path: CorePaths.userMetadata }],
+  lookup: [{ method: 'GET', path: CorePaths.userByEmail }],
+  removal: [{ method: 'POST', path: CorePaths.removeUser }],
+  roles: [{ method: 'PUT', path: CorePaths.role }],
+  emailChange: [{ method: 'PUT', path: CorePaths.userEmailChange }],
+  // A code request with neither login (400 "Please provide exactly one of ..."), and a lookup without its query: the
+  // push makes codes and looks its passwordless users up, so it needs both.
+  passwordless: [
+    { method: 'POST', path: CorePaths.passwordlessCode },
+    { method: 'GET', path: CorePaths.usersByAccountInfo },
+  ],
 };
 
 /** The core answered a probe with neither a refusal nor 404: nothing can be decided, nothing is sent. */
@@ -52,18 +59,26 @@ export async function probeIdentityFeatures(client: ProbeClient, options: Pick<C
   const call = { retry: pushBacksOnly(client.retryPolicy), ...options };
   const support = {} as FeatureSupport;
   for (const feature of identityFeatures) {
-    const { method, path } = probedCalls[feature];
-    try {
-      support[feature] = await client.probeCall(method, path, call);
-    } catch (error) {
-      if (isCoreError(error)) throw new IdentityProbeError(feature, error.message, { cause: error });
-      throw error;
+    support[feature] = true;
+    for (const { method, path } of probedCalls[feature]) {
+      try {
+        support[feature] = await client.probeCall(method, path, call);
+      } catch (error) {
+        if (isCoreError(error)) throw new IdentityProbeError(feature, error.message, { cause: error });
+        throw error;
+      }
+      if (!support[feature]) break;
     }
   }
   return support;
 }
 
-export type PlanIdentity = Pick<PlanSummary, 'identity' | 'passwordImports' | 'roles'>;
+export type PlanIdentity = Pick<PlanSummary, 'identity' | 'passwordImports' | 'thirdPartySignInUps' | 'operations' | 'rejected' | 'roles'>;
+
+/** The plan's passwordless users: every operation that is neither refused, a password import nor a sign-in-up. */
+export function plannedPasswordless(plan: Pick<PlanSummary, 'passwordImports' | 'thirdPartySignInUps' | 'operations' | 'rejected'>): number {
+  return plan.operations - plan.rejected - plan.passwordImports - plan.thirdPartySignInUps;
+}
 
 /** The flag that turns each step off, for the sentence that asks for it. */
 const turnOffFlags: Record<StepFeature, string> = {
@@ -72,6 +87,7 @@ const turnOffFlags: Record<StepFeature, string> = {
   metadata: '--no-metadata',
   lookup: '--existing replace',
   roles: '--no-roles',
+  passwordless: '--no-passwordless',
 };
 
 /**
@@ -90,7 +106,10 @@ export function missingFeaturesSentence(
   turnOff = `pass ${missing.map((feature) => turnOffFlags[feature]).join(' ')}`,
 ): string {
   const names = missing.map((feature) => featureLabels[feature]).join(', ');
-  return `The core at ${target} has no ${names} (it answered 404), which this push needs; nothing was sent. Upgrade the core, or ${turnOff} to push without ${missing.length === 1 ? 'it' : 'them'}.`;
+  const leftOut = missing.includes('passwordless')
+    ? ' Without the passwordless calls, the phone-number and email-link users are left out of the push and listed in the report for a password reset.'
+    : '';
+  return `The core at ${target} has no ${names} (it answered 404), which this push needs; nothing was sent. Upgrade the core, or ${turnOff} to push without ${missing.length === 1 ? 'it' : 'them'}.${leftOut}`;
 }
 
 /**
@@ -112,6 +131,8 @@ export function identityOptionsFor(
     // Replace can do without the lookup; skip cannot tell an existing user from a new one without it.
     lookup: requested.lookup && requested.existing === 'skip' && (plan === undefined || plan.passwordImports > 0),
     roles: requested.roles && (plan === undefined || plan.roles.operationsWithRoles > 0),
+    // Never turned off by itself: without the calls these users would be neither created nor reported for a reset.
+    passwordless: requested.passwordless && (plan === undefined || plannedPasswordless(plan) > 0),
   };
   const missing = (Object.keys(needs) as StepFeature[]).filter((feature) => needs[feature] && !support[feature]);
   if (missing.length > 0) return { problem: missingFeaturesSentence(missing, target), missing };
@@ -123,6 +144,7 @@ export function identityOptionsFor(
       metadata: requested.metadata && support.metadata,
       lookup: requested.lookup && support.lookup,
       roles: requested.roles && support.roles,
+      passwordless: requested.passwordless && support.passwordless,
     },
   };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ExistingPolicySchema } from '../choices.js';
 
 /** The identity calls beyond the contract, as the pre-flight finds them (core-behaviour.md). */
-export const identityFeatures = ['mapping', 'verification', 'metadata', 'lookup', 'removal', 'roles', 'emailChange'] as const;
+export const identityFeatures = ['mapping', 'verification', 'metadata', 'lookup', 'removal', 'roles', 'emailChange', 'passwordless'] as const;
 export type IdentityFeature = (typeof identityFeatures)[number];
 
 export const featureLabels: Record<IdentityFeature, string> = {
@@ -13,6 +13,7 @@ export const featureLabels: Record<IdentityFeature, string> = {
   removal: 'user removal (/user/remove)',
   roles: 'user roles (/recipe/role)',
   emailChange: 'email change (PUT /recipe/user)',
+  passwordless: 'passwordless users (/recipe/signinup/code, /users/by-accountinfo)',
 };
 
 /**
@@ -30,6 +31,11 @@ export const IdentityOptionsSchema = z.object({
   existing: ExistingPolicySchema.default('skip'),
   /** Look each password user's email up before importing it (needs the lookup feature; `skip` depends on it). */
   lookup: z.boolean().default(true),
+  /**
+   * Create the plan's phone-number and email-link users as the core's passwordless users (the plan leaves them out with
+   * `--no-passwordless`; needs the passwordless feature).
+   */
+  passwordless: z.boolean().default(true),
   /** Give each user the roles the plan read for it (`--no-roles` turns it off; nothing to do without `--roles-from`). */
   roles: z.boolean().default(true),
   /** Roles the core refused to create (role → its sentence): no user gets them, each record's report says so. */
@@ -52,6 +58,7 @@ export const contractOnlyIdentityOptions: IdentityOptions = {
   metadata: false,
   existing: 'replace',
   lookup: false,
+  passwordless: false,
   roles: false,
   refusedRoles: {},
   managedRoles: [],

@@ -85,6 +85,7 @@ export function requestedIdentity(settings: MigrationSettings): IdentityOptions 
     metadata: settings.metadata,
     existing: settings.existing,
     roles: settings.roles,
+    passwordless: settings.passwordless,
   });
 }
 
@@ -94,6 +95,7 @@ const settingOfFeature: Record<StepFeature, SettingKey> = {
   metadata: 'metadata',
   lookup: 'existing',
   roles: 'roles',
+  passwordless: 'passwordless',
 };
 
 function turnOffText(missing: readonly StepFeature[], face: SettingFace): string | undefined {

@@ -81,6 +81,7 @@ describe('CoreClient identity calls against the core double', () => {
       removal: false,
       roles: false,
       emailChange: false,
+      passwordless: true,
     });
     core.faults.failNext(1, { status: 200, body: '{"status":"OK"}' });
     await expect(client.userByEmail('ann@example.com')).rejects.toBeInstanceOf(ContractViolation);

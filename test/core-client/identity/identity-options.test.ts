@@ -4,9 +4,12 @@ import { metadataOf } from '../../../core-client/src/plan/metadata.js';
 import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
 import { emptyPlanRoles } from '../../../core-client/src/plan/roles.js';
 
-const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true, roles: true, emailChange: true };
+const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true, roles: true, emailChange: true, passwordless: true };
 const plan: PlanIdentity = {
+  operations: 3,
+  rejected: 0,
   passwordImports: 3,
+  thirdPartySignInUps: 0,
   identity: { keepsSourceId: 3, verifiedEmails: 2, withMetadata: 1, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
   roles: { ...emptyPlanRoles(), wanted: { admin: 1 }, operationsWithRoles: 1 },
 };
@@ -43,6 +46,32 @@ describe('identity options for a core', () => {
     expect('problem' in result && result.problem).toContain('pass --no-roles');
     const noRoles = identityOptionsFor(defaultIdentityOptions, { ...everything, roles: false }, { ...plan, roles: emptyPlanRoles() }, 'core');
     expect(noRoles).toEqual({ options: { ...defaultIdentityOptions, roles: false } });
+  });
+});
+
+describe('a core without the passwordless calls', () => {
+  const withPasswordless: PlanIdentity = { ...plan, operations: 6, rejected: 1, thirdPartySignInUps: 1 };
+
+  it('stops a plan with phone or email-link users before anything is sent, naming --no-passwordless', () => {
+    const result = identityOptionsFor(defaultIdentityOptions, { ...everything, passwordless: false }, withPasswordless, 'core');
+    expect(result).toEqual({
+      problem: expect.stringContaining('passwordless users (/recipe/signinup/code, /users/by-accountinfo)'),
+      missing: ['passwordless'],
+    });
+    expect('problem' in result && result.problem).toContain('pass --no-passwordless');
+    expect('problem' in result && result.problem).toContain('listed in the report for a password reset');
+  });
+
+  it('runs a plan without such users, or one the operator told to leave them out', () => {
+    expect(identityOptionsFor(defaultIdentityOptions, { ...everything, passwordless: false }, plan, 'core')).toEqual({
+      options: { ...defaultIdentityOptions, passwordless: false },
+    });
+    const leftOut = { ...defaultIdentityOptions, passwordless: false };
+    expect(identityOptionsFor(leftOut, { ...everything, passwordless: false }, withPasswordless, 'core')).toEqual({ options: leftOut });
+  });
+
+  it('a sync (no counted plan) needs the calls unless they are turned off', () => {
+    expect(identityOptionsFor(defaultIdentityOptions, { ...everything, passwordless: false }, undefined, 'core')).toMatchObject({ missing: ['passwordless'] });
   });
 });
 

@@ -86,7 +86,9 @@ export function storeSnapshot(core: CoreDouble): string[] {
     .map((user) =>
       user.kind === 'emailPassword'
         ? `pw ${user.email} ${user.passwordHash} ${user.hashingAlgorithm ?? ''}`
-        : `tp ${user.thirdPartyId}/${user.thirdPartyUserId} ${user.email} ${String(user.isVerified)}`,
+        : user.kind === 'thirdParty'
+          ? `tp ${user.thirdPartyId}/${user.thirdPartyUserId} ${user.email} ${String(user.isVerified)}`
+          : `pl ${user.phoneNumber ?? ''} ${user.email ?? ''}`,
     )
     .sort();
 }

@@ -61,7 +61,9 @@ export function storeSnapshot(core: CoreDouble): string[] {
     .map((user) =>
       user.kind === 'emailPassword'
         ? `pw ${user.email} ${user.passwordHash}`
-        : `tp ${user.thirdPartyId}/${user.thirdPartyUserId} ${user.email} ${String(user.isVerified)}`,
+        : user.kind === 'thirdParty'
+          ? `tp ${user.thirdPartyId}/${user.thirdPartyUserId} ${user.email} ${String(user.isVerified)}`
+          : `pl ${user.phoneNumber ?? ''} ${user.email ?? ''}`,
     )
     .sort();
 }
