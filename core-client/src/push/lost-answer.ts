@@ -8,6 +8,10 @@ export const thirdPartyCreatedByLostAttemptNote =
   'the core already had this third-party user when the answer came, but an earlier request of this migration for it was sent and its ' +
   'answer lost: that request most likely created it';
 
+export const passwordlessCreatedByLostAttemptNote =
+  'the core already had a passwordless user with this login when the code was consumed, but an earlier creation of this migration ' +
+  'for it was sent and its answer lost: that creation most likely made it';
+
 /** Whether a failed attempt may have been carried out by the core (its answer lost), not refused before it. */
 export function mayHaveReachedCore(error: unknown): boolean {
   // A 429 or 503 is the core declining the request, and a refused or unrouted connection never carried it; anything
@@ -34,5 +38,7 @@ export function endAfterEarlierAttempt(end: OperationEnd): OperationEnd {
   if (end.kind !== 'done') return end;
   if (end.outcome === 'alreadyExisted') return { kind: 'done', outcome: 'imported', journal: 'imported', note: createdByLostAttemptNote };
   if (end.outcome === 'thirdPartyExisting') return { kind: 'done', outcome: 'thirdPartyCreated', journal: 'created', note: thirdPartyCreatedByLostAttemptNote };
+  if (end.outcome === 'passwordlessExisting')
+    return { kind: 'done', outcome: 'passwordlessCreated', journal: 'created', note: passwordlessCreatedByLostAttemptNote };
   return end;
 }

@@ -17,6 +17,8 @@ export type OperationEnd =
 
 export const alreadyExistedNote = 'a password user with this email already existed in the core: the core REPLACED its password hash with this one';
 export const thirdPartyExistingNote = 'this third-party user already existed in the core: the core updated its email and verified flag';
+export const passwordlessExistingNote =
+  'a passwordless user with this login already existed in the core: nothing of it was changed but what the identity steps write (id, metadata, roles)';
 
 export function endOfImport(result: ImportPasswordHashResult): OperationEnd {
   return result.outcome === 'imported'

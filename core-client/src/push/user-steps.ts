@@ -1,11 +1,11 @@
 import type { CallOptions, CoreClient } from '../http/core-client.js';
 import { fieldGroups, type FieldGroup } from '../plan/field-groups.js';
-import type { ImportOperation } from '../plan/operation.js';
+import { passwordlessLogin, type ImportOperation, type PasswordlessOperation } from '../plan/operation.js';
 import type { AccountIds } from '../journal/account-state.js';
 import type { StepProgress } from '../journal/journal-types.js';
 import type { Journal } from '../journal/journal.js';
 import { endAfterEarlierAttempt } from './lost-answer.js';
-import { alreadyExistedNote, endOfSignInUp, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
+import { alreadyExistedNote, endOfSignInUp, passwordlessExistingNote, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
 import { metadataOf, mappingInfo } from '../plan/metadata.js';
 import type { IdentityOptions } from './identity-options.js';
 import { assignRoles, roleNotes } from './user-roles.js';
@@ -26,6 +26,11 @@ export type IdentityClient = Pick<
   | 'addUserRole'
   | 'userRoles'
   | 'removeUserRole'
+  | 'createPasswordlessCode'
+  | 'consumePasswordlessCode'
+  | 'removePasswordlessCodes'
+  | 'usersByAccountInfo'
+  | 'changePasswordlessLogin'
 >;
 
 /** Who an account is at the core once created or found, for its journalled state (see `Journal.recordState`). */
@@ -127,7 +132,7 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
     await context.note(
       item,
       'separateAccount',
-      `${item.kind === 'thirdPartySignInUp' ? `the ${item.sourceProviderId} account` : 'this account'} of the old user "${sourceId}" is a separate core user ` +
+      `${accountWords(item)} of the old user "${sourceId}" is a separate core user ` +
         `(id ${userId}): the core links accounts only as a paid feature; link it to the user "${sourceId}" later`,
     );
   }
@@ -225,9 +230,7 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
     return { userId: result.userId, createdHere, outcomeEnd, ...resumed };
   }
 
-  // ISSUE 27 IN PROGRESS: replaced by code-then-consume before the issue is resolved.
-  if (item.kind === 'passwordlessSignInUp')
-    return { end: { kind: 'failed', code: 'passwordlessCreation', reason: 'passwordless users cannot be created yet' } };
+  if (item.kind === 'passwordlessSignInUp') return createPasswordless(item, context, announcedBefore);
   await context.announce(item);
   const result = await context.send((call) => client.signInUp(item.body, call), trace);
   if (result.outcome === 'nonOkStatus') return { end: endOfSignInUp(result) };
@@ -245,6 +248,88 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
   return { userId: result.userId, createdHere: ours, outcomeEnd, ...resumed };
 }
 
+/** How many codes one creation makes at most: a second only when the first was used by an attempt whose answer was lost. */
+const MAX_CODES_PER_CREATION = 2;
+
+/**
+ * A passwordless user: a code made for its login and consumed at once (the core sends nothing). The code's handles are
+ * credentials and live only in memory, for the two requests. The `intent` line goes out before the code is made, so a
+ * run killed between the two calls leaves an intent with no answer: the resume removes the codes of that login first,
+ * then creates the user once, and "existing" after its own intent is this migration's user. With the lookup, a login
+ * that already has a passwordless user (not this migration's) is left untouched without a code being made.
+ */
+async function createPasswordless(item: PasswordlessOperation, context: UserStepContext, announcedBefore: boolean): Promise<Creation> {
+  const { journal, options, client } = context;
+  const login = item.body;
+  if (options.lookup) {
+    const users = await context.send((call) => client.usersByAccountInfo(login, call));
+    const found = users.find((user) => user.recipes.includes('passwordless'));
+    if (found !== undefined && announcedBefore) {
+      // This migration announced the user when the login was free: created before a stop (a code may be left over).
+      await context.send((call) => client.removePasswordlessCodes(login, call));
+      journal?.recordStep(item, 'created', { u: found.userId });
+      return { userId: found.userId, createdHere: true, outcomeEnd: doneEnd(item, true), resumed: true };
+    }
+    if (found !== undefined) return existingPasswordless(item, context, found.userId, 'lookup');
+  }
+  // An earlier run announced it and stopped before the answer: a code it made may still be there.
+  if (announcedBefore) await context.send((call) => client.removePasswordlessCodes(login, call));
+  await context.announce(item);
+  const consumeTrace: SendTrace = { mayHaveReachedCore: false };
+  const codeTrace: SendTrace = { mayHaveReachedCore: false };
+  for (let made = 1; made <= MAX_CODES_PER_CREATION; made += 1) {
+    const code = await context.send((call) => client.createPasswordlessCode(login, call), codeTrace);
+    const result = await context.send((call) => client.consumePasswordlessCode(code, call), consumeTrace);
+    // A retry of a consume whose answer was lost finds its code used: the user is there, a new code finds it.
+    if (result.outcome === 'codeGone') continue;
+    // A code request whose answer was lost may have left a code of its own.
+    if (codeTrace.mayHaveReachedCore) await context.send((call) => client.removePasswordlessCodes(login, call));
+    const ours = result.outcome === 'created' || announcedBefore || consumeTrace.mayHaveReachedCore;
+    if (!ours) return existingPasswordless(item, context, result.userId, 'consume');
+    journal?.recordStep(item, 'created', { u: result.userId });
+    const outcomeEnd = result.outcome === 'existing' ? createdByLostAnswer(item) : doneEnd(item, true);
+    const resumed = announcedBefore && result.outcome === 'existing' ? { resumed: true as const } : {};
+    return { userId: result.userId, createdHere: true, outcomeEnd, ...resumed };
+  }
+  return {
+    end: {
+      kind: 'failed',
+      code: 'passwordlessCodeGone',
+      reason: `the core answered ${MAX_CODES_PER_CREATION} fresh codes for this login as used or expired (RESTART_FLOW_ERROR), so the user was not created; a resume retries it`,
+    },
+  };
+}
+
+/**
+ * A login that already has a passwordless user this migration did not create: left untouched (`--existing skip`), or
+ * given the identity steps (`replace`: there is no credential to replace).
+ */
+function existingPasswordless(item: PasswordlessOperation, context: UserStepContext, userId: string, how: 'lookup' | 'consume'): Creation {
+  if (context.options.existing === 'skip') {
+    context.recordAccount(item, { coreId: userId, callId: userId, createdHere: false, untouched: true }, fieldGroups);
+    const login = passwordlessLogin(item);
+    return {
+      end: {
+        kind: 'done',
+        outcome: 'passwordlessExisting',
+        journal: 'untouched',
+        note:
+          `a passwordless user with this ${login.kind === 'phone' ? 'phone number' : 'email'} was already in the core (not created by this migration): ` +
+          `left untouched (no id, metadata or roles written)${how === 'consume' ? '' : '; no code was made'}`,
+      },
+    };
+  }
+  context.journal?.recordStep(item, 'found', { u: userId });
+  return { userId, createdHere: false, outcomeEnd: doneEnd(item, false) };
+}
+
+/** How a report names the account of a separate core user. */
+function accountWords(item: ImportOperation): string {
+  if (item.kind === 'thirdPartySignInUp') return `the ${item.sourceProviderId} account`;
+  if (item.kind === 'passwordlessSignInUp') return passwordlessLogin(item).kind === 'phone' ? 'the phone-number login' : 'the email-link login';
+  return 'this account';
+}
+
 /** Created by a request of this migration whose answer was lost: counted as created, with the note that says why. */
 function createdByLostAnswer(item: ImportOperation): Extract<OperationEnd, { kind: 'done' }> {
   return endAfterEarlierAttempt(doneEnd(item, false));
@@ -255,6 +340,11 @@ function doneEnd(item: ImportOperation, createdHere: boolean): Extract<Operation
     return createdHere
       ? { kind: 'done', outcome: 'imported', journal: 'imported' }
       : { kind: 'done', outcome: 'alreadyExisted', journal: 'alreadyExisted', note: alreadyExistedNote };
+  }
+  if (item.kind === 'passwordlessSignInUp') {
+    return createdHere
+      ? { kind: 'done', outcome: 'passwordlessCreated', journal: 'created' }
+      : { kind: 'done', outcome: 'passwordlessExisting', journal: 'existing', note: passwordlessExistingNote };
   }
   return createdHere
     ? { kind: 'done', outcome: 'thirdPartyCreated', journal: 'created' }

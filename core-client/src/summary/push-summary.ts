@@ -7,6 +7,8 @@ export const pushOutcomes = [
   'alreadyExisted',
   'thirdPartyCreated',
   'thirdPartyExisting',
+  'passwordlessCreated',
+  'passwordlessExisting',
   'existingUntouched',
   'createdWithOtherHash',
   'disabledSkipped',
@@ -30,6 +32,13 @@ export const PushCountsSchema = z.object({
   thirdPartyCreated: count,
   /** Third-party users that existed: the core updated their email and its verified flag. */
   thirdPartyExisting: count,
+  /** Phone-number and email-link users created as the core's passwordless users (a code made and consumed). */
+  passwordlessCreated: count,
+  /**
+   * Passwordless users whose phone number or email already had a passwordless user in the core, not created by this
+   * migration: left untouched (`--existing skip`), or given the identity steps (`--existing replace`).
+   */
+  passwordlessExisting: count,
   /** Password users already in the core and not created by this migration: left untouched (`--existing skip`). */
   existingUntouched: count,
   /**
@@ -287,6 +296,8 @@ export function emptyCounts(): PushCounts {
     alreadyExisted: 0,
     thirdPartyCreated: 0,
     thirdPartyExisting: 0,
+    passwordlessCreated: 0,
+    passwordlessExisting: 0,
     existingUntouched: 0,
     createdWithOtherHash: 0,
     disabledSkipped: 0,
@@ -349,6 +360,8 @@ export const outcomeLabels: Record<PushOutcome, string> = {
   alreadyExisted: 'already existed (hash replaced)',
   thirdPartyCreated: 'third-party created',
   thirdPartyExisting: 'third-party existing',
+  passwordlessCreated: 'passwordless created',
+  passwordlessExisting: 'passwordless existing',
   existingUntouched: 'existing, left untouched',
   createdWithOtherHash: 'created with another hash (for sync)',
   disabledSkipped: 'disabled, not imported',

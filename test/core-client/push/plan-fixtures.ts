@@ -1,4 +1,4 @@
-import type { PasswordImportOperation, PlanItem, ThirdPartyOperation } from '../../../core-client/src/plan/operation.js';
+import type { PasswordImportOperation, PasswordlessOperation, PlanItem, ThirdPartyOperation } from '../../../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
 
 /** Small in-test plans, so the engine is tested without reading files. Hashes only need the right prefix here. */
@@ -76,3 +76,33 @@ export async function* recordsOf(items: PlanItem[]): AsyncGenerator<PlannedRecor
 
 /** A fast retry policy: no real waiting beyond a few ms (Retry-After is still honoured). */
 export const fastRetry = { maxAttempts: 8, baseDelayMs: 1, maxDelayMs: 20, maxTotalMs: 20_000 };
+
+/** A phone-number user (E.164, as the plan normalises it) with its old id, a profile and a role. */
+export function phoneOperation(line: number, phoneNumber = `+1415555${String(line).padStart(4, '0')}`): PasswordlessOperation {
+  return {
+    kind: 'passwordlessSignInUp',
+    operationKey: `${FILE}:L${line}#pl`,
+    location: { file: FILE, line },
+    body: { phoneNumber },
+    identity: {
+      sourceId: `old-${line}`,
+      carriesSourceId: true,
+      emailVerified: false,
+      disabled: false,
+      profile: { displayName: `P${line}` },
+      roles: ['member'],
+    },
+  };
+}
+
+/** An email-link user: its email is its login. */
+export function emailLinkOperation(line: number, email = `link${line}@example.com`): PasswordlessOperation {
+  return {
+    kind: 'passwordlessSignInUp',
+    operationKey: `${FILE}:L${line}#pl`,
+    location: { file: FILE, line },
+    body: { email },
+    email,
+    identity: { sourceId: `old-${line}`, carriesSourceId: true, emailVerified: true, disabled: false, profile: { displayName: `E${line}` } },
+  };
+}

@@ -30,8 +30,8 @@ export function formatProgress(event: ProgressEvent, command: 'push' | 'sync' = 
   const of = event.total === undefined ? `${event.done}` : `${event.done}/${event.total}`;
   const percent = event.total === undefined || event.total === 0 ? '' : ` ${((event.done / event.total) * 100).toFixed(1)}%`;
   const eta = event.etaSeconds === undefined ? '' : ` ETA ${duration(event.etaSeconds)}`;
-  const done = counts.imported + counts.thirdPartyCreated;
-  const existed = counts.alreadyExisted + counts.thirdPartyExisting;
+  const done = counts.imported + counts.thirdPartyCreated + counts.passwordlessCreated;
+  const existed = counts.alreadyExisted + counts.thirdPartyExisting + counts.passwordlessExisting;
   return (
     `${command} ${of}${percent} ${Math.round(event.ratePerSecond)}/s${eta} concurrency ${event.concurrency}` +
     ` | new ${done} existed ${existed} rejected ${counts.rejected} failed ${counts.failed} skipped ${counts.skipped}` +
