@@ -1,7 +1,7 @@
 import { NotFound, Unexpected } from '../http/errors.js';
 import { fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import { metadataOf } from '../plan/metadata.js';
-import type { OperationIdentity } from '../plan/operation.js';
+import { passwordlessLogin, type OperationIdentity, type PasswordlessOperation } from '../plan/operation.js';
 import { SourceProfileSchema } from '../sources/source-user.js';
 import type { AccountChange, AccountRemoval } from '../sync/delta.js';
 import type { AccountState } from '../journal/journal-lines.js';
@@ -109,8 +109,13 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
         broughtOver('verification');
       }
     } else if (operation.kind === 'passwordlessSignInUp') {
-      // ISSUE 27 IN PROGRESS: replaced by the passwordless update (rid: passwordless) before the issue is resolved.
-      if (pending.has('email')) return { kind: 'failed', code: 'passwordlessChange', reason: 'a passwordless login cannot be changed yet' };
+      if (pending.has('email')) {
+        const refusal = await changePasswordlessLogin(operation, userId, state, context);
+        if (refusal !== undefined) return refusal;
+        broughtOver('email');
+      }
+      // The core marks a passwordless login verified itself (the code went to it): nothing to bring over.
+      broughtOver('verification');
     } else if (pending.has('email') || pending.has('verification')) {
       const result = await context.send((call) => client.signInUp(operation.body, call));
       if (result.outcome === 'nonOkStatus')
@@ -156,6 +161,47 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
       complete ? journal.wholeDigest(operation) : undefined,
       hashSent ? journal.exportedDigest(operation) : state.exported,
     );
+  }
+}
+
+/**
+ * A passwordless user's new phone number or email (`PUT /recipe/user` with `rid: passwordless`): it keeps its id,
+ * mapping, metadata and roles. Undefined when changed; otherwise how the account's change ends (a login another user
+ * has is a report line, not a stop). Only a user the migration created has its login changed.
+ */
+async function changePasswordlessLogin(
+  operation: PasswordlessOperation,
+  userId: string,
+  state: AccountState,
+  context: ChangeContext,
+): Promise<OperationEnd | undefined> {
+  const login = passwordlessLogin(operation);
+  const what = login.kind === 'phone' ? `phone number ${login.phoneNumber}` : `email ${login.email}`;
+  if (!state.createdHere) {
+    return keptAsIs(`the ${what} is new in the old system, but this user was in the core before the migration: its login is not changed by a sync`);
+  }
+  const changed = await context
+    .send((call) => context.client.changePasswordlessLogin({ recipeUserId: userId, ...operation.body }, call))
+    .catch((error: unknown) => (lacksCall(error) ? ('missing' as const) : Promise.reject(error)));
+  if (changed === 'missing') {
+    return {
+      kind: 'refused',
+      code: 'passwordlessChangeMissing',
+      reason: `the login changed in the old system to the ${what}, but this core has no passwordless update (PUT /recipe/user, rid: passwordless): the login (and anything after it) was not changed; upgrade the core, then sync again`,
+    };
+  }
+  switch (changed.outcome) {
+    case 'changed':
+      return undefined;
+    case 'emailTaken':
+    case 'phoneNumberTaken':
+      return {
+        kind: 'refused',
+        code: changed.outcome,
+        reason: `the new ${what} already belongs to another passwordless user of the core: the login (and anything after it) was not changed`,
+      };
+    case 'unknownUser':
+      return gone(userId);
   }
 }
 
