@@ -25,8 +25,8 @@ export function createCode(context: HandlerContext): DoubleAnswer {
   return jsonAnswer({
     status: CoreStatus.ok,
     preAuthSessionId: code.preAuthSessionId,
-    codeId: code.preAuthSessionId.slice(0, 16),
-    deviceId: code.preAuthSessionId.slice(16),
+    codeId: code.codeId,
+    deviceId: `${code.preAuthSessionId.slice(0, 43)}=`,
     userInputCode: String(100_000 + ((code.linkCode.charCodeAt(0) * 7919) % 900_000)),
     linkCode: code.linkCode,
     timeCreated: code.timeCreated,

@@ -46,6 +46,8 @@ export type PasswordlessLogin = { phoneNumber: string } | { email: string };
 
 /** A one-time code for a login, until it is consumed, removed or expires. */
 export interface StoredCode extends Scope {
+  /** A UUID, as a real core's. */
+  codeId: string;
   preAuthSessionId: string;
   linkCode: string;
   login: PasswordlessLogin;
@@ -123,7 +125,7 @@ export class UserStore {
 
   /** `POST /recipe/signinup/code`: a code for the login (nothing is sent; the login is kept as given). */
   createCode(scope: Scope, login: PasswordlessLogin, now = Date.now()): StoredCode {
-    const code: StoredCode = { ...scope, preAuthSessionId: randomToken(), linkCode: randomToken(), login, timeCreated: now };
+    const code: StoredCode = { ...scope, codeId: randomUUID(), preAuthSessionId: randomToken(), linkCode: randomToken(), login, timeCreated: now };
     this.#codes.set(code.preAuthSessionId, code);
     return code;
   }

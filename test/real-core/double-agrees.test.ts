@@ -16,13 +16,21 @@ interface Exchange {
   body?: unknown;
   bodyOf?: (ids: Ids) => unknown;
   apiKey?: string | null;
-  /** Keep `user.id` (or `token`) of the answer under this name. */
+  /** Headers besides the two of the contract (`rid: passwordless`). */
+  headers?: Record<string, string>;
+  /** Keep `user.id` (or `token`) of the answer under this name; a code's handles as `<name>.preAuthSessionId` and `<name>.linkCode`. */
   keep?: string;
 }
 
 const HASH = await bcryptHashOf('ann password');
 const OTHER_HASH = await bcryptHashOf('another password');
 const idOf = (ids: Ids, name: string): string => ids.get(name) ?? `no id kept as ${name}`;
+const codeOf = (ids: Ids, name: string): { preAuthSessionId: string; linkCode: string } => ({
+  preAuthSessionId: idOf(ids, `${name}.preAuthSessionId`),
+  linkCode: idOf(ids, `${name}.linkCode`),
+});
+const PHONE = '+14155550123';
+const RID = { rid: 'passwordless' };
 
 /**
  * The calls core-migrate makes, and their refusals, in the order a migration makes them. The double must answer each
@@ -228,20 +236,82 @@ const EXCHANGES: Exchange[] = [
   { name: 'count after removal', method: 'GET', path: '/users/count' },
   { name: 'the removed user is gone', method: 'GET', path: '/recipe/user?email=ann.new%40example.com' },
   { name: 'its mapping is gone', method: 'GET', path: '/recipe/userid/map?userId=old-ann&userIdType=EXTERNAL' },
+  // Passwordless users (issue 27): the probes, a code consumed at once, a killed run's leftover code, the rid-header change.
+  { name: 'probe: passwordless code', method: 'POST', path: '/recipe/signinup/code', body: {} },
+  { name: 'probe: users by login', method: 'GET', path: '/users/by-accountinfo' },
+  { name: 'a code for both logins', method: 'POST', path: '/recipe/signinup/code', body: { phoneNumber: PHONE, email: 'pl@example.com' } },
+  { name: 'a code for a phone number', method: 'POST', path: '/recipe/signinup/code', body: { phoneNumber: PHONE }, keep: 'phoneCode' },
+  { name: 'consume it', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'phoneCode'), keep: 'phoneUser' },
+  { name: 'consume it again', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'phoneCode') },
+  { name: 'consume without a code', method: 'POST', path: '/recipe/signinup/code/consume', body: {} },
+  { name: 'consume without a link code', method: 'POST', path: '/recipe/signinup/code/consume', body: { preAuthSessionId: 'x' } },
+  { name: 'a second code for the number', method: 'POST', path: '/recipe/signinup/code', body: { phoneNumber: PHONE }, keep: 'secondCode' },
+  { name: 'consume: the user exists', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'secondCode') },
+  { name: 'a code left behind', method: 'POST', path: '/recipe/signinup/code', body: { phoneNumber: PHONE }, keep: 'leftCode' },
+  { name: 'remove the codes of the number', method: 'POST', path: '/recipe/signinup/codes/remove', body: { phoneNumber: PHONE } },
+  { name: 'remove codes without a login', method: 'POST', path: '/recipe/signinup/codes/remove', body: {} },
+  { name: 'consume a removed code', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'leftCode') },
+  { name: 'a number in no format', method: 'POST', path: '/recipe/signinup/code', body: { phoneNumber: '12' }, keep: 'oddCode' },
+  { name: 'consume: stored as given', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'oddCode'), keep: 'oddUser' },
+  { name: 'an email-link code', method: 'POST', path: '/recipe/signinup/code', body: { email: ' PL@Example.com ' }, keep: 'emailCode' },
+  { name: 'consume: an email user', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'emailCode') },
+  {
+    name: 'map the phone user',
+    method: 'POST',
+    path: '/recipe/userid/map',
+    bodyOf: (ids) => ({ superTokensUserId: idOf(ids, 'phoneUser'), externalUserId: 'old-phone' }),
+  },
+  { name: 'find by the number', method: 'GET', path: `/users/by-accountinfo?phoneNumber=${encodeURIComponent(PHONE)}&doUnionOfAccountInfo=true` },
+  { name: 'find by an email', method: 'GET', path: '/users/by-accountinfo?email=pl%40example.com&doUnionOfAccountInfo=true' },
+  { name: 'find without the union flag', method: 'GET', path: `/users/by-accountinfo?phoneNumber=${encodeURIComponent(PHONE)}` },
+  { name: 'find nobody', method: 'GET', path: '/users/by-accountinfo?phoneNumber=%2B14155550999&doUnionOfAccountInfo=true' },
+  { name: 'change the number without rid', method: 'PUT', path: '/recipe/user', body: { recipeUserId: 'old-phone', phoneNumber: '+14155550124' } },
+  { name: 'change the number', method: 'PUT', path: '/recipe/user', body: { recipeUserId: 'old-phone', phoneNumber: '+14155550124' }, headers: RID },
+  {
+    name: "change to another user's number",
+    method: 'PUT',
+    path: '/recipe/user',
+    bodyOf: (ids) => ({ recipeUserId: idOf(ids, 'oddUser'), phoneNumber: '+14155550124' }),
+    headers: RID,
+  },
+  {
+    name: 'change an unknown passwordless user',
+    method: 'PUT',
+    path: '/recipe/user',
+    body: { recipeUserId: 'old-nobody', phoneNumber: '+1555' },
+    headers: RID,
+  },
+  {
+    name: 'add an email to the phone user',
+    method: 'PUT',
+    path: '/recipe/user',
+    body: { recipeUserId: 'old-phone', email: 'Added@Example.com' },
+    headers: RID,
+  },
+  { name: 'find by the new number', method: 'GET', path: '/users/by-accountinfo?phoneNumber=%2B14155550124&doUnionOfAccountInfo=true' },
+  { name: 'remove the phone user', method: 'POST', path: '/user/remove', body: { userId: 'old-phone' } },
+  { name: 'the phone user is gone', method: 'GET', path: '/users/by-accountinfo?phoneNumber=%2B14155550124&doUnionOfAccountInfo=true' },
   { name: 'unknown path', method: 'GET', path: '/recipe/nothing' },
   { name: 'wrong method', method: 'GET', path: '/recipe/user/passwordhash/import' },
 ];
 
 /** What an answer may carry that a later call needs: a user's id, or a verification token. */
-const Keepable = z.looseObject({ user: z.looseObject({ id: z.string() }).optional(), token: z.string().optional() });
+const Keepable = z.looseObject({
+  user: z.looseObject({ id: z.string() }).optional(),
+  token: z.string().optional(),
+  preAuthSessionId: z.string().optional(),
+  linkCode: z.string().optional(),
+});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMES = new Set(['timeJoined', 'timeCreated']);
+/** A passwordless code's handles: random on every core. */
+const CODE_HANDLES = new Set(['preAuthSessionId', 'linkCode', 'codeId', 'deviceId', 'userInputCode']);
 const UNORDERED = new Set(['versions', 'permissions', 'roles', 'users']);
 
 /** An answer with what differs by nature (a core's own ids, times, tokens) replaced by placeholders. */
 function comparable(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return UUID.test(value) ? '<core id>' : key === 'token' ? '<token>' : value;
+  if (typeof value === 'string') return UUID.test(value) ? '<core id>' : key === 'token' || CODE_HANDLES.has(key) ? '<token>' : value;
   if (typeof value === 'number' && TIMES.has(key)) return '<time>';
   // A core lists API versions and a role's permissions in no order it promises.
   if (Array.isArray(value)) {
@@ -259,10 +329,14 @@ function seen(answer: CoreAnswer): { status: number; kind: string; body: unknown
 async function exchange(url: string, step: Exchange, ids: Ids): Promise<CoreAnswer> {
   const path = typeof step.path === 'string' ? step.path : step.path(ids);
   const body = step.bodyOf === undefined ? step.body : step.bodyOf(ids);
-  const answer = await callCore(url, step.method, path, body, step.apiKey === undefined ? REAL_CORE_API_KEY : step.apiKey);
+  const answer = await callCore(url, step.method, path, body, step.apiKey === undefined ? REAL_CORE_API_KEY : step.apiKey, step.headers);
   const kept = Keepable.safeParse(answer.body);
   const value = kept.success ? (kept.data.user?.id ?? kept.data.token) : undefined;
   if (step.keep !== undefined && value !== undefined) ids.set(step.keep, value);
+  if (step.keep !== undefined && kept.success && kept.data.preAuthSessionId !== undefined && kept.data.linkCode !== undefined) {
+    ids.set(`${step.keep}.preAuthSessionId`, kept.data.preAuthSessionId);
+    ids.set(`${step.keep}.linkCode`, kept.data.linkCode);
+  }
   return answer;
 }
 

@@ -10,8 +10,15 @@ export interface CoreAnswer {
 }
 
 /** One call with the contract's two headers (the api-key may be left out or changed to test the refusal). */
-export async function callCore(url: string, method: string, path: string, body?: unknown, apiKey: string | null = REAL_CORE_API_KEY): Promise<CoreAnswer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+export async function callCore(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  apiKey: string | null = REAL_CORE_API_KEY,
+  extraHeaders: Record<string, string> = {},
+): Promise<CoreAnswer> {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...extraHeaders };
   if (apiKey !== null) headers['api-key'] = apiKey;
   const answer = await fetch(`${url}${path}`, {
     method,
