@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { prepareMigration, type PreparedMigration } from '../../../core-client/src/settings/prepare-migration.js';
 import { resumeCommandLine, runPrepared } from '../../../core-client/src/settings/run-prepared.js';
 import { Problem } from '../../../core-client/src/problem.js';
+import { Journal, JournalError } from '../../../core-client/src/journal/journal.js';
 import { describeProblem, type SettingProblem } from '../../../core-client/src/settings/setting-problem.js';
 import { MigrationSettingsSchema } from '../../../core-client/src/settings/settings.js';
 import { exitCodeOfPush, exitCodeOfRollback } from '../../../core-client/src/settings/verdict.js';
@@ -98,6 +99,32 @@ describe('the checks before a push, one sequence for both faces', () => {
     expect(error.setting).toBe('keepIds');
     expect(describeProblem(error, 'flags')).toContain('pass --no-keep-ids');
     expect(describeProblem(error, 'app')).toContain('turn off "keep old ids"');
+    core.identity.setMissing([]);
+  });
+
+  it('a core without the passwordless calls stops a run that may meet phone or email-link users, naming --no-passwordless (exit 2)', async () => {
+    core.identity.setMissing(['passwordless']);
+    // A push whose plan has none runs.
+    const push = await prepare({});
+    expect(push).not.toBeInstanceOf(Problem);
+    if (!(push instanceof Problem)) await push.client.close();
+    // A sync reads its export once, after the checks: it may meet them, so it needs the calls or the flag.
+    const journal = await Journal.open(join(folder, 'journal.ndjson'), { sourceFingerprint: 'sha256:x', target: 'x', digestKey: () => Buffer.alloc(32) });
+    if (journal instanceof JournalError) throw journal;
+    journal.close();
+    const settings = (input: Record<string, unknown>) =>
+      MigrationSettingsSchema.parse({ file: 'users.ndjson', core: [core.url], journal: 'journal.ndjson', ...input });
+    const sync = await prepareMigration(settings({}), { cwd: folder, env: { CORE_API_KEY: apiKey }, command: 'sync' });
+    expect(sync).toBeInstanceOf(Problem);
+    const error = sync as SettingProblem;
+    expect([error.exitCode, error.setting]).toEqual([2, 'passwordless']);
+    expect(describeProblem(error, 'flags')).toContain('pass --no-passwordless');
+    expect(describeProblem(error, 'flags')).toContain('listed in the report for a password reset');
+    expect(describeProblem(error, 'app')).toContain('turn off "passwordless users"');
+    const leftOut = await prepareMigration(settings({ passwordless: false }), { cwd: folder, env: { CORE_API_KEY: apiKey }, command: 'sync' });
+    expect(leftOut).not.toBeInstanceOf(Problem);
+    if (!(leftOut instanceof Problem)) await leftOut.client.close();
+    expect(core.writeCount()).toBe(0);
     core.identity.setMissing([]);
   });
 });
