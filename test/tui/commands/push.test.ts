@@ -200,8 +200,9 @@ describe('core-migrate push', () => {
 
   it('records failing at the core are reported with the core text and exit 1; the double holds the rest', async () => {
     users = await writeExport(source, 10);
-    // 3 pre-flight requests, 5 identity-feature probes, then each password user's lookup and import: 12 is user 2's import.
-    core.faults.failRequestNumber(12, { status: 400, body: 'Password hash is in invalid format\n' });
+    // 3 pre-flight requests, 9 identity-feature probes (the passwordless feature's two calls among them), then each
+    // password user's lookup and import: 14 is the same import as before the passwordless probes.
+    core.faults.failRequestNumber(14, { status: 400, body: 'Password hash is in invalid format\n' });
     const run = await runCli(['push', source, '--core', core.url, '--json', '--concurrency', '1'], dir);
     expect(run.exitCode).toBe(1);
     expect(jsonOf(run)).toMatchObject({ failed: 1, total: 10 });
