@@ -32,8 +32,8 @@ export const IdentityOptionsSchema = z.object({
   /** Look each password user's email up before importing it (needs the lookup feature; `skip` depends on it). */
   lookup: z.boolean().default(true),
   /**
-   * Create the plan's phone-number and email-link users as the core's passwordless users (the plan leaves them out with
-   * `--no-passwordless`; needs the passwordless feature).
+   * Whether the run may meet phone-number and email-link users (the plan leaves them out with `--no-passwordless`):
+   * the pre-flight then needs the core's passwordless calls. Not a step: such users are created whatever it says.
    */
   passwordless: z.boolean().default(true),
   /** Give each user the roles the plan read for it (`--no-roles` turns it off; nothing to do without `--roles-from`). */
@@ -58,7 +58,7 @@ export const contractOnlyIdentityOptions: IdentityOptions = {
   metadata: false,
   existing: 'replace',
   lookup: false,
-  passwordless: false,
+  passwordless: true,
   roles: false,
   refusedRoles: {},
   managedRoles: [],
