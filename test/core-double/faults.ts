@@ -113,7 +113,7 @@ export class FaultPlan {
   }
   readonly #queue: Fault[] = [];
   readonly #byRequestNumber = new Map<number, Fault>();
-  #slowBodies: { ms: number; method?: string }[] = [];
+  #slowBodies: { ms: number; method?: string; path?: string }[] = [];
   /** Requests whose path starts with this are held, unanswered and not acted on, until released. */
   #holdPrefix: string | undefined;
   #holdMethod: string | undefined;
@@ -178,8 +178,8 @@ export class FaultPlan {
    * The next `count` answers (to requests of `method` only, when given: a write after a lookup) send their headers at
    * once and their body only after `ms`.
    */
-  slowBodyNext(count: number, ms: number, method?: string): void {
-    for (let i = 0; i < count; i += 1) this.#slowBodies.push({ ms, ...(method === undefined ? {} : { method }) });
+  slowBodyNext(count: number, ms: number, method?: string, path?: string): void {
+    for (let i = 0; i < count; i += 1) this.#slowBodies.push({ ms, ...(method === undefined ? {} : { method }), ...(path === undefined ? {} : { path }) });
   }
 
   clearFaults(): void {
@@ -206,9 +206,10 @@ export class FaultPlan {
   }
 
   /** How long to hold back the body of this answer, if at all; consumes it. */
-  takeSlowBody(method: string): number | undefined {
+  takeSlowBody(method: string, path: string): number | undefined {
     const next = this.#slowBodies[0];
     if (next === undefined || (next.method !== undefined && next.method !== method)) return undefined;
+    if (next.path !== undefined && !path.endsWith(next.path)) return undefined;
     this.#slowBodies.shift();
     return next.ms;
   }

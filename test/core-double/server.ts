@@ -92,7 +92,8 @@ export interface CoreDouble {
     holdPath(path: string, method?: string, bodyContains?: string): void;
     heldCount(): number;
     releaseHeld(): void;
-    slowBodyNext(count: number, ms: number, method?: string): void;
+    /** The next answers (to a method, to a path ending so) send their headers, then their body `ms` later: acted on, answer late. */
+    slowBodyNext(count: number, ms: number, method?: string, path?: string): void;
     /** A store that locks (`defaultContention`: 16% of writes fail at once at 2 in flight, 33% from 4; one write at a time). */
     setContention(settings: ContentionSettings | undefined): void;
     /** Serve at most `size` requests at once, the others wait (undefined: no limit). */
@@ -214,22 +215,27 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       const write = fault === undefined && writesToStore(call.method, call.path, body);
       if (write && plan.losesLock(inFlight)) {
         // A locked write fails fast: answered at once, before any latency (core-behaviour.md, "Under concurrency").
-        await respond(response, textAnswer(500, LOCKED_TABLE_TEXT), call.method, { immediate: true });
+        await respond(response, textAnswer(500, LOCKED_TABLE_TEXT), call, { immediate: true });
         return;
       }
       if (write) await plan.storeTurn();
       const answer = fault !== undefined ? faultAnswer(fault) : await answerCall(call, settings);
       if (fault === undefined && answer.status === 200 && isWriteCall(call.method, call.path)) writes += 1;
-      await respond(response, answer, call.method);
+      await respond(response, answer, call);
     } finally {
       inFlight -= 1;
       leave?.();
     }
   }
 
-  async function respond(response: ServerResponse, answer: DoubleAnswer, method: string, options: { immediate?: boolean } = {}): Promise<void> {
+  async function respond(
+    response: ServerResponse,
+    answer: DoubleAnswer,
+    call: { method: string; path: string },
+    options: { immediate?: boolean } = {},
+  ): Promise<void> {
     if (plan.latencyMs > 0 && options.immediate !== true) await later(plan.latencyMs);
-    const slowBodyMs = plan.takeSlowBody(method);
+    const slowBodyMs = plan.takeSlowBody(call.method, call.path.split('?')[0] ?? call.path);
     response.writeHead(answer.status, {
       'content-type': answer.contentType,
       'content-length': Buffer.byteLength(answer.body),
@@ -305,7 +311,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       holdPath: (path, method, bodyContains) => plan.holdPath(path, method, bodyContains),
       heldCount: () => plan.heldCount,
       releaseHeld: () => plan.releaseHeld(),
-      slowBodyNext: (count, ms, method) => plan.slowBodyNext(count, ms, method),
+      slowBodyNext: (count, ms, method, path) => plan.slowBodyNext(count, ms, method, path),
       setContention: (contention) => plan.setContention(contention),
       setCapacity: (size) => plan.setCapacity(size),
       failFor: (ms, answer) => plan.failFor(ms, answer),

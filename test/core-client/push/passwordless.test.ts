@@ -142,6 +142,19 @@ describe('runPush with passwordless users', () => {
     expect(bench.core.passwordlessCodes()).toEqual([]);
   });
 
+  it('a consume carried out whose answer was lost: its retry finds the code used, a fresh code finds the user, counted as created once', async () => {
+    // The consume is acted on, but its body comes after the client's 2 s deadline: a lost answer, retried.
+    bench.core.faults.slowBodyNext(1, 3_000, 'POST', '/recipe/signinup/code/consume');
+    const { summary } = await bench.push([phoneOperation(1)], { identity: { ...defaultIdentityOptions, lookup: false } });
+    expect(summary).toMatchObject({ passwordlessCreated: 1, passwordlessExisting: 0, failed: 0, steps: { mapped: 1 } });
+    expect(bench.core.passwordlessUsers()).toHaveLength(1);
+    expect(bench.core.passwordlessCodes()).toEqual([]);
+    expect(bench.core.requests().filter((request) => request.path.endsWith('/signinup/code'))).toHaveLength(2);
+    expect(await bench.reportLines()).toContainEqual(
+      expect.objectContaining({ reason: expect.stringContaining('an earlier creation of this migration for it was sent and its answer lost') }),
+    );
+  });
+
   it('a core that loses the passwordless calls mid-run stops the push once, not per user', async () => {
     bench.core.identity.setMissing(['passwordless']);
     const { summary } = await bench.push([phoneOperation(1), phoneOperation(2), phoneOperation(3)], {
