@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parseFieldMapping, type FieldMapping } from '../../../core-client/src/sources/generic/field-mapping.js';
 import { readSource } from '../../../core-client/src/sources/read-source.js';
 import type { SourceUser } from '../../../core-client/src/sources/source-user.js';
-import { fixture, readAll } from './support.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fixture, readAll, withTempDir } from './support.js';
 
 /** What each reader says of how its users sign in: the fields the plan turns into passwordless users. */
 function logins(records: readonly unknown[]) {
@@ -49,12 +51,21 @@ describe('the phone and email-link logins of an export', () => {
     expect(error).toBeUndefined();
     // The passwordless connections are logins, not linked accounts; without identities the user_id's prefix says.
     expect(logins(records)).toEqual([
-      { id: 'sms|5f1a', phone: '+14155550177', byEmailCode: undefined, providers: [] },
+      { id: 'sms|5f1a', phone: '+14155550177', byEmailCode: false, providers: [] },
       { id: 'email|6a2b', phone: undefined, byEmailCode: true, providers: [] },
       { id: 'auth0|db-1', phone: undefined, byEmailCode: false, providers: [] },
-      { id: 'sms|7c3d', phone: '+447700900777', byEmailCode: undefined, providers: [] },
+      { id: 'sms|7c3d', phone: '+447700900777', byEmailCode: false, providers: [] },
       { id: 'email|8d4e', phone: undefined, byEmailCode: true, providers: [] },
     ]);
+  });
+
+  it('Auth0: an sms user whose number is missing is not taken for an email-link user for having an email', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'users.ndjson');
+      await writeFile(file, `${JSON.stringify({ user_id: 'sms|9', email: 'has@example.com', identities: [{ provider: 'sms', user_id: '9' }] })}\n`);
+      const { records } = await readAll(readSource(file, { format: 'auth0' }));
+      expect(logins(records)).toEqual([{ id: 'sms|9', phone: undefined, byEmailCode: false, providers: [] }]);
+    });
   });
 
   it('generic exports: the mapped phone field (phoneNumber by default)', async () => {

@@ -62,7 +62,8 @@ function loginsOf(user: Auth0User): Pick<SourceUser, 'providers' | 'phoneNumber'
   return {
     providers: connections.filter((connection) => !ownConnections.has(connection.providerId)),
     ...(has(SMS_PROVIDER) && user.phone_number ? { phoneNumber: user.phone_number } : {}),
-    ...(has(EMAIL_PROVIDER) ? { signsInByEmailCode: true } : has(DATABASE_PROVIDER) ? { signsInByEmailCode: false } : {}),
+    // A database or sms user whose hash or number is missing is not an email-link user for having an email.
+    ...(has(EMAIL_PROVIDER) ? { signsInByEmailCode: true } : has(DATABASE_PROVIDER) || has(SMS_PROVIDER) ? { signsInByEmailCode: false } : {}),
   };
 }
 
