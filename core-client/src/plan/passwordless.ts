@@ -17,17 +17,18 @@ export interface PasswordlessRules {
 
 /**
  * The record's passwordless login, if it has one: a phone number, or (for a user with no other login) an email it
- * signs in with by a code or link. `hasOtherAccount`: the record already became a password or third-party account,
- * which keeps the old id; the phone login beside it becomes a separate user, as a linked account does.
+ * signs in with by a code or link. `others`: what the record's password or third-party accounts became; the first
+ * of them keeps the old id, and a phone login beside them becomes a separate user, as a linked account does.
  */
-export function planPasswordless(user: SourceUser, key: string, rules: PasswordlessRules, hasOtherAccount: boolean): PlanItem | undefined {
+export function planPasswordless(user: SourceUser, key: string, rules: PasswordlessRules, others: readonly PlanItem[]): PlanItem | undefined {
   const operationKey = `${key}#pl`;
+  const hasOtherAccount = others.length > 0;
   const email = normaliseEmail(user.email);
   const phone = user.phoneNumber?.trim() ?? '';
   if (phone !== '') {
-    const keepsOther = hasOtherAccount ? ' (its other login is imported)' : '';
+    const otherImported = others.some((item) => item.kind !== 'rejection');
     if (rules.passwordless === false) {
-      const reason = hasOtherAccount
+      const reason = otherImported
         ? 'its phone login is left out (--no-passwordless); the user keeps its other login'
         : 'the user signs in with its phone number and is left out (--no-passwordless): it needs a password reset';
       return rejection(user, operationKey, 'passwordlessLeftOut', reason, 'passwordlessSignInUp');
@@ -35,7 +36,13 @@ export function planPasswordless(user: SourceUser, key: string, rules: Passwordl
     const checked = normalisePhoneNumber(phone, rules.defaultRegion);
     if (!checked.ok) {
       return {
-        ...rejection(user, operationKey, 'invalidPhoneNumber', `${checked.reason}${keepsOther}`, 'passwordlessSignInUp'),
+        ...rejection(
+          user,
+          operationKey,
+          'invalidPhoneNumber',
+          `${checked.reason}${otherImported ? ' (its other login is imported)' : ''}`,
+          'passwordlessSignInUp',
+        ),
         location: { ...user.location, field: 'phoneNumber' },
       };
     }

@@ -39,7 +39,7 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
     .filter((provider) => isThirdPartyProvider(provider.providerId))
     .forEach((provider, ordinal) => items.push(planThirdParty(record, provider, `${key}#tp${ordinal}`, rules)));
   // Last: a password or third-party account carries the old id, a phone login beside it becomes a separate user.
-  const passwordless = planPasswordless(record, key, rules, items.length > 0);
+  const passwordless = planPasswordless(record, key, rules, items);
   if (passwordless !== undefined) items.push(passwordless);
   if (record.disabled === true && (rules.disabled ?? 'skip') === 'skip') {
     return [

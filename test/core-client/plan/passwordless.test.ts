@@ -100,6 +100,18 @@ describe('planRecord: phone and email-link users', () => {
     ]);
   });
 
+  it('a phone login beside an unusable password carries the old id, and its refusal does not claim another login is imported', () => {
+    const items = planRecord(user({ email: 'both@example.com', passwordHash: '$2b$04$short', phoneNumber: '+14155550123' }), rules);
+    expect(
+      items.map((item) => [item.kind === 'rejection' ? item.code : item.kind, item.kind === 'rejection' ? undefined : item.identity?.carriesSourceId]),
+    ).toEqual([
+      ['unusableHash', undefined],
+      ['passwordlessSignInUp', true],
+    ]);
+    const refused = planRecord(user({ email: 'both@example.com', passwordHash: '$2b$04$short', phoneNumber: '12' }), rules)[1];
+    expect(refused).toMatchObject({ code: 'invalidPhoneNumber', reason: expect.not.stringContaining('other login') });
+  });
+
   it('leaves phone and email-link users out with --no-passwordless, listed for a reset; a password user keeps its password', () => {
     const off = { ...rules, passwordless: false };
     expect(planRecord(user({ phoneNumber: '+14155550123' }), off)).toEqual([
