@@ -4,15 +4,15 @@ import type { PrefixRule } from '../hashes/prefix-rules.js';
 import { prepareHash } from '../hashes/prepare-hash.js';
 import type { LinkedProvider, SourceRecord, SourceUser } from '../sources/source-user.js';
 import { normaliseEmail } from './email.js';
-import type { ImportOperation, PlanItem, PlanRejection, RejectionCode } from './operation.js';
+import type { ImportOperation, PlanItem, RejectionCode } from './operation.js';
+import { planPasswordless, type PasswordlessRules } from './passwordless.js';
 import { MAX_THIRD_PARTY_USER_ID_LENGTH, isThirdPartyProvider, shortProviderName } from './providers.js';
 import { recordKey } from './record-key.js';
+import { rejection } from './rejection.js';
 import { rolesOfRecord, type RoleRules } from './roles.js';
 import { optional } from '../optional.js';
 
-/** What happens to an account the old system's admins disabled: left out (default), or imported and marked. */
-
-export interface RecordPlanningRules {
+export interface RecordPlanningRules extends PasswordlessRules {
   hashConfig?: HashConfig;
   prefixRules?: PrefixRule[];
   providerMap: Readonly<Record<string, string>>;
@@ -38,6 +38,9 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
   record.providers
     .filter((provider) => isThirdPartyProvider(provider.providerId))
     .forEach((provider, ordinal) => items.push(planThirdParty(record, provider, `${key}#tp${ordinal}`, rules)));
+  // Last: a password or third-party account carries the old id, a phone login beside it becomes a separate user.
+  const passwordless = planPasswordless(record, key, rules, items);
+  if (passwordless !== undefined) items.push(passwordless);
   if (record.disabled === true && (rules.disabled ?? 'skip') === 'skip') {
     return [
       rejection(
@@ -50,10 +53,8 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
   }
   withIdentity(record, items, rules.roles);
   const email = normaliseEmail(record.email);
-  const signsInByPhone = record.profile?.phoneNumber !== undefined;
-  if (items.length === 0 && record.providers.length === 0 && !signsInByPhone && !email.ok && email.code === 'missingEmail') {
-    // A record with nothing (`{}`, or an export whose email column is not mapped): the email is what it lacks first. A
-    // user who signs in by phone has no email by nature: what it lacks is a credential the core imports.
+  if (items.length === 0 && record.providers.length === 0 && !email.ok && email.code === 'missingEmail') {
+    // A record with nothing (`{}`, or an export whose email column is not mapped): the email is what it lacks first.
     items.push(
       rejection(record, key, email.code, `${email.reason} (and neither a password hash nor a linked provider): check the export's email field and its mapping`),
     );
@@ -166,20 +167,5 @@ function planThirdParty(user: SourceUser, provider: LinkedProvider, operationKey
       thirdPartyUserId,
       email: { id: email.email, isVerified: user.emailVerified ?? false },
     },
-  };
-}
-
-function rejection(record: SourceRecord, operationKey: string, code: RejectionCode, reason: string, operation?: PlanRejection['operation']): PlanRejection {
-  const email = record.kind === 'user' ? record.email?.trim().toLowerCase() : undefined;
-  const sourceId = record.kind === 'user' ? record.sourceId : undefined;
-  return {
-    kind: 'rejection',
-    operationKey: operationKey.includes('#') ? operationKey : `${operationKey}#${code}`,
-    location: record.location,
-    ...(email !== undefined && email !== '' && { email }),
-    ...(sourceId !== undefined && { sourceId }),
-    code,
-    ...(operation !== undefined && { operation }),
-    reason,
   };
 }

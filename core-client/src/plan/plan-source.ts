@@ -1,7 +1,7 @@
 import type { DuplicatePolicy } from '../choices.js';
 import { formatLocation, type RecordLocation } from '../location.js';
 import { readSource, type OpenSourceOptions } from '../sources/read-source.js';
-import type { ImportOperation, PlanItem, PlanRejection } from './operation.js';
+import { passwordlessLogin, type ImportOperation, type PlanItem, type PlanRejection } from './operation.js';
 import { planRecord, type RecordPlanningRules } from './plan-record.js';
 import { defaultProviderMap } from './providers.js';
 import { recordPosition } from './record-key.js';
@@ -79,6 +79,11 @@ export async function* planSource(path: string, planOptions: PlanOptions = {}): 
 function duplicateKey(item: PlanItem): string | undefined {
   if (item.kind === 'passwordImport') return `email\u0000${item.email}`;
   if (item.kind === 'thirdPartySignInUp') return `provider\u0000${item.body.thirdPartyId}\u0000${item.body.thirdPartyUserId}`;
+  if (item.kind === 'passwordlessSignInUp') {
+    // A passwordless user is found by its login, apart from a password user of the same email (another login kind).
+    const login = passwordlessLogin(item);
+    return login.kind === 'phone' ? `phone\u0000${login.phoneNumber}` : `passwordless\u0000${login.email}`;
+  }
   return undefined;
 }
 
@@ -91,17 +96,30 @@ function sourceIdKey(items: readonly PlanItem[]): string | undefined {
 }
 
 function duplicateRejection(item: ImportOperation, reason: string, code?: 'duplicateSourceId'): PlanRejection {
-  const provider = item.kind === 'thirdPartySignInUp' && code === undefined ? `${item.sourceProviderId} account ` : '';
   return {
     kind: 'rejection',
     operationKey: item.operationKey,
     location: item.location,
-    email: item.email,
+    ...(item.email === undefined ? {} : { email: item.email }),
     ...(item.identity?.sourceId === undefined ? {} : { sourceId: item.identity.sourceId }),
-    code: code ?? (item.kind === 'passwordImport' ? 'duplicateEmail' : 'duplicateThirdPartyUser'),
+    code: code ?? duplicateCode(item),
     operation: item.kind,
-    reason: `${provider}${reason}`,
+    reason: code === undefined ? `${accountWords(item)}${reason}` : reason,
   };
+}
+
+function duplicateCode(item: ImportOperation): PlanRejection['code'] {
+  if (item.kind === 'thirdPartySignInUp') return 'duplicateThirdPartyUser';
+  if (item.kind === 'passwordlessSignInUp' && passwordlessLogin(item).kind === 'phone') return 'duplicatePhoneNumber';
+  return 'duplicateEmail';
+}
+
+/** Which of the record's accounts is the duplicate, when it is not its password user. */
+function accountWords(item: ImportOperation): string {
+  if (item.kind === 'thirdPartySignInUp') return `${item.sourceProviderId} account `;
+  if (item.kind !== 'passwordlessSignInUp') return '';
+  const login = passwordlessLogin(item);
+  return login.kind === 'phone' ? `phone number ${login.phoneNumber}: ` : 'email-link user: ';
 }
 
 /** The few input files of a source (an Auth0 export has two), numbered so a position fits in a few bytes. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatLocation } from '../location.js';
 import { metadataOf } from './metadata.js';
-import { rejectionCodes, type PlanItem } from './operation.js';
+import { passwordlessLogin, rejectionCodes, type PlanItem, type RejectionCode } from './operation.js';
 import type { PlannedRecord } from './plan-source.js';
 import { emptyPlanRoles, PlanRolesSchema, tallyCandidates, tallyOperationRoles } from './roles.js';
 
@@ -14,6 +14,9 @@ export const PlanSummarySchema = z.object({
   operations: z.number(),
   passwordImports: z.number(),
   thirdPartySignInUps: z.number(),
+  /** Users who sign in with a code sent to their phone or email: created as the core's passwordless users. */
+  passwordlessSignInUps: z.number(),
+  passwordlessByLogin: z.object({ phone: z.number(), email: z.number() }),
   byFamily: z.object({ bcrypt: z.number(), argon2: z.number(), vendor_scrypt: z.number() }),
   byProvider: z.record(z.string(), z.number()),
   strippedByRule: z.record(z.string(), z.number()),
@@ -60,6 +63,8 @@ export class PlanTally {
     operations: 0,
     passwordImports: 0,
     thirdPartySignInUps: 0,
+    passwordlessSignInUps: 0,
+    passwordlessByLogin: { phone: 0, email: 0 },
     byFamily: { bcrypt: 0, argon2: 0, vendor_scrypt: 0 },
     byProvider: {},
     strippedByRule: {},
@@ -122,9 +127,13 @@ export class PlanTally {
         summary.thirdPartySignInUps += 1;
         increment(summary.byProvider, item.body.thirdPartyId);
         return;
+      case 'passwordlessSignInUp':
+        summary.passwordlessSignInUps += 1;
+        summary.passwordlessByLogin[passwordlessLogin(item).kind] += 1;
+        return;
       case 'rejection': {
         summary.rejected += 1;
-        if (item.code === 'duplicateEmail' || item.code === 'duplicateThirdPartyUser' || item.code === 'duplicateSourceId') summary.duplicates += 1;
+        if (duplicateCodes.has(item.code)) summary.duplicates += 1;
         if (item.code === 'withoutCredentials') summary.withoutCredentials += 1;
         if (item.code === 'disabledAccount') summary.identity.disabledSkipped += 1;
         if (item.code === 'unmappedProvider' && item.providerId !== undefined) increment(summary.unmappedProviders, item.providerId);
@@ -142,6 +151,8 @@ export class PlanTally {
     }
   }
 }
+
+const duplicateCodes = new Set<RejectionCode>(['duplicateEmail', 'duplicateThirdPartyUser', 'duplicateSourceId', 'duplicatePhoneNumber']);
 
 function increment(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;

@@ -3,7 +3,14 @@
  * exit codes and verdicts, and the command line that repeats a run. Light on purpose: `core-migrate --help` loads
  * it. Doing the run is `core-client/run`.
  */
-export { DuplicatePolicySchema, DisabledPolicySchema, ExistingPolicySchema, DeletedPolicySchema, type DeletedPolicy } from '../choices.js';
+export {
+  DuplicatePolicySchema,
+  DisabledPolicySchema,
+  EmailLinkPolicySchema,
+  ExistingPolicySchema,
+  DeletedPolicySchema,
+  type DeletedPolicy,
+} from '../choices.js';
 export { MigrationSettingsSchema, defaultSettings, MAX_CONCURRENCY, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from './settings.js';
 export {
   settingFlags,

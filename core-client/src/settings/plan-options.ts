@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { HashConfigError, parseHashConfig, type HashConfig } from '../hashes/hash-config.js';
 import { prefixRuleFromOption, type PrefixRule } from '../hashes/prefix-rules.js';
 import type { PlanOptions } from '../plan/plan-source.js';
+import { phoneRegionOf } from '../plan/phone-number.js';
 import { buildProviderMap } from '../plan/providers.js';
 import { parseRoleMap, parseRolesFile, type RoleRules } from '../plan/roles.js';
 import { parseFieldMapping, type FieldMapping } from '../sources/generic/field-mapping.js';
@@ -20,9 +21,25 @@ export interface PlanOptionsContext {
 /** How the plan reads and plans the export, from the settings; the first setting that cannot be used is named. */
 export async function planOptionsOf(settings: MigrationSettings, context: PlanOptionsContext): Promise<PlanOptions | SettingProblem> {
   const { cwd } = context;
-  const options: PlanOptions = { duplicates: settings.duplicates, disabled: settings.disabled };
+  const options: PlanOptions = {
+    duplicates: settings.duplicates,
+    disabled: settings.disabled,
+    passwordless: settings.passwordless,
+    emailLink: settings.emailLink,
+  };
   if (settings.format !== undefined) options.format = settings.format;
   if (settings.auth0PasswordFile !== undefined) options.auth0PasswordFile = resolve(cwd, settings.auth0PasswordFile);
+  if (settings.defaultRegion !== undefined) {
+    const region = phoneRegionOf(settings.defaultRegion);
+    if (region === undefined) {
+      return settingProblem(
+        'defaultRegionInvalid',
+        'defaultRegion',
+        `{setting} "${settings.defaultRegion}" is not a country the phone number rules know: give its ISO 3166 code, e.g. GB, US, DE`,
+      );
+    }
+    options.defaultRegion = region;
+  }
 
   if (settings.mapping !== undefined || settings.map.length > 0) {
     const mapping = await fieldMappingOf(settings, cwd);

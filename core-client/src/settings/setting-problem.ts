@@ -18,6 +18,7 @@ export type RunProblemCode =
   | 'mappingInvalid'
   | 'providerMapInvalid'
   | 'roleMapInvalid'
+  | 'defaultRegionInvalid'
   | 'rolesFileInvalid'
   | 'rolesFromNeeded'
   | 'rolesLookLikeUserData'

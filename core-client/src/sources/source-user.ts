@@ -19,7 +19,7 @@ export const SourceProfileSchema = z.object({
   /** ISO 8601, from the export's creation time. */
   signedUpAt: z.string().optional(),
   lastSignedInAt: z.string().optional(),
-  /** Not importable as a login into this core: kept as profile data. */
+  /** The number as exported, kept in the metadata too (a password user's phone login becomes a separate user). */
   phoneNumber: z.string().optional(),
   /** Firebase `customAttributes` (custom claims), parsed from their JSON text. */
   customClaims: z.record(z.string(), z.unknown()).optional(),
@@ -51,6 +51,14 @@ export const SourceUserSchema = z.object({
   /** An algorithm named by the record itself (generic formats), e.g. `vendor_scrypt`. */
   hashingAlgorithm: z.string().optional(),
   providers: z.array(LinkedProviderSchema),
+  /** The number the user signs in with (Firebase phone auth, an Auth0 `sms` user, a generic export's mapped phone), as exported. */
+  phoneNumber: z.string().optional(),
+  /**
+   * The old system says whether its user signs in with a code or link sent to its email: Auth0's `email` connection
+   * (true) or its database (false, a password user whose hash is missing). Unsaid (Firebase, generic exports): an
+   * email with neither a password hash, a provider nor a phone login is taken for an email-link user.
+   */
+  signsInByEmailCode: z.boolean().optional(),
   /**
    * A generic export's mapped `roles` field, as read (a string, a list or an object; CSV: text). Firebase and Auth0
    * keep roles in the profile (`customClaims`, `appMetadata`); `--roles-from` names where (see plan/roles.ts).

@@ -121,8 +121,8 @@ describe('planRecord', () => {
     expect(item).toMatchObject({ kind: 'rejection', code: 'invalidProviderUser' });
   });
 
-  it('counts a user with neither hash nor provider as needing a reset or login-time migration', () => {
-    expect(planRecord(user({ email: 'a@b.io', providers: [{ providerId: 'phone', providerUserId: '+1' }] }), rules)).toEqual([
+  it('counts a password user whose hash is missing (an Auth0 database user) as needing a reset or login-time migration', () => {
+    expect(planRecord(user({ email: 'a@b.io', signsInByEmailCode: false }), rules)).toEqual([
       expect.objectContaining({ kind: 'rejection', code: 'withoutCredentials', reason: expect.stringMatching(/password reset or login-time migration/) }),
     ]);
   });

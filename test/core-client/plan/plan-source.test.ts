@@ -96,15 +96,16 @@ describe('planSource', () => {
     expect(records[1]?.items[0]).toMatchObject({ code: 'duplicateThirdPartyUser' });
   });
 
-  it('plans the Firebase JSON fixture: scrypt users with the hash config, providers mapped, phone users counted', async () => {
+  it('plans the Firebase JSON fixture: scrypt users with the hash config, providers mapped, phone users as passwordless users', async () => {
     const summary = await summarisePlan(join(fixtures, 'firebase/users.json'), { hashConfig });
     expect(summary.records).toBe(4);
     expect(summary.byFamily.vendor_scrypt).toBe(1);
     // fb-3's exported hash has a length no base64 encoder produces: refused before the push, not after.
     expect(summary.rejectionsByCode).toContainEqual(expect.objectContaining({ code: 'unusableHash', count: 1 }));
     expect(summary.byProvider).toEqual({ google: 1, github: 1, facebook: 1 });
-    expect(summary.withoutCredentials).toBe(1);
-    expect(summary.operations).toBe(summary.passwordImports + summary.thirdPartySignInUps + summary.rejected);
+    expect(summary.withoutCredentials).toBe(0);
+    expect(summary.passwordlessByLogin).toEqual({ phone: 1, email: 0 });
+    expect(summary.operations).toBe(summary.passwordImports + summary.thirdPartySignInUps + summary.passwordlessSignInUps + summary.rejected);
   });
 
   it('plans an Auth0 export joined with its password file, mapping Auth0 connection names', async () => {
@@ -114,7 +115,7 @@ describe('planSource', () => {
     });
     expect(summary.byProvider).toMatchObject({ google: 1, github: 1 });
     expect(summary.passwordImports).toBeGreaterThan(0);
-    expect(summary.operations).toBe(summary.passwordImports + summary.thirdPartySignInUps + summary.rejected);
+    expect(summary.operations).toBe(summary.passwordImports + summary.thirdPartySignInUps + summary.passwordlessSignInUps + summary.rejected);
     expect(JSON.stringify(summary)).not.toMatch(/\$2[aby]\$10\$/);
   });
 

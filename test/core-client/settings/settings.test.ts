@@ -114,6 +114,12 @@ describe('the files of a run', () => {
 });
 
 describe('the plan options of the settings', () => {
+  it('carry the passwordless settings, the default region in capitals', async () => {
+    const options = await planOptionsOf(settings({ file: 'users.json', defaultRegion: 'gb', emailLink: 'reset', passwordless: false }), { cwd: folder });
+    expect(options).toMatchObject({ defaultRegion: 'GB', emailLink: 'reset', passwordless: false });
+    expect(await planOptionsOf(settings({ file: 'users.json' }), { cwd: folder })).toMatchObject({ emailLink: 'passwordless', passwordless: true });
+  });
+
   it('name the setting that cannot be used', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ map: ['email'] }, 'map', /must look like field=column/],
@@ -122,6 +128,7 @@ describe('the plan options of the settings', () => {
       [{ providerMap: ['nothing'] }, 'providerMap', /must look like/],
       [{ hashConfig: 'missing.txt' }, 'hashConfig', /cannot read the file \(ENOENT\)/],
       [{ hashConfig: 'hash_config.txt' }, 'hashConfig', /r=99, m=14 is 198 MiB, above 128 MiB/],
+      [{ defaultRegion: 'Narnia' }, 'defaultRegion', /^--default-region "Narnia" is not a country the phone number rules know: give its ISO 3166 code/],
     ];
     for (const [input, setting, message] of cases) {
       const result = await planOptionsOf(settings({ file: 'users.json', ...input }), { cwd: folder });

@@ -51,8 +51,16 @@ describe('Firebase auth:export JSON', () => {
     expect(records).toEqual([
       ...adaAndGrace({ file: path, index: 0 }, { file: path, index: 1 }),
       expect.objectContaining({ sourceId: 'fb-3', salt: 'c2FsdHNhbHQ=', providers: [{ providerId: 'facebook.com', providerUserId: 'fb-555' }] }),
-      // "password" and "phone" are sign-in methods, not third-party accounts.
-      { kind: 'user', location: { file: path, index: 3 }, sourceId: 'fb-4', system: 'firebase', profile: { phoneNumber: '+15555550100' }, providers: [] },
+      // "password" and "phone" are sign-in methods, not third-party accounts: the number is the user's phone login.
+      {
+        kind: 'user',
+        location: { file: path, index: 3 },
+        sourceId: 'fb-4',
+        system: 'firebase',
+        phoneNumber: '+15555550100',
+        profile: { phoneNumber: '+15555550100' },
+        providers: [],
+      },
     ]);
   });
 

@@ -171,6 +171,7 @@ describe('parseFieldMapping', () => {
       thirdPartyUserId: 'thirdPartyUserId',
       sourceId: 'id',
       roles: 'roles',
+      phoneNumber: 'phoneNumber',
     });
   });
 
@@ -184,7 +185,7 @@ describe('parseFieldMapping', () => {
     const unknown = parseFieldMapping({ mail: 'x' }, 'mapping.txt') as SourceError;
     expect(unknown).toBeInstanceOf(SourceError);
     expect(unknown.message).toBe(
-      'mapping.txt: unknown field "mail"; the fields are email, passwordHash, salt, hashingAlgorithm, isVerified, thirdPartyId, thirdPartyUserId, sourceId, roles',
+      'mapping.txt: unknown field "mail"; the fields are email, passwordHash, salt, hashingAlgorithm, isVerified, thirdPartyId, thirdPartyUserId, sourceId, roles, phoneNumber',
     );
     expect(parseFieldMapping({ email: '  ' })).toBeInstanceOf(SourceError);
     expect((parseFieldMapping('email mail') as SourceError).location.line).toBe(1);

@@ -84,7 +84,20 @@ describe('counts and words that agree (issue 25, item 4)', () => {
     fixture = await writeFirebaseExport(dir, 60);
     await appendRejections(fixture.exportPath);
     core.faults.setLatencyMs(15);
-    const args = ['push', fixture.exportPath, '--core', core.url, '--hash-config', fixture.hashConfigPath, '--journal', 'kill.journal', '--json'];
+    // --email-link reset: they stay refused, as they were before email-link users became passwordless users.
+    const args = [
+      'push',
+      fixture.exportPath,
+      '--core',
+      core.url,
+      '--hash-config',
+      fixture.hashConfigPath,
+      '--journal',
+      'kill.journal',
+      '--json',
+      '--email-link',
+      'reset',
+    ];
     const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, CORE_API_KEY: API_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -31,7 +31,6 @@ export async function writeFirebaseExport(dir: string, extra = 0): Promise<Fireb
       photoUrl: 'https://example.com/ada.png',
       createdAt: '1600000000000',
       lastSignedInAt: '1600000001000',
-      phoneNumber: '+15555550100',
       customAttributes: '{"role":"admin","level":3}',
       providerUserInfo: [
         { providerId: 'password', rawId: 'ada@example.com', email: 'ada@example.com' },

@@ -48,10 +48,15 @@ describe('core-migrate plan', () => {
     const result = await run(['plan', join(fixtures, 'firebase/users.json'), '--hash-config', await hashConfigFile(), '--json']);
     expect(result.code).toBe(1);
     const summary = JSON.parse(result.stdout) as Record<string, unknown>;
-    for (const field of ['records', 'passwordImports', 'thirdPartySignInUps', 'byFamily', 'rejected', 'rejections', 'duplicates', 'withoutCredentials']) {
-      expect(summary).toHaveProperty(field);
-    }
-    expect(summary).toMatchObject({ records: 4, byFamily: { bcrypt: 0, argon2: 0, vendor_scrypt: 1 }, withoutCredentials: 1 });
+    const fields = ['records', 'passwordImports', 'thirdPartySignInUps', 'passwordlessSignInUps', 'passwordlessByLogin', 'byFamily', 'rejected', 'rejections'];
+    for (const field of [...fields, 'duplicates', 'withoutCredentials']) expect(summary).toHaveProperty(field);
+    // fb-4 signs in with its phone number: a passwordless user.
+    expect(summary).toMatchObject({
+      records: 4,
+      byFamily: { bcrypt: 0, argon2: 0, vendor_scrypt: 1 },
+      withoutCredentials: 0,
+      passwordlessByLogin: { phone: 1, email: 0 },
+    });
     expect(result.stdout).not.toContain(signerKey);
   });
 

@@ -69,7 +69,6 @@ describe('core-migrate push keeps who each user was', () => {
       photoUrl: 'https://example.com/ada.png',
       signedUpAt: '2020-09-13T12:26:40.000Z',
       lastSignedInAt: '2020-09-13T12:26:41.000Z',
-      phoneNumber: '+15555550100',
       customClaims: { role: 'admin', level: 3 },
       migratedFrom: { system: 'firebase', sourceId: 'fb-ada' },
     });

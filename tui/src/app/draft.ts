@@ -19,6 +19,10 @@ export interface Draft {
   providerMap: Record<string, string>;
   duplicates: MigrationSettings['duplicates'];
   disabled: MigrationSettings['disabled'];
+  passwordless: boolean;
+  emailLink: MigrationSettings['emailLink'];
+  /** ISO 3166 code of national phone numbers, as typed ('' leaves them refused). */
+  defaultRegion: string;
   hashConfig: string;
   stripPrefix: string[];
   core: string;
@@ -72,6 +76,9 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     providerMap: pairs(settings.providerMap),
     duplicates: settings.duplicates,
     disabled: settings.disabled,
+    passwordless: settings.passwordless,
+    emailLink: settings.emailLink,
+    defaultRegion: settings.defaultRegion ?? '',
     hashConfig: settings.hashConfig ?? '',
     stripPrefix: [...settings.stripPrefix],
     core: core ?? '',
@@ -118,6 +125,9 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
       .map(([id, name]) => `${id}=${name.trim()}`),
     duplicates: draft.duplicates,
     disabled: draft.disabled,
+    passwordless: draft.passwordless,
+    emailLink: draft.emailLink,
+    defaultRegion: draft.defaultRegion,
     hashConfig: draft.hashConfig,
     stripPrefix: draft.stripPrefix,
     core: [draft.core, ...draft.moreCores].map((url) => url.trim()).filter((url) => url !== ''),
@@ -162,6 +172,9 @@ export function planDraftKey(draft: Draft, typedHash: string): string {
     draft.providerMap,
     draft.duplicates,
     draft.disabled,
+    draft.passwordless,
+    draft.emailLink,
+    draft.defaultRegion.trim().toUpperCase(),
     draft.hashConfig.trim(),
     draft.stripPrefix,
     draft.roles,

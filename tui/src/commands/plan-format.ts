@@ -13,9 +13,11 @@ export function formatPlanSummary(file: string, summary: PlanSummary, reportPath
   const lines = [
     `Plan of ${file}`,
     `  records read          ${count(summary.records)}`,
-    `  operations            ${count(summary.operations)} = ${count(summary.passwordImports)} password imports + ${count(summary.thirdPartySignInUps)} third-party sign-in-ups + ${count(summary.rejected)} rejected`,
+    `  operations            ${count(summary.operations)} = ${count(summary.passwordImports)} password imports + ${count(summary.thirdPartySignInUps)} third-party sign-in-ups + ` +
+      `${count(summary.passwordlessSignInUps)} passwordless sign-in-ups + ${count(summary.rejected)} rejected`,
     `  password users        ${counts(summary.byFamily)}`,
     `  third-party users     ${counts(summary.byProvider)}`,
+    `  passwordless users    ${counts(summary.passwordlessByLogin)}`,
   ];
   const { identity } = summary;
   lines.push(

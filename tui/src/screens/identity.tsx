@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import { describePlanRoles } from 'core-client';
-import { DisabledPolicySchema, ExistingPolicySchema } from 'core-client/settings';
+import { describePlanRoles, type PlanSummary } from 'core-client';
+import { DisabledPolicySchema, EmailLinkPolicySchema, ExistingPolicySchema } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
@@ -9,7 +9,7 @@ import { planCurrent } from '../app/plan-status.js';
 import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenSpec, settingField } from '../app/screen.js';
 import type { AppState } from '../app/state.js';
 
-type Toggle = 'keepIds' | 'verifyEmails' | 'metadata' | 'roles' | 'rolesUpdate';
+type Toggle = 'keepIds' | 'verifyEmails' | 'metadata' | 'passwordless' | 'roles' | 'rolesUpdate';
 
 function toggle(state: AppState, key: Toggle, yes: string, no: string): FieldSpec {
   return {
@@ -43,8 +43,47 @@ function fields({ state }: FieldsContext): FieldSpec[] {
       describe: (choice) => (choice === 'skip' ? 'skip: left untouched, reported' : 'replace: their hash is REPLACED'),
       set: (value) => ({ type: 'draft', patch: { existing: ExistingPolicySchema.parse(value) } }),
     },
+    ...passwordlessFields(state),
     ...roleFields(state),
   ];
+}
+
+/** Phone and email-link users (issue 27): passwordless users of the core, or left out for a reset. */
+function passwordlessFields(state: AppState): FieldSpec[] {
+  const { draft } = state;
+  const list: FieldSpec[] = [toggle(state, 'passwordless', 'phone and email-link users become passwordless users', 'they are left out, listed for a reset')];
+  if (!draft.passwordless) return list;
+  const failure = state.plan?.failure;
+  list.push({
+    ...settingField('emailLink'),
+    kind: 'choice',
+    value: draft.emailLink,
+    choices: EmailLinkPolicySchema.options,
+    describe: (choice) =>
+      choice === 'reset'
+        ? 'reset: users with only an email are refused, listed for a reset'
+        : 'passwordless: users with only an email sign in by a code or link',
+    set: (value) => ({ type: 'draft', patch: { emailLink: EmailLinkPolicySchema.parse(value) } }),
+  });
+  // The region matters to files with phone users: it shows when the plan found some, or a region is set.
+  if (draft.defaultRegion.trim() === '' && !hasPhoneUsers(state.plan?.counted?.summary) && failure?.setting !== 'defaultRegion') return list;
+  list.push({
+    ...settingField('defaultRegion'),
+    kind: 'text',
+    value: draft.defaultRegion,
+    placeholder: 'e.g. GB: the country of numbers written without +code (else refused)',
+    problem: state.fieldProblems['defaultRegion'] ?? (failure?.setting === 'defaultRegion' ? failure.message : undefined),
+    set: (value) => ({ type: 'draft', patch: { defaultRegion: value } }),
+  });
+  return list;
+}
+
+function hasPhoneUsers(summary: PlanSummary | undefined): boolean {
+  if (summary === undefined) return false;
+  return (
+    summary.passwordlessByLogin.phone > 0 ||
+    summary.rejectionsByCode.some((group) => group.code === 'invalidPhoneNumber' || group.code === 'duplicatePhoneNumber')
+  );
 }
 
 /** The roles fields (issue 21): the path is offered from what the plan found, never filled in by itself. */
@@ -106,6 +145,7 @@ function disabledWords(policy: AppState['draft']['disabled'], command: AppState[
   return command === 'sync' ? 'removed if the migration created them, else left out' : 'left out, reported';
 }
 
+/** In the order of the fields above (a short screen cuts the last rows), then what has no field. */
 function identityRows(state: AppState): TableRow[] {
   const summary = state.plan?.counted?.summary;
   if (summary === undefined) return [];
@@ -114,13 +154,30 @@ function identityRows(state: AppState): TableRow[] {
     { label: 'carry an old id', value: identity.keepsSourceId, note: state.draft.keepIds ? 'mapped after creation' : 'not mapped' },
     { label: 'verified emails', value: identity.verifiedEmails, note: state.draft.verifyEmails ? 'verified in the core' : 'left unverified' },
     { label: 'with metadata', value: identity.withMetadata, note: state.draft.metadata ? 'written to the metadata' : 'left out' },
-    { label: 'separate accounts', value: identity.separateAccounts, note: 'a linked provider becomes its own user' },
     {
       label: 'disabled',
       value: identity.disabledSkipped + identity.disabledImported,
       note: disabledWords(state.draft.disabled, state.command),
     },
+    { label: 'separate accounts', value: identity.separateAccounts, note: 'a linked provider or phone login becomes its own user' },
+    ...passwordlessRows(summary),
   ];
+}
+
+/** What becomes of the phone and email-link users of this file, and of those the plan refused. */
+function passwordlessRows(summary: PlanSummary): TableRow[] {
+  const refused = (code: string): number => summary.rejectionsByCode.find((group) => group.code === code)?.count ?? 0;
+  // Rows at 0 are left out: most files have no phone users, and the table shares the screen with the fields.
+  const rows: TableRow[] = [];
+  const { phone, email } = summary.passwordlessByLogin;
+  if (phone > 0) rows.push({ label: 'phone users', value: phone, note: 'passwordless users: a code by SMS, number in E.164' });
+  if (email > 0) rows.push({ label: 'email-link users', value: email, note: 'passwordless users: a code or link by email' });
+  const leftOut = refused('passwordlessLeftOut');
+  if (leftOut > 0) rows.push({ label: 'passwordless left out', value: leftOut, note: 'listed in the report for a reset', tone: 'warning' });
+  const numbers = refused('invalidPhoneNumber') + refused('duplicatePhoneNumber');
+  if (numbers > 0)
+    rows.push({ label: 'numbers refused', value: numbers, note: 'unreadable or duplicate: a national number needs the default region', tone: 'warning' });
+  return rows;
 }
 
 function Missing({ state }: { state: AppState }) {
@@ -181,6 +238,10 @@ export const identityScreen: ScreenSpec = {
     'sign-up and last sign-in times, phone, custom claims, Auth0 metadata) goes to the user metadata.',
     'Disabled accounts are left out by default; imported, they carry disabled: true in their metadata.',
     'A password user already in the core is left untouched by default (skip); replace overwrites its hash.',
+    'Phone users (Firebase phone auth, Auth0 sms, a mapped phoneNumber) and email-link users (an email and nothing else,',
+    "Auth0 email) become the core's passwordless users: no message is sent. Numbers are written in E.164; one without a",
+    'country code is read in the default phone region (e.g. GB), or refused. A phone login beside a password becomes a',
+    'separate user, as a linked account does. Email-link users: reset refuses them; passwordless users: no leaves all out.',
     'Roles: the plan lists where the records keep role-like values (custom claims, app metadata, a roles field) with',
     'counts; name one as the roles path to give them. Renames take old=new (old= leaves a role out). A permissions',
     'file (JSON: role -> permissions) gives each role its permissions; roles outside it are reported, not given.',

@@ -25,6 +25,10 @@ export function planRows(summary: PlanSummary): TableRow[] {
     { label: 'records read', value: summary.records },
     { label: 'password imports', value: summary.passwordImports, note: breakdown(summary.byFamily) },
     { label: 'third-party sign-ins', value: summary.thirdPartySignInUps, note: breakdown(summary.byProvider) },
+    // Most exports have none: the row shows when the file has some.
+    ...(summary.passwordlessSignInUps > 0
+      ? [{ label: 'passwordless users', value: summary.passwordlessSignInUps, note: breakdown(summary.passwordlessByLogin) }]
+      : []),
     {
       label: 'rejected by the plan',
       value: summary.rejected,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 const Auth0IdentitySchema = z.object({
   provider: z.string().min(1),
+  connection: z.string().optional(),
   // Some social connections (GitHub, Facebook) give numeric ids.
   user_id: z.union([z.string().min(1), z.number()]).transform(String),
   isSocial: z.boolean().optional(),
@@ -36,6 +37,13 @@ export type Auth0Password = z.infer<typeof Auth0PasswordSchema>;
 
 /** The database connection's prefix: `auth0|<id>` is a password user, any other prefix a social one. */
 export const DATABASE_PROVIDER = 'auth0';
+
+/**
+ * Auth0's passwordless connections: a code sent by SMS to `phone_number`, or a code or link sent to `email`. Their
+ * users are the core's passwordless users, not linked accounts.
+ */
+export const SMS_PROVIDER = 'sms';
+export const EMAIL_PROVIDER = 'email';
 
 /** The id a password entry is joined on, without the `auth0|` prefix of the user export's user_id. */
 export function passwordJoinId(entry: Auth0Password): string {

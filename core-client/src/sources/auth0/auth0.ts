@@ -10,8 +10,10 @@ import {
   Auth0PasswordSchema,
   Auth0UserSchema,
   DATABASE_PROVIDER,
+  EMAIL_PROVIDER,
   issueField,
   passwordJoinId,
+  SMS_PROVIDER,
   userJoinId,
 } from './auth0-records.js';
 import { HashFile } from './hash-file.js';
@@ -44,17 +46,25 @@ function malformed(file: string, line: number, field: string | undefined, reason
   return { kind: 'malformed', location: { file, line, ...optional('field', field) }, reason };
 }
 
-function linkedProviders(user: Auth0User): LinkedProvider[] {
-  if (user.identities) {
-    // The `auth0` identity is the database connection: the password user itself, not a link.
-    return user.identities
-      .filter((identity) => identity.provider !== DATABASE_PROVIDER)
-      .map((identity) => ({ providerId: identity.provider, providerUserId: identity.user_id }));
-  }
-  // Without identities (not requested in the export job), a social user_id is still `<provider>|<id>`.
+/** The user's connections, as its identities (or, when the export job left them out, its user_id's prefix) name them. */
+function connectionsOf(user: Auth0User): LinkedProvider[] {
+  if (user.identities) return user.identities.map((identity) => ({ providerId: identity.provider, providerUserId: identity.user_id }));
   const separator = user.user_id.indexOf('|');
-  const provider = separator > 0 ? user.user_id.slice(0, separator) : undefined;
-  return provider === undefined || provider === DATABASE_PROVIDER ? [] : [{ providerId: provider, providerUserId: user.user_id.slice(separator + 1) }];
+  return separator > 0 ? [{ providerId: user.user_id.slice(0, separator), providerUserId: user.user_id.slice(separator + 1) }] : [];
+}
+
+/** The database connection is the password user itself and the passwordless connections are logins: the rest are links. */
+const ownConnections = new Set([DATABASE_PROVIDER, SMS_PROVIDER, EMAIL_PROVIDER]);
+
+function loginsOf(user: Auth0User): Pick<SourceUser, 'providers' | 'phoneNumber' | 'signsInByEmailCode'> {
+  const connections = connectionsOf(user);
+  const has = (provider: string): boolean => connections.some((connection) => connection.providerId === provider);
+  return {
+    providers: connections.filter((connection) => !ownConnections.has(connection.providerId)),
+    ...(has(SMS_PROVIDER) && user.phone_number ? { phoneNumber: user.phone_number } : {}),
+    // A database or sms user whose hash or number is missing is not an email-link user for having an email.
+    ...(has(EMAIL_PROVIDER) ? { signsInByEmailCode: true } : has(DATABASE_PROVIDER) || has(SMS_PROVIDER) ? { signsInByEmailCode: false } : {}),
+  };
 }
 
 interface HashFileEntry {
@@ -143,7 +153,7 @@ async function* readUsers(file: string, index: PasswordIndex | undefined): Async
       system: 'auth0',
       ...dropUndefined({ email: user.email || undefined, emailVerified: user.email_verified, passwordHash: password?.passwordHash, disabled: user.blocked }),
       ...(Object.keys(profile).length === 0 ? {} : { profile }),
-      providers: linkedProviders(user),
+      ...loginsOf(user),
     };
     yield record;
   }

@@ -15,6 +15,8 @@ export const FirebaseProviderInfoSchema = z.object({
   providerId: z.string().min(1),
   rawId: z.string().min(1),
   email: z.string().optional(),
+  /** The `phone` provider's entry carries the number (its rawId is the number too). */
+  phoneNumber: z.string().optional(),
 });
 
 /** The fields of a Firebase auth:export JSON user this tool reads; other fields are ignored. */
@@ -70,20 +72,28 @@ function customClaims(text: string | undefined): Record<string, unknown> | undef
 
 const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
 
+/** Firebase phone auth: the user's `phoneNumber`, else its `phone` provider entry's number. */
+function phoneLogin(user: FirebaseJsonUser): string | undefined {
+  const entry = user.providerUserInfo?.find((info) => info.providerId === 'phone');
+  return nonEmpty(user.phoneNumber) ?? nonEmpty(entry?.phoneNumber) ?? nonEmpty(entry?.rawId);
+}
+
 export function firebaseSourceUser(user: FirebaseJsonUser, location: RecordLocation): SourceUser {
+  const phoneNumber = phoneLogin(user);
   const optional = dropUndefined({
     email: nonEmpty(user.email),
     emailVerified: user.emailVerified,
     passwordHash: nonEmpty(user.passwordHash),
     salt: nonEmpty(user.salt),
     disabled: user.disabled,
+    phoneNumber,
   });
   const profile = dropUndefined({
     displayName: nonEmpty(user.displayName),
     photoUrl: nonEmpty(user.photoUrl),
     signedUpAt: isoTime(user.createdAt),
     lastSignedInAt: isoTime(user.lastSignedInAt),
-    phoneNumber: nonEmpty(user.phoneNumber),
+    phoneNumber,
     customClaims: customClaims(user.customAttributes),
   });
   return {

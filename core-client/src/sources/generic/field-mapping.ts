@@ -19,6 +19,8 @@ export const FieldMappingSchema = z.strictObject({
   sourceId: columnName.default('id'),
   /** The user's roles (a string, a list or an object of booleans; in a CSV, names separated by commas). */
   roles: columnName.default('roles'),
+  /** The number the user signs in with (a code by SMS): the user becomes a passwordless user of the core. */
+  phoneNumber: columnName.default('phoneNumber'),
 });
 export type FieldMapping = z.infer<typeof FieldMappingSchema>;
 export type FieldMappingInput = z.input<typeof FieldMappingSchema>;

@@ -82,6 +82,7 @@ export function mapGenericRecord(lookup: FieldLookup, mapping: FieldMapping, loc
       passwordHash: readText(lookup(mapping.passwordHash), 'passwordHash', mapping.passwordHash, false),
       salt: readText(lookup(mapping.salt), 'salt', mapping.salt, false),
       hashingAlgorithm: readText(lookup(mapping.hashingAlgorithm), 'hashingAlgorithm', mapping.hashingAlgorithm, false),
+      phoneNumber: readText(lookup(mapping.phoneNumber), 'phoneNumber', mapping.phoneNumber, true),
       // Read as it is: what makes it roles (and which are unreadable) is the plan's, and only with --roles-from.
       roles: isAbsent(lookup(mapping.roles)) ? undefined : lookup(mapping.roles),
     };
