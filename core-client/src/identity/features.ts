@@ -73,12 +73,7 @@ export async function probeIdentityFeatures(client: ProbeClient, options: Pick<C
   return support;
 }
 
-export type PlanIdentity = Pick<PlanSummary, 'identity' | 'passwordImports' | 'thirdPartySignInUps' | 'operations' | 'rejected' | 'roles'>;
-
-/** The plan's passwordless users: every operation that is neither refused, a password import nor a sign-in-up. */
-export function plannedPasswordless(plan: Pick<PlanSummary, 'passwordImports' | 'thirdPartySignInUps' | 'operations' | 'rejected'>): number {
-  return plan.operations - plan.rejected - plan.passwordImports - plan.thirdPartySignInUps;
-}
+export type PlanIdentity = Pick<PlanSummary, 'identity' | 'passwordImports' | 'passwordlessSignInUps' | 'roles'>;
 
 /** The flag that turns each step off, for the sentence that asks for it. */
 const turnOffFlags: Record<StepFeature, string> = {
@@ -132,7 +127,7 @@ export function identityOptionsFor(
     lookup: requested.lookup && requested.existing === 'skip' && (plan === undefined || plan.passwordImports > 0),
     roles: requested.roles && (plan === undefined || plan.roles.operationsWithRoles > 0),
     // Never turned off by itself: without the calls these users would be neither created nor reported for a reset.
-    passwordless: requested.passwordless && (plan === undefined || plannedPasswordless(plan) > 0),
+    passwordless: requested.passwordless && (plan === undefined || plan.passwordlessSignInUps > 0),
   };
   const missing = (Object.keys(needs) as StepFeature[]).filter((feature) => needs[feature] && !support[feature]);
   if (missing.length > 0) return { problem: missingFeaturesSentence(missing, target), missing };

@@ -6,10 +6,8 @@ import { emptyPlanRoles } from '../../../core-client/src/plan/roles.js';
 
 const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true, roles: true, emailChange: true, passwordless: true };
 const plan: PlanIdentity = {
-  operations: 3,
-  rejected: 0,
   passwordImports: 3,
-  thirdPartySignInUps: 0,
+  passwordlessSignInUps: 0,
   identity: { keepsSourceId: 3, verifiedEmails: 2, withMetadata: 1, separateAccounts: 0, disabledSkipped: 0, disabledImported: 0 },
   roles: { ...emptyPlanRoles(), wanted: { admin: 1 }, operationsWithRoles: 1 },
 };
@@ -50,7 +48,7 @@ describe('identity options for a core', () => {
 });
 
 describe('a core without the passwordless calls', () => {
-  const withPasswordless: PlanIdentity = { ...plan, operations: 6, rejected: 1, thirdPartySignInUps: 1 };
+  const withPasswordless: PlanIdentity = { ...plan, passwordlessSignInUps: 2 };
 
   it('stops a plan with phone or email-link users before anything is sent, naming --no-passwordless', () => {
     const result = identityOptionsFor(defaultIdentityOptions, { ...everything, passwordless: false }, withPasswordless, 'core');

@@ -64,7 +64,7 @@ describe('the terminal app runs a sync', () => {
     const app = bed.open({ file: 'other.json', hashConfig: 'hash_config.txt', journal: 'journal.ndjson', report: 'sync.ndjson' });
     await workOutDelta(app);
     await waitFor(app, 'users appear in this export');
-    expect(flat(app.lastFrame())).toMatch(/0 of the journal's 9 users appear in this export.*set "sync an unlike export" to yes/s);
+    expect(flat(app.lastFrame())).toMatch(/0 of the journal's 10 users appear in this export.*set "sync an unlike export" to yes/s);
     // Enter does not ask to send a refused sync.
     await press(app, keys.enter);
     expect(flat(app.lastFrame())).not.toContain('(y/n)');
@@ -74,7 +74,7 @@ describe('the terminal app runs a sync', () => {
     await press(app, keys.right);
     await press(app, keys.enter);
     await waitFor(app, 'users 1–');
-    // The journal's 9 users, gone from this export, come first (kept: "gone from the export" is keep); PgDn shows the new ones.
+    // The journal's 10 users, gone from this export, come first (kept: "gone from the export" is keep); PgDn shows the new ones.
     expect(flat(app.lastFrame())).toMatch(/keep\s+"u01"\s+gone from the export: left in the core/);
     await press(app, keys.pageDown);
     expect(flat(app.lastFrame())).toMatch(/create\s+"other-\d+"\s+new in the export/);

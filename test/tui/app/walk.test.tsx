@@ -82,7 +82,7 @@ describe('the terminal app opened with every setting given', () => {
     await press(app, 'b');
     await waitFor(app, 'Nothing is sent until you confirm.');
     await press(app, keys.enter, 'y');
-    await waitFor(app, (frame) => frame.includes('Push finished.') && /skipped \(journal\) +11/.test(frame), 20_000);
+    await waitFor(app, (frame) => frame.includes('Push finished.') && /skipped \(journal\) +12/.test(frame), 20_000);
     expect(bed.core().requestCount() - requests).toBeLessThan(30);
 
     // (The rollback from the Summary, and the command after it: counts.test.tsx.)
