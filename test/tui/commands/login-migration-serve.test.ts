@@ -164,5 +164,11 @@ describe('core-migrate login-migration serve, as a process over real HTTP', () =
     const badPort = launch(['--port', 'eighty']);
     expect(await badPort.exit).toBe(2);
     expect(badPort.stderr()).toContain('--port');
+
+    // A port another process holds: a sentence and exit 2, not a crash.
+    const taken = launch(['--port', new URL(withFile.url).port]);
+    expect(await taken.exit).toBe(2);
+    expect(taken.stderr()).toContain('cannot listen on 127.0.0.1');
+    expect(taken.stderr()).toContain('EADDRINUSE');
   });
 });

@@ -109,24 +109,27 @@ export function registerLoginMigrationServe(serve: Command, { io, setExitCode }:
         await pool.close();
         return setExitCode(output.failWith(migration));
       }
-      let service;
-      try {
-        service = await startLoginService({
-          settings: settings.data,
-          serviceKey,
-          migrate: migration.migrate,
-          log: (line) => io.stderr.write(`${printableJson(line)}\n`),
-        });
-      } catch (error) {
+      const service = await startLoginService({
+        settings: settings.data,
+        serviceKey,
+        migrate: migration.migrate,
+        log: (line) => io.stderr.write(`${printableJson(line)}\n`),
+      }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      if (service instanceof Error) {
         await Promise.all([migration.close(), pool.close()]);
-        const code = error instanceof Error && 'code' in error ? String(error.code) : 'an error';
+        const code = 'code' in service ? String(service.code) : service.name;
         return setExitCode(output.fail(`cannot listen on ${settings.data.host}:${settings.data.port} (${code})`, ExitCode.usageOrConfiguration));
       }
       output.say(`login-migration service listening on ${service.url} (POST /migrate, GET /health; ${pool.size} verifier threads)\n`);
 
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        process.once('SIGTERM', () => resolve('SIGTERM'));
-        process.once('SIGINT', () => resolve('SIGINT'));
+        const stop = (received: NodeJS.Signals): void => {
+          process.removeListener('SIGTERM', stop);
+          process.removeListener('SIGINT', stop);
+          resolve(received);
+        };
+        process.on('SIGTERM', stop);
+        process.on('SIGINT', stop);
       });
       output.warn(`${signal}: finishing the sign-ins under way, then stopping.`);
       await service.close();
