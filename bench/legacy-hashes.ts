@@ -31,7 +31,7 @@ function aspnetV3(prf: number, iterations: number): string {
  * One hash per family at the cost its reference implementation writes today. The digests are random, so each check
  * is of a wrong password: it costs exactly what a right one does (every family computes in full, then compares).
  */
-async function usualHashes(): Promise<Array<{ family: LegacyHashFamily; cost: string; hash: string }>> {
+export async function usualHashes(): Promise<Array<{ family: LegacyHashFamily; cost: string; hash: string }>> {
   const preHashed = createHash('sha256').update('password').digest('hex');
   const bcrypt12 = await bcryptjs.hash(preHashed, 12);
   return [
@@ -73,9 +73,16 @@ interface Row {
   'loop lateness p50 / max ms': string;
 }
 
-async function measure(hash: string, seconds: number): Promise<{ perSecond: number; cpuMsEach: number; loopDelay: string }> {
+/** verifyLegacyPassword, or anything of its signature (the verifier pool's `verify`). */
+export type VerifyLegacy = typeof verifyLegacyPassword;
+
+export async function measure(
+  hash: string,
+  seconds: number,
+  verify: VerifyLegacy = verifyLegacyPassword,
+): Promise<{ perSecond: number; cpuMsEach: number; loopDelay: string }> {
   const password = new Secret('password');
-  await verifyLegacyPassword(password, hash); // warm up
+  await verify(password, hash); // warm up
   const delay = monitorEventLoopDelay({ resolution: TIMER_MS });
   delay.enable();
   const cpu = process.cpuUsage();
@@ -85,7 +92,7 @@ async function measure(hash: string, seconds: number): Promise<{ perSecond: numb
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
       while (performance.now() < deadline) {
-        const outcome = await verifyLegacyPassword(password, hash);
+        const outcome = await verify(password, hash);
         if (outcome.outcome === 'unusable') throw new Error(`the bench hash is unusable: ${outcome.reason}`);
         done += 1;
         // As requests arriving over the network would: without this, checks that finish at once (one digest) chain

@@ -5,6 +5,7 @@ import { benchRealCore } from './real-core.js';
 import { benchStartup } from './startup.js';
 import { benchIdentity } from './identity.js';
 import { benchLegacyHashes } from './legacy-hashes.js';
+import { benchLoginService, benchVerifierPool } from './login-service.js';
 import { benchSync, benchSyncAgainstPush } from './sync.js';
 
 // `npm run bench`: figures for the notes, never assertions. Sizes can be shrunk for a quick look: BENCH_QUICK=1.
@@ -21,5 +22,7 @@ const parts: [string, () => Promise<unknown>][] = [
   ['sync', () => benchSync(quick ? [100_000] : [1_000_000, 5_000_000])],
   ['sync-against-push', () => benchSyncAgainstPush(quick ? 2_000 : 20_000)],
   ['legacy-hashes', () => benchLegacyHashes(quick ? 0.5 : 3)],
+  ['verifier-pool', () => benchVerifierPool(quick ? 0.5 : 3)],
+  ['login-service', () => benchLoginService(quick ? 3 : 10)],
 ];
 for (const [name, part] of parts) if (named.length === 0 || named.includes(name)) await part();

@@ -5,6 +5,10 @@ import { formatImageReference, parseImageReference } from './image-reference.js'
 export const CONFIG_NAMESPACE = 'core-migrate';
 
 export const CORE_PORT = 3567;
+/** The login-time migration service's port, inside its container and by default on the host: the one after the core's. */
+export const LOGIN_SERVICE_PORT = 3568;
+/** As core-client's MIN_SERVICE_KEY_LENGTH (infra takes only types from core-client): the service refuses a shorter key. */
+const MIN_LOGIN_SERVICE_KEY_LENGTH = 16;
 export const DEFAULT_BIND_ADDRESS = '127.0.0.1';
 export const DEFAULT_POSTGRES_IMAGE = 'postgres:16-alpine';
 /**
@@ -30,8 +34,10 @@ function wholeNumber(min: number, max: number, error: string) {
   return z.string().regex(/^\d+$/, { error }).transform(Number).pipe(z.number().int().min(min, { error }).max(max, { error }));
 }
 
+type ImageKey = 'image' | 'postgresImage' | 'loginServiceImage';
+
 /** An image reference, tagged or pinned by digest; the sentence says which part is wrong. */
-function imageReference(key: 'image' | 'postgresImage', example: string) {
+function imageReference(key: ImageKey, example: string) {
   return z.string().superRefine((value, context) => {
     const parsed = parseImageReference(value);
     if (parsed === 'notAReference') {
@@ -109,6 +115,32 @@ export const StackConfigSchema = z
       .optional(),
     registryUsername: z.string().optional(),
     registryPassword: z.string().optional(),
+    /** A second container beside the core: `core-migrate login-migration serve`, for the users parked for their first sign-in. */
+    loginService: z
+      .enum(['true', 'false'], {
+        error: `${CONFIG_NAMESPACE}:loginService must be true or false: run \`${setCommand('loginService', 'true')}\` to run the login-time migration service beside the core.`,
+      })
+      .transform((value) => value === 'true')
+      .default(false),
+    loginServiceImage: imageReference('loginServiceImage', 'registry.example/core-migrate:0.1').optional(),
+    loginServicePort: wholeNumber(
+      1,
+      65535,
+      `${CONFIG_NAMESPACE}:loginServicePort must be a port number from 1 to 65535: run \`${setCommand('loginServicePort', String(LOGIN_SERVICE_PORT))}\`.`,
+    ).default(LOGIN_SERVICE_PORT),
+    loginServiceKey: z
+      .string()
+      .min(MIN_LOGIN_SERVICE_KEY_LENGTH, {
+        error: `${CONFIG_NAMESPACE}:loginServiceKey is shorter than ${MIN_LOGIN_SERVICE_KEY_LENGTH} characters: run \`${setCommand('loginServiceKey', '<key>', true)}\` with a long random key (e.g. \`openssl rand -hex 32\`), not the core's.`,
+      })
+      .optional(),
+    /** A PostgreSQL URL for a store several services share; without it, a SQLite file on a volume of this stack. */
+    loginServiceStoreUrl: z
+      .url({
+        protocol: /^postgres(?:ql)?$/,
+        error: `${CONFIG_NAMESPACE}:loginServiceStoreUrl must be a postgresql:// URL: run \`${setCommand('loginServiceStoreUrl', 'postgresql://<user>:<password>@<host>/<database>', true)}\`, or \`pulumi config rm ${CONFIG_NAMESPACE}:loginServiceStoreUrl\` for the SQLite store on a volume.`,
+      })
+      .optional(),
   })
   .superRefine(
     (config, context) => {
@@ -124,7 +156,7 @@ export type Database = StackConfig['database'];
 export const STACK_CONFIG_KEYS = Object.keys(StackConfigSchema.shape) as StackConfigKey[];
 
 /** Read with getSecret, so they reach the program as Pulumi secrets and never as plain variables. */
-export const SECRET_KEYS = ['apiKey', 'signerKey', 'registryPassword'] as const satisfies readonly StackConfigKey[];
+export const SECRET_KEYS = ['apiKey', 'signerKey', 'registryPassword', 'loginServiceKey', 'loginServiceStoreUrl'] as const satisfies readonly StackConfigKey[];
 export type SecretKey = (typeof SECRET_KEYS)[number];
 export type PlainStackConfig = Omit<StackConfig, SecretKey>;
 export type PlainKey = keyof PlainStackConfig;
@@ -162,6 +194,7 @@ function crossKeyProblems(config: StackConfig): string[] {
       );
     }
   }
+  problems.push(...loginServiceProblems(config));
   const registry = { registryAddress: config.registryAddress, registryUsername: config.registryUsername, registryPassword: config.registryPassword };
   const missing = Object.entries(registry)
     .filter(([, value]) => value === undefined)
@@ -169,6 +202,28 @@ function crossKeyProblems(config: StackConfig): string[] {
   if (missing.length > 0 && missing.length < 3) {
     problems.push(
       `${CONFIG_NAMESPACE}:${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not set, but the other registry settings are: a private registry needs all three (\`${setCommand('registryAddress', '<host>')}\`, \`${setCommand('registryUsername', '<user>')}\`, \`${setCommand('registryPassword', '<password>', true)}\`), or remove them all with \`pulumi config rm\`.`,
+    );
+  }
+  return problems;
+}
+
+function loginServiceProblems(config: StackConfig): string[] {
+  if (!config.loginService) return [];
+  const problems: string[] = [];
+  if (config.loginServiceImage === undefined) {
+    problems.push(
+      `${CONFIG_NAMESPACE}:loginService is true but loginServiceImage is not set: run \`${setCommand('loginServiceImage', '<registry/repository:tag>')}\` with an image whose entrypoint is core-migrate.`,
+    );
+  }
+  if (config.loginServiceKey === undefined) {
+    problems.push(
+      `${CONFIG_NAMESPACE}:loginService is true but loginServiceKey is not set: run \`${setCommand('loginServiceKey', '<key>', true)}\` (the key the backend sends; not the core's).`,
+    );
+  }
+  const lastCorePort = config.hostPort + config.replicas - 1;
+  if (config.loginServicePort >= config.hostPort && config.loginServicePort <= lastCorePort) {
+    problems.push(
+      `${CONFIG_NAMESPACE}:loginServicePort ${config.loginServicePort} is a port of the cores (${config.hostPort}–${lastCorePort}): run \`${setCommand('loginServicePort', String(lastCorePort + 1))}\`.`,
     );
   }
   return problems;
@@ -219,6 +274,10 @@ export function configWarnings(config: PlainStackConfig): string[] {
   }
   const unpinned = unpinnedImageWarning('image', config.image);
   if (unpinned !== undefined) warnings.push(unpinned);
+  if (config.loginService && config.loginServiceImage !== undefined) {
+    const loginService = unpinnedImageWarning('loginServiceImage', config.loginServiceImage);
+    if (loginService !== undefined) warnings.push(loginService);
+  }
   if (config.database === 'postgresql') {
     const postgres = unpinnedImageWarning('postgresImage', config.postgresImage);
     if (postgres !== undefined) warnings.push(postgres);
@@ -227,7 +286,7 @@ export function configWarnings(config: PlainStackConfig): string[] {
 }
 
 /** A tag can be moved to another image: say so, and how to find the digest that pins today's. */
-function unpinnedImageWarning(key: 'image' | 'postgresImage', image: string): string | undefined {
+function unpinnedImageWarning(key: ImageKey, image: string): string | undefined {
   const reference = parseImageReference(image);
   if (typeof reference === 'string' || reference.digest !== undefined) return undefined;
   const shown = formatImageReference(reference);

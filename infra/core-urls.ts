@@ -20,15 +20,15 @@ export function coreUrlsFor(config: CoreUrlSettings): [string, ...string[]] {
       return withoutTrailingSlash(url.toString());
     });
   }
-  const host =
-    config.bindAddress === '0.0.0.0'
-      ? '127.0.0.1'
-      : config.bindAddress === '::'
-        ? '[::1]'
-        : config.bindAddress.includes(':')
-          ? `[${config.bindAddress}]`
-          : config.bindAddress;
+  const host = urlHostOf(config.bindAddress);
   return mapAll(indexes, (index) => `http://${host}:${config.hostPort + index}`);
+}
+
+/** The host of a URL that reaches a port published on `bindAddress`: a wildcard is reached on loopback. */
+export function urlHostOf(bindAddress: string): string {
+  if (bindAddress === '0.0.0.0') return '127.0.0.1';
+  if (bindAddress === '::') return '[::1]';
+  return bindAddress.includes(':') ? `[${bindAddress}]` : bindAddress;
 }
 
 function mapAll<T, U>([head, ...tail]: [T, ...T[]], map: (value: T) => U): [U, ...U[]] {

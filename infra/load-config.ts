@@ -24,8 +24,16 @@ export async function loadStackConfig(config: pulumi.Config): Promise<ProgramCon
   const verdict = await settle(
     parsed.apply((result): Verdict => {
       if (result instanceof StackConfigError) return result;
-      const { apiKey: _apiKey, signerKey, registryPassword, ...rest } = result;
-      return { config: rest, present: { signerKey: signerKey !== undefined, registryPassword: registryPassword !== undefined } };
+      const { apiKey: _apiKey, signerKey, registryPassword, loginServiceKey, loginServiceStoreUrl, ...rest } = result;
+      return {
+        config: rest,
+        present: {
+          signerKey: signerKey !== undefined,
+          registryPassword: registryPassword !== undefined,
+          loginServiceKey: loginServiceKey !== undefined,
+          loginServiceStoreUrl: loginServiceStoreUrl !== undefined,
+        },
+      };
     }),
   );
   if (verdict instanceof StackConfigError) return verdict;
@@ -43,6 +51,8 @@ export async function loadStackConfig(config: pulumi.Config): Promise<ProgramCon
     apiKey: secret('apiKey'),
     ...(verdict.present.signerKey ? { signerKey: secret('signerKey') } : {}),
     ...(verdict.present.registryPassword ? { registryPassword: secret('registryPassword') } : {}),
+    ...(verdict.present.loginServiceKey ? { loginServiceKey: secret('loginServiceKey') } : {}),
+    ...(verdict.present.loginServiceStoreUrl ? { loginServiceStoreUrl: secret('loginServiceStoreUrl') } : {}),
   };
 }
 

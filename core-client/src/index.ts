@@ -41,6 +41,7 @@ export { verifyPassword } from './hashes/verify-password.js';
 export { LEGACY_HASH_ADVICE, legacyHashBehind, type LegacyHashReading } from './hashes/legacy-behind.js';
 export { legacyHashFamilyLabel, type LegacyHashFamily } from './hashes/legacy/registry.js';
 export { verifyLegacyPassword, type LegacyVerification } from './hashes/legacy/verify-legacy.js';
+export { LegacyVerifierPool, VerifierPoolBusy, VerifierPoolClosed, type VerifierPoolOptions } from './hashes/legacy/verifier-pool.js';
 export { signerKeyReminder } from './hashes/signer-key-reminder.js';
 
 // The plan: what would be sent, counted before anything is.
@@ -82,3 +83,28 @@ export { usersToRemove, type RollbackSummary } from './rollback/rollback.js';
 export { RollbackCountsSchema, type RollbackCounts } from './rollback/rollback-record.js';
 export { JournalReadError } from './rollback/journal-users.js';
 export { describeJournal, type JournalOverview, type RunOverview } from './rollback/journal-overview.js';
+
+// Login-time migration: the HTTP service a backend asks at sign-in, and its limits.
+export {
+  startLoginService,
+  answerStatus,
+  type LoginService,
+  type LoginServiceOptions,
+  type Migrate,
+  type RequestLogLine,
+} from './login-time/service/login-service.js';
+export {
+  DEFAULT_LOGIN_SERVICE_PORT,
+  LoginServiceSettingsSchema,
+  type LoginServiceSettings,
+  type LoginServiceSettingsInput,
+} from './login-time/service/service-settings.js';
+export {
+  LoginServiceSettingError,
+  resolveServiceKey,
+  SERVICE_KEY_ENV,
+  SERVICE_KEY_FLAG,
+  type LoginServiceProblemCode,
+} from './login-time/service/service-key.js';
+export { AttemptLimitSettingsSchema, type AttemptLimitSettings } from './login-time/attempt-limits.js';
+export { LoginMigrationAnswerSchema, type LoginMigrationAnswer } from './login-time/login-answer.js';

@@ -31,6 +31,8 @@ describe('readStackConfig', () => {
       postgresImage: 'postgres:16-alpine',
       replicas: 1,
       protectDatabase: true,
+      loginService: false,
+      loginServicePort: 3568,
     });
   });
 
@@ -44,6 +46,8 @@ describe('readStackConfig', () => {
       postgresImage: 'postgres:16-alpine',
       replicas: 1,
       protectDatabase: true,
+      loginService: false,
+      loginServicePort: 3568,
     });
     expect(read({ ...minimal, signerKey: '  ' })).not.toHaveProperty('signerKey');
     expect(read({ ...pinned, ...registry, replicas: '3', protectDatabase: 'false' })).toMatchObject({ ...registry, replicas: 3, protectDatabase: false });

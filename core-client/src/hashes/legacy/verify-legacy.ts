@@ -1,14 +1,20 @@
 import type { Secret } from '../../secret.js';
 import { MAX_HASH_LENGTH } from '../prepare-hash.js';
-import { unusable, type LegacyUnusableCode } from './outcome.js';
-import { detectLegacyFamily, type LegacyHashFamily } from './registry.js';
+import { z } from 'zod';
+import { LegacyUnusableCodeSchema, unusable, type LegacyUnusableCode } from './outcome.js';
+import { detectLegacyFamily, LegacyHashFamilySchema, type LegacyHashFamily } from './registry.js';
 import type { CheckableLegacyHash } from './family.js';
 
-/** What a check of one password against one legacy hash answers: data, never an exception, never the password or hash. */
-export type LegacyVerification =
-  | { outcome: 'match'; family: LegacyHashFamily }
-  | { outcome: 'mismatch'; family: LegacyHashFamily }
-  | { outcome: 'unusable'; family?: LegacyHashFamily; code: LegacyUnusableCode; reason: string };
+/**
+ * What a check of one password against one legacy hash answers: data, never an exception, never the password or hash.
+ * A schema, as the verifier pool's threads send it back across a message port.
+ */
+export const LegacyVerificationSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('match'), family: LegacyHashFamilySchema }),
+  z.object({ outcome: z.literal('mismatch'), family: LegacyHashFamilySchema }),
+  z.object({ outcome: z.literal('unusable'), family: LegacyHashFamilySchema.optional(), code: LegacyUnusableCodeSchema, reason: z.string() }),
+]);
+export type LegacyVerification = z.infer<typeof LegacyVerificationSchema>;
 
 /** A legacy hash read without a password: its family and whether it can be checked (within the cost limits). */
 export type LegacyHashInspection =

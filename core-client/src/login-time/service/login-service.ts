@@ -1,0 +1,191 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { VerifierPoolBusy } from '../../hashes/legacy/verifier-pool.js';
+import { normaliseEmail } from '../../plan/email.js';
+import type { Secret } from '../../secret.js';
+import { AttemptLimits } from '../attempt-limits.js';
+import { LoginMigrationAnswerSchema, type LoginMigrationAnswer } from '../login-answer.js';
+import { isBodyRefusal, readMigrateRequest } from './migrate-request.js';
+import { LoginServiceSettingsSchema, type LoginServiceSettingsInput } from './service-settings.js';
+
+/**
+ * What the service asks for each sign-in it admits: `migrateAtLogin` of an open login-time migration (its store,
+ * its core), or anything answering the same. It may reject with VerifierPoolBusy when its verifier pool is full.
+ */
+export type Migrate = (attempt: { email: string; password: Secret }) => Promise<LoginMigrationAnswer>;
+
+/** One line of the service's log per request: never a password, a hash or an email in clear. */
+export interface RequestLogLine {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  outcome?: LoginMigrationAnswer['outcome'] | 'refused';
+  reason?: string;
+  /** A keyed digest of the normalised email (the key is random per process): repeated attempts show, the address does not. */
+  email?: string;
+  client?: string;
+  ms: number;
+}
+
+export interface LoginServiceOptions {
+  settings?: LoginServiceSettingsInput;
+  serviceKey: Secret;
+  migrate: Migrate;
+  log?: (line: RequestLogLine) => void;
+  now?: () => number;
+}
+
+export interface LoginService {
+  url: string;
+  /** Stops taking connections, waits up to the grace for sign-ins under way, then closes what is left. */
+  close(): Promise<void>;
+}
+
+/** How long a busy pool asks the backend to wait, and how long an unexpected failure does. */
+const BUSY_RETRY_SECONDS = 1;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
+
+/** What HTTP status a login-time answer travels with: a "try later" for too many attempts is 429, for the rest 503. */
+export function answerStatus(answer: LoginMigrationAnswer): 200 | 429 | 503 {
+  if (answer.outcome !== 'tryLater') return 200;
+  return answer.reason === 'tooManyAttempts' ? 429 : 503;
+}
+
+/** Compares digests of both, so neither the key's length nor its first differing byte shows in the time taken. */
+function sameKey(given: string, key: Secret): boolean {
+  const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(key.reveal()));
+}
+
+function bearerToken(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * `login-migration serve`'s HTTP face: `POST /migrate` with `{email, password}` answers a LoginMigrationAnswer as
+ * JSON (200; a "try later" 429 or 503 with Retry-After), `GET /health` answers `{"status":"ok"}`. Every /migrate
+ * needs `Authorization: Bearer <service key>` (401 otherwise). Wrong passwords are bounded per email and per client
+ * (AttemptLimits). The password lives in this request only: it is handed to `migrate` as a Secret and never logged,
+ * echoed or kept.
+ */
+export async function startLoginService(options: LoginServiceOptions): Promise<LoginService> {
+  const settings = LoginServiceSettingsSchema.parse(options.settings ?? {});
+  const limits = new AttemptLimits(settings.limits, options.now);
+  const logKey = randomBytes(32);
+  const emailDigest = (email: string): string => createHmac('sha256', logKey).update(email).digest('hex').slice(0, 16);
+  const log = options.log ?? ((): void => undefined);
+  const underWay = new Set<Promise<void>>();
+
+  async function migrateSignIn(
+    request: IncomingMessage,
+    line: Omit<RequestLogLine, 'time' | 'ms'>,
+  ): Promise<{ status: number; body: unknown; retryAfter?: number }> {
+    const token = bearerToken(request);
+    if (token === undefined || !sameKey(token, options.serviceKey)) {
+      line.outcome = 'refused';
+      return { status: 401, body: { error: 'missing or wrong service key (Authorization: Bearer <key>)' } };
+    }
+    const read = await readMigrateRequest(request, settings.maxBodyBytes);
+    if (isBodyRefusal(read)) {
+      line.outcome = 'refused';
+      return { status: read.status, body: { error: read.error } };
+    }
+    const client = read.clientAddress ?? request.socket.remoteAddress ?? 'unknown';
+    line.client = client;
+    const email = normaliseEmail(read.email);
+    // No user with such an email can have been parked.
+    if (!email.ok) return answered({ outcome: 'notWaiting' }, line);
+    line.email = emailDigest(email.email);
+    const admission = limits.begin({ email: email.email, client });
+    if (!admission.admitted) return answered({ outcome: 'tryLater', reason: 'tooManyAttempts', retryAfterSeconds: admission.retryAfterSeconds }, line);
+    let answer: LoginMigrationAnswer;
+    try {
+      answer = await options.migrate({ email: email.email, password: read.password });
+    } catch (error) {
+      limits.end(admission.ticket, 'neither');
+      if (error instanceof VerifierPoolBusy) return answered({ outcome: 'tryLater', reason: 'busy', retryAfterSeconds: BUSY_RETRY_SECONDS }, line);
+      // The error's words might quote what it was given: only its class reaches the log.
+      line.reason = error instanceof Error ? error.name : 'unknown';
+      return { status: 500, body: { error: 'the sign-in could not be migrated; nothing was decided' }, retryAfter: BUSY_RETRY_SECONDS };
+    }
+    limits.end(admission.ticket, answer.outcome === 'wrongCredentials' ? 'wrongPassword' : answer.outcome === 'migrated' ? 'matched' : 'neither');
+    return answered(answer, line);
+  }
+
+  function answered(answer: LoginMigrationAnswer, line: Omit<RequestLogLine, 'time' | 'ms'>): { status: number; body: unknown; retryAfter?: number } {
+    // Only the answer's own fields leave: whatever else `migrate` put beside them (a hash, a profile) is dropped here.
+    const safe = LoginMigrationAnswerSchema.parse(answer);
+    line.outcome = safe.outcome;
+    if (safe.outcome === 'tryLater') line.reason = safe.reason;
+    return { status: answerStatus(safe), body: safe, ...(safe.outcome === 'tryLater' && { retryAfter: safe.retryAfterSeconds }) };
+  }
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const line: Omit<RequestLogLine, 'time' | 'ms'> = { method: request.method ?? '', path, status: 0 };
+    let result: { status: number; body: unknown; retryAfter?: number; allow?: string };
+    if (path === '/health') {
+      result =
+        request.method === 'GET' || request.method === 'HEAD'
+          ? { status: 200, body: { status: 'ok' } }
+          : { status: 405, body: { error: 'use GET' }, allow: 'GET, HEAD' };
+    } else if (path === '/migrate') {
+      result = request.method === 'POST' ? await migrateSignIn(request, line) : { status: 405, body: { error: 'use POST' }, allow: 'POST' };
+    } else {
+      result = { status: 404, body: { error: 'no such path: the service answers POST /migrate and GET /health' } };
+    }
+    line.status = result.status;
+    const headers: Record<string, string> = { ...JSON_HEADERS };
+    if (result.retryAfter !== undefined) headers['retry-after'] = String(result.retryAfter);
+    if (result.allow !== undefined) headers['allow'] = result.allow;
+    if (result.status === 401) headers['www-authenticate'] = 'Bearer realm="login-migration"';
+    // A body left unread (refused before or while reading) is not drained: the connection closes after the answer.
+    if (!request.readableEnded) headers['connection'] = 'close';
+    response.writeHead(result.status, headers);
+    response.end(request.method === 'HEAD' ? undefined : `${JSON.stringify(result.body)}\n`);
+    log({ time: new Date().toISOString(), ...line, ms: Math.round(performance.now() - started) });
+  }
+
+  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 10_000 }, (request, response) => {
+    const handled = route(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, { ...JSON_HEADERS, connection: 'close' });
+      response.end();
+    });
+    const tracked = handled.finally(() => underWay.delete(tracked));
+    underWay.add(tracked);
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the login-time service listens on TCP, not on a pipe');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        graceTimer = setTimeout(resolve, settings.shutdownGraceSeconds * 1000);
+      });
+      await Promise.race([Promise.allSettled([...underWay]), grace]);
+      clearTimeout(graceTimer);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
