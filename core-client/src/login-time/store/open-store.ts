@@ -1,5 +1,3 @@
-import { openPostgresStore } from './postgres-store.js';
-import { openSqliteStore } from './sqlite-store.js';
 import type { WaitingStore } from './waiting-store.js';
 
 /** A `postgresql://` (or `postgres://`) URL names a PostgreSQL store; anything else is a SQLite file's path. */
@@ -7,7 +5,15 @@ export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
-/** Opens the waiting store a setting names: a SQLite file path (created mode 0600 when absent) or a PostgreSQL URL. */
+/**
+ * Opens the waiting store a setting names: a SQLite file path (created mode 0600 when absent) or a PostgreSQL URL.
+ * Each driver is loaded only when its kind of store is opened, so a run without a login-time migration loads neither.
+ */
 export async function openWaitingStore(location: string): Promise<WaitingStore> {
-  return isPostgresUrl(location) ? openPostgresStore(location) : openSqliteStore(location);
+  if (isPostgresUrl(location)) {
+    const { openPostgresStore } = await import('./postgres-store.js');
+    return openPostgresStore(location);
+  }
+  const { openSqliteStore } = await import('./sqlite-store.js');
+  return openSqliteStore(location);
 }
