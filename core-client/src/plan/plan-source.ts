@@ -1,7 +1,7 @@
 import type { DuplicatePolicy } from '../choices.js';
 import { formatLocation, type RecordLocation } from '../location.js';
 import { readSource, type OpenSourceOptions } from '../sources/read-source.js';
-import type { ImportOperation, PlanItem, PlanRejection } from './operation.js';
+import type { ImportOperation, LoginTimeWait, PlanItem, PlanRejection } from './operation.js';
 import { planRecord, type RecordPlanningRules } from './plan-record.js';
 import { defaultProviderMap } from './providers.js';
 import { recordPosition } from './record-key.js';
@@ -77,7 +77,8 @@ export async function* planSource(path: string, planOptions: PlanOptions = {}): 
 }
 
 function duplicateKey(item: PlanItem): string | undefined {
-  if (item.kind === 'passwordImport') return `email\u0000${item.email}`;
+  // A parked user is a password user to be: its email is taken as a password import's is.
+  if (item.kind === 'passwordImport' || item.kind === 'loginTimeWait') return `email\u0000${item.email}`;
   if (item.kind === 'thirdPartySignInUp') return `provider\u0000${item.body.thirdPartyId}\u0000${item.body.thirdPartyUserId}`;
   return undefined;
 }
@@ -90,7 +91,7 @@ function sourceIdKey(items: readonly PlanItem[]): string | undefined {
   return undefined;
 }
 
-function duplicateRejection(item: ImportOperation, reason: string, code?: 'duplicateSourceId'): PlanRejection {
+function duplicateRejection(item: ImportOperation | LoginTimeWait, reason: string, code?: 'duplicateSourceId'): PlanRejection {
   const provider = item.kind === 'thirdPartySignInUp' && code === undefined ? `${item.sourceProviderId} account ` : '';
   return {
     kind: 'rejection',
@@ -98,7 +99,7 @@ function duplicateRejection(item: ImportOperation, reason: string, code?: 'dupli
     location: item.location,
     email: item.email,
     ...(item.identity?.sourceId === undefined ? {} : { sourceId: item.identity.sourceId }),
-    code: code ?? (item.kind === 'passwordImport' ? 'duplicateEmail' : 'duplicateThirdPartyUser'),
+    code: code ?? (item.kind === 'passwordImport' || item.kind === 'loginTimeWait' ? 'duplicateEmail' : 'duplicateThirdPartyUser'),
     operation: item.kind,
     reason: `${provider}${reason}`,
   };

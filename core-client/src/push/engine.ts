@@ -6,7 +6,7 @@ import { earlierRunOf } from '../journal/earlier-run.js';
 import { JournalCoreCheck } from '../journal/journal-core-check.js';
 import { JournalError, type Journal } from '../journal/journal.js';
 import { formatLocation } from '../location.js';
-import type { ImportOperation, PlanItem } from '../plan/operation.js';
+import type { ImportOperation, LoginTimeWait, PlanItem } from '../plan/operation.js';
 import { reportLineOfRejection, type ReportWriter } from '../plan/rejection-report.js';
 import { addUnread, emptySyncCounts, type PushSummary, type SyncCounts } from '../summary/push-summary.js';
 import { syncDelta, type EngineRecord, type SyncItem } from '../sync/delta.js';
@@ -20,6 +20,7 @@ import { contractOnlyIdentityOptions } from './identity-options.js';
 import { openRun } from './open-run.js';
 import { DEFAULT_STOP_GRACE_MS, defaultPushRetryPolicy, SOURCE_CHECK_INTERVAL_MS, type RunPushOptions } from './run-options.js';
 import { OperationRunner, type Start } from './run-operation.js';
+import { parkedUserOf } from './parked-user.js';
 import { RunSlots } from './run-slots.js';
 import { RunStop, type StopState } from './run-stop.js';
 import { RunTally } from './run-tally.js';
@@ -295,6 +296,7 @@ class PushRun {
       this.#tally.add(item.code === 'disabledAccount' ? 'disabledSkipped' : 'rejected');
       return this.#report?.write(reportLineOfRejection(item));
     }
+    if (item.kind === 'loginTimeWait') return this.#park(item);
     // A sync knows from the accounts' states what is there: an operation it sends is new (or re-enabled), whatever
     // an earlier export's operation at the same place did.
     const earlier =
@@ -322,6 +324,42 @@ class PushRun {
     }
     if (item.kind === 'passwordImport' && item.family === 'vendor_scrypt' && !this.#scryptProbed) return this.#probeScrypt(item);
     return this.#whenFree(item, this.#userSteps(item));
+  }
+
+  /**
+   * Writes a user the plan parked for its first login to the waiting store: no core request. Journalled, so a resume
+   * does not write it again (the store's write by email is idempotent anyway). A user that arrived already (migrated
+   * at a sign-in) is left as it is, counted as done. A store that fails stops the run, as an output that fails does.
+   */
+  #park(item: LoginTimeWait): Promise<void> | undefined {
+    const store = this.#options.loginTimeStore;
+    if (this.#journal?.lookup(item) !== undefined) {
+      this.#tally.add('skipped');
+      return undefined;
+    }
+    if (this.#options.dryRun === true) {
+      this.#tally.add('notAttempted');
+      return undefined;
+    }
+    if (store === undefined) {
+      this.#tally.add('failed');
+      return undefined;
+    }
+    return store.park(parkedUserOf(item, this.#stepContext.options)).then(
+      (written) => {
+        this.#tally.add(written ? 'parkedForLogin' : 'skipped');
+        try {
+          this.#journal?.record(item, { outcome: 'parked' });
+        } catch (error) {
+          this.#outputFailed(error);
+        }
+      },
+      (error: unknown) => {
+        this.#tally.add('notAttempted');
+        const sentence = error instanceof Error ? error.message : 'the waiting store failed';
+        this.#requestStop({ reason: 'outputFailed', message: `${sentence}. Nothing more was sent; a resume parks the rest.`, hard: false });
+      },
+    );
   }
 
   /**

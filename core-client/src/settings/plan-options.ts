@@ -20,7 +20,7 @@ export interface PlanOptionsContext {
 /** How the plan reads and plans the export, from the settings; the first setting that cannot be used is named. */
 export async function planOptionsOf(settings: MigrationSettings, context: PlanOptionsContext): Promise<PlanOptions | SettingProblem> {
   const { cwd } = context;
-  const options: PlanOptions = { duplicates: settings.duplicates, disabled: settings.disabled };
+  const options: PlanOptions = { duplicates: settings.duplicates, disabled: settings.disabled, loginTime: settings.loginTime !== undefined };
   if (settings.format !== undefined) options.format = settings.format;
   if (settings.auth0PasswordFile !== undefined) options.auth0PasswordFile = resolve(cwd, settings.auth0PasswordFile);
 

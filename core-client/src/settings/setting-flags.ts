@@ -144,6 +144,16 @@ export const settingFlags: readonly SettingFlag[] = [
     commands: source,
   },
   {
+    key: 'loginTime',
+    flag: '--login-time',
+    value: '<store>',
+    label: 'login-time store',
+    group: 'hashes',
+    kind: { type: 'text' },
+    help: 'a SQLite file or a postgresql:// URL (password in PGPASSWORD): users whose hash the core cannot import but core-migrate can verify wait there for their first login',
+    commands: source,
+  },
+  {
     key: 'defaultRegion',
     flag: '--default-region',
     value: '<region>',

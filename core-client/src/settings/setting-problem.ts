@@ -35,6 +35,7 @@ export type RunProblemCode =
   | 'preflightFailed'
   | 'identityProbeFailed'
   | 'rolesNotCreated'
+  | 'loginTimeStoreUnusable'
   | `source.${SourceErrorKind}`;
 
 /** Every code a problem of core-client can carry: stable, for code, tests and a script reading `--json`. */

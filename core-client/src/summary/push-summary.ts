@@ -9,6 +9,7 @@ export const pushOutcomes = [
   'thirdPartyExisting',
   'existingUntouched',
   'createdWithOtherHash',
+  'parkedForLogin',
   'disabledSkipped',
   'rejected',
   'failed',
@@ -37,6 +38,11 @@ export const PushCountsSchema = z.object({
    * parameters or wrappers): a push does not send them again (`sync` re-imports exactly their hashes).
    */
   createdWithOtherHash: count,
+  /**
+   * Users whose legacy hash the core cannot import, written to the login-time migration's waiting store
+   * (`--login-time`): created in the core at their first sign-in.
+   */
+  parkedForLogin: count,
   /** Accounts disabled in the old system: not imported (`--disabled import` imports them). */
   disabledSkipped: count,
   /** Refused by the plan (never sent): see the report for each reason. */
@@ -289,6 +295,7 @@ export function emptyCounts(): PushCounts {
     thirdPartyExisting: 0,
     existingUntouched: 0,
     createdWithOtherHash: 0,
+    parkedForLogin: 0,
     disabledSkipped: 0,
     rejected: 0,
     failed: 0,
@@ -351,6 +358,7 @@ export const outcomeLabels: Record<PushOutcome, string> = {
   thirdPartyExisting: 'third-party existing',
   existingUntouched: 'existing, left untouched',
   createdWithOtherHash: 'created with another hash (for sync)',
+  parkedForLogin: 'parked for login-time migration',
   disabledSkipped: 'disabled, not imported',
   rejected: 'rejected by plan',
   failed: 'failed at core',

@@ -1,7 +1,7 @@
 import type { DeletedPolicy } from '../choices.js';
 import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import type { RecordLocation } from '../location.js';
-import type { ImportOperation, PlanItem, PlanRejection } from '../plan/operation.js';
+import type { ImportOperation, LoginTimeWait, PlanItem, PlanRejection } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
 import type { Journal } from '../journal/journal.js';
 import type { SyncCounts } from '../summary/push-summary.js';
@@ -82,8 +82,15 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
   const states = journal.states;
   for await (const record of records) {
     counts.users += 1;
-    const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection');
+    const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection' && item.kind !== 'loginTimeWait');
     const rejections = record.items.filter((item): item is PlanRejection => item.kind === 'rejection');
+    // A user parked for its first login is written to the waiting store again, as a push does: the store takes the
+    // newer data while the user waits (the journal's digest of it tells an unchanged one, which is not written again).
+    const parked = record.items.filter((item): item is LoginTimeWait => item.kind === 'loginTimeWait');
+    if (parked.length > 0 && operations.length === 0) {
+      yield { items: record.items };
+      continue;
+    }
     const sourceId = sourceIdOf(record);
     if (sourceId === undefined) {
       counts.refused += 1;
