@@ -12,5 +12,6 @@ export {
   type LoginCoreClient,
 } from './migrate-at-login.js';
 export { openWaitingStore, isPostgresUrl } from './store/open-store.js';
+export { loginMigrationStatus, type LoginMigrationStatus } from './status.js';
 export { WaitingStoreError, isWaitingStoreError, DEFAULT_CLAIM_LEASE_MS, type WaitingStore, type WaitingStoreErrorKind } from './store/waiting-store.js';
 export { ParkedUserSchema, type ParkedUser, type StoredWaitingUser, type StoreCounts, type WaitingListEntry, type WaitingState } from './store/waiting-user.js';

@@ -33,6 +33,11 @@ export const commandCatalogue = {
     description: 'journal show J: what a journal is (its export and core, each run with its time and counts, the users it holds); reads only',
     docs: 'docs/push.md',
   },
+  'login-migration': {
+    description:
+      'status --store S: how a login-time migration stands (users still waiting for their first login, arrivals per day) and the list of those still waiting',
+    docs: 'docs/hashes.md',
+  },
 } as const satisfies Record<string, { description: string; docs: `docs/${string}.md` }>;
 
 /** The page of the terminal app, which opens without a subcommand. */

@@ -42,6 +42,21 @@ export function describePostgresUrl(url: string): string {
   }
 }
 
+/**
+ * The URL to connect with: the password comes from the environment (`PGPASSWORD`), as for every PostgreSQL client, not
+ * from the URL the operator gives (which is shown). `pg` lets a URL's fields override its own options, so it goes in.
+ */
+function withPassword(url: string, password: string | undefined): string {
+  if (password === undefined) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') parsed.password = encodeURIComponent(password);
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
 /** A driver error's SQLSTATE or system code, never its message (which may quote values). */
 function codeOf(error: unknown): string {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'an error';
@@ -51,10 +66,10 @@ function codeOf(error: unknown): string {
  * Opens a waiting store in a PostgreSQL database (several backend servers share it), creating its table when absent.
  * Access to the database is the operator's to restrict: it holds legacy hashes.
  */
-export async function openPostgresStore(url: string): Promise<WaitingStore> {
+export async function openPostgresStore(url: string, env: NodeJS.ProcessEnv = process.env): Promise<WaitingStore> {
   const location = describePostgresUrl(url);
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: withPassword(url, env['PGPASSWORD']),
     max: POOL_SIZE,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     statement_timeout: STATEMENT_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { DEFAULT_CLAIM_LEASE_MS, WaitingStoreError, type WaitingStore } from './waiting-store.js';
 import { WAITING_TABLE, parkedColumns, parkedValues, tableColumns, userOfRow } from './store-rows.js';
@@ -30,7 +30,10 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${WAITING_TABLE} (
  * readable and writable by its owner only (0600) before SQLite opens it: it will hold legacy hashes. SQLite gives its
  * journal files the database file's mode.
  */
-export function openSqliteStore(path: string): WaitingStore {
+export function openSqliteStore(path: string, options: { create?: boolean } = {}): WaitingStore {
+  if (options.create === false && !existsSync(path)) {
+    throw new WaitingStoreError('unavailable', `the waiting store ${path} does not exist (a push with --login-time creates it)`);
+  }
   try {
     // `wx` creates the file with mode 0600 only when it does not exist; an existing store keeps its mode.
     closeSync(openSync(path, 'wx', 0o600));
