@@ -63,7 +63,8 @@ async function freePort(): Promise<number> {
 export async function startRealCore(options: { storage: Storage; signerKey?: string; logRequests?: boolean }): Promise<RealCore> {
   const start = `${REAL_CORE_DIR}/start.sh`;
   if (!existsSync(start)) throw new Error(`no real core at ${REAL_CORE_DIR} (set REAL_CORE_DIR to the folder holding start.sh)`);
-  const port = await freePort();
+  // REAL_CORE_PORT: a port of one's own where several runs share a machine (one file at a time uses it).
+  const port = process.env.REAL_CORE_PORT === undefined ? await freePort() : Number(process.env.REAL_CORE_PORT);
   const requestLog = `${REAL_CORE_HOME}/requests-${port}.log`;
   const env = {
     ...process.env,
