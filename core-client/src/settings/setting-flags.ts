@@ -150,8 +150,8 @@ export const settingFlags: readonly SettingFlag[] = [
     label: 'login-time store',
     group: 'hashes',
     kind: { type: 'text' },
-    help: 'a SQLite file or a postgresql:// URL (password in PGPASSWORD): users whose hash the core cannot import but core-migrate can verify wait there for their first login',
-    commands: source,
+    help: 'a SQLite file or a postgresql:// URL (password in PGPASSWORD): users whose hash the core cannot import but core-migrate can verify wait there for their first login (rollback: removes those who arrived and empties it)',
+    commands: [...source, 'rollback'],
   },
   {
     key: 'defaultRegion',

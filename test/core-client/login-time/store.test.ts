@@ -134,6 +134,21 @@ describe.each(kinds)('the waiting store on $name', (kind) => {
       expect(JSON.stringify(list)).not.toContain(HASH);
     }));
 
+  it('lists the arrived users by core id, and forgets users (a rollback empties it)', () =>
+    withStore(async (store) => {
+      for (const name of ['a', 'b', 'c']) await store.park(parked(`${name}@example.com`));
+      await store.claim('a@example.com');
+      await store.markMigrated('a@example.com', 'core-a');
+      await store.claim('b@example.com');
+      const arrivals = [];
+      for await (const arrival of store.arrivals()) arrivals.push(arrival);
+      expect(arrivals).toEqual([{ email: 'a@example.com', coreUserId: 'core-a' }]);
+      expect(await store.forgetWaiting()).toBe(2);
+      expect(await store.counts()).toMatchObject({ waiting: 0, migrating: 0, migrated: 1 });
+      await store.forget('a@example.com');
+      expect(await store.find('a@example.com')).toBeUndefined();
+    }));
+
   it('is the same store when opened again (by another server)', () =>
     withStore(async (store, location) => {
       await store.park(parked('ada@example.com'));

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { DEFAULT_CLAIM_LEASE_MS, WaitingStoreError, type WaitingStore } from './waiting-store.js';
 import { WAITING_TABLE, parkedColumns, parkedValues, tableColumns, userOfRow } from './store-rows.js';
-import { countsOfRows, entryOfRow } from './store-counts.js';
+import { arrivalOfRow, countsOfRows, entryOfRow } from './store-counts.js';
 import type { ParkedUser, StoreCounts, StoredWaitingUser, WaitingListEntry } from './waiting-user.js';
 
 /** Connections one process keeps to the store: a sign-in holds one for a statement at a time. */
@@ -182,6 +182,31 @@ class PostgresStore implements WaitingStore {
       if (last === undefined || entries.length < PAGE_SIZE) return;
       after = last.email;
     }
+  }
+
+  async *arrivals(): AsyncIterable<{ email: string; coreUserId: string }> {
+    let after = '';
+    for (;;) {
+      const page = await this.#query(
+        'list the arrived users',
+        `SELECT email, core_user_id FROM ${WAITING_TABLE} WHERE state = 'migrated' AND email > $1 ORDER BY email LIMIT ${PAGE_SIZE}`,
+        [after],
+      );
+      const arrivals = page.rows.map((row: unknown) => arrivalOfRow(row));
+      yield* arrivals;
+      const last = arrivals.at(-1);
+      if (last === undefined || arrivals.length < PAGE_SIZE) return;
+      after = last.email;
+    }
+  }
+
+  async forget(email: string): Promise<void> {
+    await this.#query('forget a user', `DELETE FROM ${WAITING_TABLE} WHERE email = $1`, [email]);
+  }
+
+  async forgetWaiting(): Promise<number> {
+    const result = await this.#query('forget the waiting users', `DELETE FROM ${WAITING_TABLE} WHERE state <> 'migrated'`, []);
+    return result.rowCount ?? 0;
   }
 
   async close(): Promise<void> {

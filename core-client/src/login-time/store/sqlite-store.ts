@@ -3,7 +3,7 @@ import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { DEFAULT_CLAIM_LEASE_MS, WaitingStoreError, type WaitingStore } from './waiting-store.js';
 import { WAITING_TABLE, parkedColumns, parkedValues, tableColumns, userOfRow } from './store-rows.js';
 import type { ParkedUser, StoreCounts, StoredWaitingUser, WaitingListEntry } from './waiting-user.js';
-import { countsOfRows, entryOfRow } from './store-counts.js';
+import { arrivalOfRow, countsOfRows, entryOfRow } from './store-counts.js';
 
 /** How long a write waits for another process's lock on the file before the store is "unavailable". */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -141,6 +141,23 @@ class SqliteStore implements WaitingStore {
       this.database.prepare(`SELECT email, source_id FROM ${WAITING_TABLE} WHERE state <> 'migrated' ORDER BY email`).iterate(),
     );
     for (const row of rows) yield entryOfRow(row);
+  }
+
+  async *arrivals(): AsyncIterable<{ email: string; coreUserId: string }> {
+    const rows = await this.#run('list the arrived users', () =>
+      this.database.prepare(`SELECT email, core_user_id FROM ${WAITING_TABLE} WHERE state = 'migrated' ORDER BY email`).all(),
+    );
+    for (const row of rows) yield arrivalOfRow(row);
+  }
+
+  forget(email: string): Promise<void> {
+    return this.#run('forget a user', () => {
+      this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE email = ?`).run(email);
+    });
+  }
+
+  forgetWaiting(): Promise<number> {
+    return this.#run('forget the waiting users', () => Number(this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE state <> 'migrated'`).run().changes));
   }
 
   close(): Promise<void> {

@@ -19,6 +19,13 @@ export function countsOfRows(stateRows: readonly unknown[], dayRows: readonly un
   };
 }
 
+const ArrivalRowSchema = z.object({ email: z.string(), core_user_id: z.string() });
+
+export function arrivalOfRow(row: unknown): { email: string; coreUserId: string } {
+  const parsed = ArrivalRowSchema.parse(row);
+  return { email: parsed.email, coreUserId: parsed.core_user_id };
+}
+
 export function entryOfRow(row: unknown): WaitingListEntry {
   const parsed = EntryRowSchema.parse(row);
   return { email: parsed.email, ...optional('sourceId', parsed.source_id ?? undefined) };

@@ -27,6 +27,12 @@ export interface WaitingStore {
   counts(): Promise<StoreCounts>;
   /** The users still waiting (or claimed), by email: for a password reset once the operator ends the window. */
   waitingList(): AsyncIterable<WaitingListEntry>;
+  /** The users that arrived, with the id the core names each by (a rollback removes them). */
+  arrivals(): AsyncIterable<{ email: string; coreUserId: string }>;
+  /** Takes a user out of the store, whatever its state. */
+  forget(email: string): Promise<void>;
+  /** Takes every user not migrated out of the store (a rollback empties it); answers how many. */
+  forgetWaiting(): Promise<number>;
   close(): Promise<void>;
 }
 
