@@ -174,10 +174,13 @@ class PushRun {
       await this.#checkCreatedUsersOnCore();
       const sync = this.#sync;
       if (sync === undefined) await this.#consume(this.#options.records, (item) => this.#take(item));
-      else
+      else {
+        const startedAt = Date.now();
         await this.#consume(this.#deltaOf(sync), (item) =>
           item.kind === 'accountChange' || item.kind === 'accountRemoval' ? this.#whenFree(item, this.#changeOf(item, sync)) : this.#take(item),
         );
+        await this.#sweepStore(sync, startedAt);
+      }
     } catch (error) {
       if (error instanceof OutputPathError) this.#outputFailed(error);
       else {
@@ -294,7 +297,9 @@ class PushRun {
   #take(item: PlanItem): Promise<void> | undefined {
     if (item.kind === 'rejection') {
       this.#tally.add(item.code === 'disabledAccount' ? 'disabledSkipped' : 'rejected');
-      return this.#report?.write(reportLineOfRejection(item));
+      const written = this.#report?.write(reportLineOfRejection(item));
+      if (item.code !== 'disabledAccount' || this.#sync === undefined || item.email === undefined) return written;
+      return Promise.all([written, this.#leaveStore(item.email)]).then(() => undefined);
     }
     if (item.kind === 'loginTimeWait') return this.#park(item);
     // A sync knows from the accounts' states what is there: an operation it sends is new (or re-enabled), whatever
@@ -335,7 +340,9 @@ class PushRun {
     const store = this.#options.loginTimeStore;
     if (this.#journal?.lookup(item) !== undefined) {
       this.#tally.add('skipped');
-      return undefined;
+      // Met unchanged by a sync: it stays in the store (those no sync meets leave it at the end).
+      if (this.#sync === undefined || store === undefined || this.#options.dryRun === true) return undefined;
+      return store.touch(item.email).catch((error: unknown) => this.#storeFailed(error));
     }
     if (this.#options.dryRun === true) {
       this.#tally.add('notAttempted');
@@ -356,10 +363,36 @@ class PushRun {
       },
       (error: unknown) => {
         this.#tally.add('notAttempted');
-        const sentence = error instanceof Error ? error.message : 'the waiting store failed';
-        this.#requestStop({ reason: 'outputFailed', message: `${sentence}. Nothing more was sent; a resume parks the rest.`, hard: false });
+        this.#storeFailed(error);
       },
     );
+  }
+
+  /** A sync takes a user disabled in the old system out of the waiting store while it waits (never one that arrived). */
+  async #leaveStore(email: string): Promise<void> {
+    const store = this.#options.loginTimeStore;
+    const sync = this.#sync;
+    if (store === undefined || sync === undefined || this.#options.dryRun === true) return;
+    const left = await store.leave(email).catch((error: unknown) => this.#storeFailed(error));
+    if (left === true) sync.counts.leftLoginTimeStore += 1;
+  }
+
+  /**
+   * After a sync read the whole newer export: the users still waiting that it did not meet (gone from the old system,
+   * or no longer parked) leave the waiting store.
+   */
+  async #sweepStore(sync: SyncRun, startedAt: number): Promise<void> {
+    const store = this.#options.loginTimeStore;
+    if (store === undefined || this.#options.dryRun === true || this.#stop.state !== undefined) return;
+    const left = await store.forgetUnseen(startedAt).catch((error: unknown) => this.#storeFailed(error));
+    if (left !== undefined) sync.counts.leftLoginTimeStore += left;
+  }
+
+  /** A waiting store that fails stops the run, as an output that fails does; its sentence names no hash. */
+  #storeFailed(error: unknown): undefined {
+    const sentence = error instanceof Error ? error.message : 'the waiting store failed';
+    this.#requestStop({ reason: 'outputFailed', message: `${sentence}. Nothing more was sent; a resume parks the rest.`, hard: false });
+    return undefined;
   }
 
   /**

@@ -191,6 +191,11 @@ export const SyncCountsSchema = z.object({
   reEnabled: count,
   /** Of the deleted in source, removed from the core (--deleted remove, created by the migration). */
   removed: count,
+  /**
+   * Users waiting for their first login (`--login-time`) that the sync took out of the waiting store: disabled or gone
+   * in the old system, or no longer parked (their newer hash is one the core imports).
+   */
+  leftLoginTimeStore: count.default(0),
 });
 export type SyncCounts = z.infer<typeof SyncCountsSchema>;
 
@@ -212,6 +217,7 @@ export function emptySyncCounts(): SyncCounts {
     rolesChanged: 0,
     accountsAdded: 0,
     reEnabled: 0,
+    leftLoginTimeStore: 0,
     removed: 0,
   };
 }
@@ -224,7 +230,8 @@ export function describeSyncCounts(sync: SyncCounts): string[] {
       `${sync.deletedInSource} deleted in source = ${sum} of ${sync.users} users (the newer export's and the vanished ones)`,
     `Changes: ${sync.passwordChanged} password, ${sync.passwordResent} password re-sent, ${sync.emailChanged} email, ${sync.verified} verified, ${sync.unverified} unverified, ` +
       `${sync.profileChanged} profile, ${sync.rolesChanged} roles, ${sync.accountsAdded} third-party accounts added, ${sync.reEnabled} re-enabled; ` +
-      `${sync.removed} of the deleted in source removed from the core`,
+      `${sync.removed} of the deleted in source removed from the core` +
+      (sync.leftLoginTimeStore > 0 ? `; ${sync.leftLoginTimeStore} waiting for their first login left the store (disabled, gone or now importable)` : ''),
   ];
 }
 

@@ -94,7 +94,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     const sourceId = sourceIdOf(record);
     if (sourceId === undefined) {
       counts.refused += 1;
-      yield { items: [...rejections, ...operations.map(withoutSourceId)] };
+      yield { items: [...rejections, ...parked, ...operations.map(withoutSourceId)] };
       continue;
     }
     const known = states.accountsOf(sourceId);
@@ -122,7 +122,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
       yield record;
       continue;
     }
-    const items: EngineItem[] = [...rejections];
+    const items: EngineItem[] = [...rejections, ...parked];
     let created = 0;
     const changedKinds = new Set<FieldGroup>();
     // A password's credentials are its hash; a provider account's are not counted as a password change.

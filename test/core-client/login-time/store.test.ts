@@ -149,6 +149,25 @@ describe.each(kinds)('the waiting store on $name', (kind) => {
       expect(await store.find('a@example.com')).toBeUndefined();
     }));
 
+  it('keeps what a sync met, takes out what it did not and what left the old system, never an arrived user', () =>
+    withStore(async (store) => {
+      await store.park(parked('a@example.com'), 1_000);
+      await store.park(parked('b@example.com', { sourceId: 'old-b' }), 1_000);
+      await store.park(parked('c@example.com'), 1_000);
+      await store.park(parked('d@example.com'), 1_000);
+      await store.claim('d@example.com');
+      await store.markMigrated('d@example.com', 'core-d');
+      // The email of old-b changed in the old system: its row moves to the new email.
+      await store.park(parked('b.new@example.com', { sourceId: 'old-b' }), 2_000);
+      expect(await store.find('b@example.com')).toBeUndefined();
+      await store.touch('a@example.com', 2_000);
+      expect(await store.leave('d@example.com')).toBe(false);
+      expect(await store.forgetUnseen(2_000)).toBe(1);
+      expect(await store.find('c@example.com')).toBeUndefined();
+      expect(await store.leave('a@example.com')).toBe(true);
+      expect(await store.counts()).toMatchObject({ waiting: 1, migrated: 1 });
+    }));
+
   it('is the same store when opened again (by another server)', () =>
     withStore(async (store, location) => {
       await store.park(parked('ada@example.com'));

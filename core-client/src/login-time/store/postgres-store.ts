@@ -28,7 +28,8 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${WAITING_TABLE} (
   lease_until BIGINT,
   parked_at BIGINT NOT NULL,
   core_user_id TEXT,
-  migrated_at BIGINT
+  migrated_at BIGINT,
+  seen_at BIGINT
 )`;
 
 /** A PostgreSQL URL as it can be shown: without its password. */
@@ -111,14 +112,17 @@ class PostgresStore implements WaitingStore {
     }
   }
 
-  async park(user: ParkedUser): Promise<boolean> {
-    const columns = ['email', ...parkedColumns, 'state', 'parked_at'];
-    const updates = parkedColumns.map((column) => `${column} = excluded.${column}`).join(', ');
+  async park(user: ParkedUser, now = Date.now()): Promise<boolean> {
+    if (user.sourceId !== undefined) {
+      await this.#query('park a user', `DELETE FROM ${WAITING_TABLE} WHERE source_id = $1 AND email <> $2 AND state = 'waiting'`, [user.sourceId, user.email]);
+    }
+    const columns = ['email', ...parkedColumns, 'state', 'parked_at', 'seen_at'];
+    const updates = [...parkedColumns, 'seen_at'].map((column) => `${column} = excluded.${column}`).join(', ');
     const result = await this.#query(
       'park a user',
       `INSERT INTO ${WAITING_TABLE} (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')})
        ON CONFLICT (email) DO UPDATE SET ${updates} WHERE ${WAITING_TABLE}.state = 'waiting'`,
-      [user.email, ...parkedValues(user, (value) => value), 'waiting', Date.now()],
+      [user.email, ...parkedValues(user, (value) => value), 'waiting', now, now],
     );
     return result.rowCount === 1;
   }
@@ -198,6 +202,24 @@ class PostgresStore implements WaitingStore {
       if (last === undefined || arrivals.length < PAGE_SIZE) return;
       after = last.email;
     }
+  }
+
+  async touch(email: string, now = Date.now()): Promise<void> {
+    await this.#query('mark a user seen', `UPDATE ${WAITING_TABLE} SET seen_at = $1 WHERE email = $2 AND state = 'waiting'`, [now, email]);
+  }
+
+  async leave(email: string): Promise<boolean> {
+    const result = await this.#query('take a user out', `DELETE FROM ${WAITING_TABLE} WHERE email = $1 AND state = 'waiting'`, [email]);
+    return result.rowCount === 1;
+  }
+
+  async forgetUnseen(since: number): Promise<number> {
+    const result = await this.#query(
+      'take out the users a sync no longer met',
+      `DELETE FROM ${WAITING_TABLE} WHERE state = 'waiting' AND (seen_at IS NULL OR seen_at < $1)`,
+      [since],
+    );
+    return result.rowCount ?? 0;
   }
 
   async forget(email: string): Promise<void> {

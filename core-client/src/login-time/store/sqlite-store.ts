@@ -22,7 +22,8 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${WAITING_TABLE} (
   lease_until INTEGER,
   parked_at INTEGER NOT NULL,
   core_user_id TEXT,
-  migrated_at INTEGER
+  migrated_at INTEGER,
+  seen_at INTEGER
 )`;
 
 /**
@@ -73,15 +74,18 @@ class SqliteStore implements WaitingStore {
     }
   }
 
-  park(user: ParkedUser): Promise<boolean> {
+  park(user: ParkedUser, now = Date.now()): Promise<boolean> {
     return this.#run('park a user', () => {
-      const columns = ['email', ...parkedColumns, 'state', 'parked_at'];
-      const updates = parkedColumns.map((column) => `${column} = excluded.${column}`).join(', ');
+      if (user.sourceId !== undefined) {
+        this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE source_id = ? AND email <> ? AND state = 'waiting'`).run(user.sourceId, user.email);
+      }
+      const columns = ['email', ...parkedColumns, 'state', 'parked_at', 'seen_at'];
+      const updates = [...parkedColumns, 'seen_at'].map((column) => `${column} = excluded.${column}`).join(', ');
       const statement = this.database.prepare(
         `INSERT INTO ${WAITING_TABLE} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
          ON CONFLICT (email) DO UPDATE SET ${updates} WHERE ${WAITING_TABLE}.state = 'waiting'`,
       );
-      const values: SQLInputValue[] = [user.email, ...parkedValues(user, (value) => (value ? 1 : 0)), 'waiting', Date.now()];
+      const values: SQLInputValue[] = [user.email, ...parkedValues(user, (value) => (value ? 1 : 0)), 'waiting', now, now];
       return Number(statement.run(...values).changes) === 1;
     });
   }
@@ -148,6 +152,25 @@ class SqliteStore implements WaitingStore {
       this.database.prepare(`SELECT email, core_user_id FROM ${WAITING_TABLE} WHERE state = 'migrated' ORDER BY email`).all(),
     );
     for (const row of rows) yield arrivalOfRow(row);
+  }
+
+  touch(email: string, now = Date.now()): Promise<void> {
+    return this.#run('mark a user seen', () => {
+      this.database.prepare(`UPDATE ${WAITING_TABLE} SET seen_at = ? WHERE email = ? AND state = 'waiting'`).run(now, email);
+    });
+  }
+
+  leave(email: string): Promise<boolean> {
+    return this.#run(
+      'take a user out',
+      () => Number(this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE email = ? AND state = 'waiting'`).run(email).changes) === 1,
+    );
+  }
+
+  forgetUnseen(since: number): Promise<number> {
+    return this.#run('take out the users a sync no longer met', () =>
+      Number(this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE state = 'waiting' AND (seen_at IS NULL OR seen_at < ?)`).run(since).changes),
+    );
   }
 
   forget(email: string): Promise<void> {

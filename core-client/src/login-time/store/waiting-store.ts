@@ -10,9 +10,19 @@ export interface WaitingStore {
   readonly location: string;
   /**
    * Writes a user to wait (by email). A user already waiting gets the new data (a resumed or repeated push writes the
-   * same row again); one that is migrating or migrated is left alone and `false` answered.
+   * same row again); one that is migrating or migrated is left alone and `false` answered. A waiting row of the same
+   * old id under another email (the email changed in the old system) is replaced.
    */
-  park(user: ParkedUser): Promise<boolean>;
+  park(user: ParkedUser, now?: number): Promise<boolean>;
+  /** A sync met this waiting user unchanged: it stays (see `forgetUnseen`). */
+  touch(email: string, now?: number): Promise<void>;
+  /** Takes a user still waiting out of the store (disabled in the old system); answers whether it was there. */
+  leave(email: string): Promise<boolean>;
+  /**
+   * Takes out every user still waiting that no park or touch met since `since`: after a sync read the whole newer
+   * export, those gone from it (or no longer parked: now importable, or refused). Answers how many.
+   */
+  forgetUnseen(since: number): Promise<number>;
   find(email: string): Promise<StoredWaitingUser | undefined>;
   /**
    * Claims a waiting user for one sign-in, atomically in the database: of two sign-ins at the same moment (in one
