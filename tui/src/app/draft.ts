@@ -21,6 +21,8 @@ export interface Draft {
   disabled: MigrationSettings['disabled'];
   hashConfig: string;
   stripPrefix: string[];
+  /** The login-time migration's waiting store ('' for none). */
+  loginTime: string;
   core: string;
   /** Further cores given as flags (they share the first one's database). */
   moreCores: string[];
@@ -74,6 +76,7 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     disabled: settings.disabled,
     hashConfig: settings.hashConfig ?? '',
     stripPrefix: [...settings.stripPrefix],
+    loginTime: settings.loginTime ?? '',
     core: core ?? '',
     moreCores,
     stack: settings.stack ?? '',
@@ -120,6 +123,7 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
     disabled: draft.disabled,
     hashConfig: draft.hashConfig,
     stripPrefix: draft.stripPrefix,
+    loginTime: draft.loginTime,
     core: [draft.core, ...draft.moreCores].map((url) => url.trim()).filter((url) => url !== ''),
     stack: draft.stack,
     tenant: draft.tenant,
@@ -164,6 +168,7 @@ export function planDraftKey(draft: Draft, typedHash: string): string {
     draft.disabled,
     draft.hashConfig.trim(),
     draft.stripPrefix,
+    draft.loginTime.trim(),
     draft.roles,
     draft.rolesFrom.trim(),
     draft.roleMap.trim(),
