@@ -60,6 +60,8 @@ describe('core-migrate push --login-time parks the users whose hash the core can
     const run = await runCli(['push', exportPath, '--core', core.url, '--login-time', 'waiting.sqlite', '--report', 'report.ndjson', '--json'], dir);
     const summary = jsonOf(run);
     expect(summary).toMatchObject({ parkedForLogin: 3, rejected: 1, imported: 0, total: 4 });
+    // The progress line counts them too (its last one, on standard error beside --json).
+    expect(run.stderr).toMatch(/push 4\/4 .* parked 3\n/);
     expect(core.requests().filter((request) => request.path.endsWith('/passwordhash/import') || request.path.endsWith('/signup'))).toHaveLength(1);
     expect(core.emailPasswordUsers()).toEqual([]);
 

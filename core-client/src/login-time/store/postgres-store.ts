@@ -84,6 +84,7 @@ export async function openPostgresStore(url: string, env: NodeJS.ProcessEnv = pr
       await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
       await client.query(CREATE_TABLE);
       await client.query(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_state ON ${WAITING_TABLE} (state)`);
+      await client.query(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_source_id ON ${WAITING_TABLE} (source_id)`);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);

@@ -48,7 +48,12 @@ export function openSqliteStore(path: string, options: { create?: boolean } = {}
     database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     database.exec('PRAGMA journal_mode = WAL');
     database.exec(CREATE_TABLE);
+    // WAL with NORMAL: a commit is safe from a crash of the process without a sync of the disk each (a push parks users
+    // one at a time); only a power cut may lose the last ones, which a resume parks again.
+    database.exec('PRAGMA synchronous = NORMAL');
     database.exec(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_state ON ${WAITING_TABLE} (state)`);
+    // A park replaces the row of the same old id under another email: found by this index, not by a scan.
+    database.exec(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_source_id ON ${WAITING_TABLE} (source_id)`);
     return new SqliteStore(path, database);
   } catch (error) {
     throw new WaitingStoreError('unavailable', `the waiting store ${path} cannot be opened as a SQLite database (${codeOf(error)})`, { cause: error });
