@@ -40,7 +40,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     password: PASSWORD,
     port,
     persistent: false,
-    createPostgresUser: true,
+    createPostgresUser: process.getuid?.() === 0,
     onLog: () => undefined,
     onError: () => undefined,
   });
