@@ -31,7 +31,7 @@ if (mode === 'journal') {
   for await (const record of planSource(file, { hashConfig })) {
     for (const item of record.items) {
       const sourceId = item.kind === 'rejection' ? undefined : item.identity?.sourceId;
-      if (item.kind === 'rejection' || sourceId === undefined) continue;
+      if (item.kind === 'rejection' || item.kind === 'loginTimeWait' || sourceId === undefined) continue;
       const carrier = item.identity?.carriesSourceId === true;
       journal.recordState({
         sourceId,

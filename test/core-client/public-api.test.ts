@@ -25,6 +25,9 @@ describe("core-client's public face (the built package)", () => {
     expect(await importBuilt('core-client/run')).toMatchObject({ names: expect.arrayContaining(['prepareMigration', 'runPrepared', 'runPlan']) });
     expect(await importBuilt('core-client/printable')).toMatchObject({ names: expect.arrayContaining(['printable', 'printableLines']) });
     expect(await importBuilt('core-client/files')).toMatchObject({ names: expect.arrayContaining(['checkOutputPaths', 'readableByOthersWarning']) });
+    expect(await importBuilt('core-client/login-time')).toMatchObject({
+      names: expect.arrayContaining(['openLoginMigration', 'migrateAtLogin', 'LoginMigrationAnswerSchema', 'openWaitingStore']),
+    });
   });
 
   it('keeps the settings table light: `core-migrate --help` loads it, and neither the engine nor the HTTP client', async () => {

@@ -13,6 +13,7 @@ import * as handlers from './handlers.js';
 import * as identity from './identity-handlers.js';
 import * as roles from './roles-handlers.js';
 import * as passwordless from './passwordless-handlers.js';
+import * as signup from './signup-handlers.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import type { HandlerContext } from './handlers.js';
 import type { Scope, UserStore } from './store.js';
@@ -56,6 +57,7 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
   [CorePaths.passwordHashImport]: [{ method: 'POST', handler: handlers.importPasswordHash, needsKey: true, scoped: true }],
   [CorePaths.signInUp]: [{ method: 'POST', handler: handlers.signInUp, needsKey: true, scoped: true }],
   [CorePaths.signIn]: [{ method: 'POST', handler: handlers.signIn, needsKey: true, scoped: true }],
+  [CorePaths.signUp]: [{ method: 'POST', handler: signup.signUp, needsKey: true, scoped: true }],
   [CorePaths.hello]: [{ method: 'GET', handler: handlers.hello, needsKey: false, scoped: false }],
   [CorePaths.apiVersion]: [{ method: 'GET', handler: handlers.apiVersion, needsKey: true, scoped: false }],
   [CorePaths.userIdMap]: [

@@ -19,6 +19,7 @@ const commandModules: Record<CommandName, () => Promise<RegisterCommand>> = {
   check: async () => (await import('./commands/check.js')).registerCheckCommand,
   rollback: async () => (await import('./commands/rollback.js')).registerRollbackCommand,
   journal: async () => (await import('./commands/journal.js')).registerJournalCommand,
+  'login-migration': async () => (await import('./commands/login-migration.js')).registerLoginMigration,
 };
 
 /** Every help of a command and of its own subcommands (`hash inspect`) ends with the command's docs page. */

@@ -7,6 +7,8 @@ export const CorePaths = {
   passwordHashImport: '/recipe/user/passwordhash/import',
   signInUp: '/recipe/signinup',
   signIn: '/recipe/signin',
+  /** Creates a password user from a plain password (the core hashes it): the login-time migration's creation. */
+  signUp: '/recipe/signup',
   hello: '/hello',
   apiVersion: '/apiversion',
   // Beyond the contract (core-behaviour.md, "Keeping a migrated user's identity" and "Finding and removing users"):

@@ -57,6 +57,13 @@ export const SignInAnswerSchema = z.discriminatedUnion('status', [
 ]);
 export type SignInAnswer = z.infer<typeof SignInAnswerSchema>;
 
+/** `POST /recipe/signup` (core-behaviour.md, "Creating a password user from a plain password"). */
+export const SignUpAnswerSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal(CoreStatus.ok), user: CoreUserSchema, recipeUserId: z.string().optional() }),
+  z.looseObject({ status: z.literal(CoreStatus.emailAlreadyExists) }),
+]);
+export type SignUpAnswer = z.infer<typeof SignUpAnswerSchema>;
+
 /** `GET /recipe/user?email=` (beyond the contract): the password user with that email, or none. */
 export const UserByEmailAnswerSchema = z.discriminatedUnion('status', [
   z.looseObject({ status: z.literal(CoreStatus.ok), user: CoreUserSchema }),

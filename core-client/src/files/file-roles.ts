@@ -14,6 +14,7 @@ export const fileRoles = [
   'rolesRecord',
   'rollbackRecord',
   'savedHashParameters',
+  'waitingList',
 ] as const;
 export type FileRole = (typeof fileRoles)[number];
 
@@ -54,4 +55,5 @@ export const fileRoleWords: Record<FileRole, string> = {
   rolesRecord: 'the roles record',
   rollbackRecord: 'the rollback record',
   savedHashParameters: 'the saved hash parameters',
+  waitingList: 'the waiting list',
 };

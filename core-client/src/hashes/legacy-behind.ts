@@ -4,7 +4,7 @@ import type { LegacyHashFamily } from './legacy/registry.js';
 
 /** What an operator is told about a legacy hash: the core will not take it, and what becomes of its users instead. */
 export const LEGACY_HASH_ADVICE =
-  'the core cannot import this family: its users migrate at their first login (the login-time migration, not yet available) or need a password reset';
+  'the core cannot import this family: with a login-time migration (--login-time <store>) its users migrate at their first login, else they need a password reset';
 
 /** A legacy hash read without a password, its family known. */
 export type LegacyHashReading = LegacyHashInspection & { family: LegacyHashFamily };

@@ -30,6 +30,7 @@ import {
   ApiVersionAnswerSchema,
   PasswordHashImportAnswerSchema,
   SignInAnswerSchema,
+  SignUpAnswerSchema,
   AnswerStatusSchema,
   NonOkStatusAnswerSchema,
   SignInUpOkAnswerSchema,
@@ -70,6 +71,7 @@ export type { CallOptions, CoreClientOptions, ProbeOptions } from './channel.js'
 export type ImportPasswordHashResult = { outcome: 'imported' | 'alreadyExisted'; userId: string };
 export type SignInUpResult = { outcome: 'created' | 'existing'; userId: string } | { outcome: 'nonOkStatus'; status: string; reason?: string };
 export type SignInResult = { outcome: 'signedIn' | 'wrongCredentials' | 'notAvailable' };
+export type SignUpResult = { outcome: 'created'; userId: string } | { outcome: 'emailExists' };
 export type TenantProbeResult = { exists: true; note?: string } | { exists: false; error: CoreError };
 export type UserIdMapResult =
   | { outcome: 'mapped' }
@@ -201,6 +203,24 @@ export class CoreClient {
       if (error instanceof NotFound) return { outcome: 'notAvailable' };
       throw error;
     }
+  }
+
+  /**
+   * `POST /recipe/signup`: a new password user from a plain password, which the core hashes with its own algorithm (a
+   * login-time migration). The password is redacted from any error; an email a password user has is `emailExists`.
+   */
+  async signUp(credentials: { email: string; password: Secret }, options: CallOptions = {}): Promise<SignUpResult> {
+    const password = credentials.password.reveal();
+    const exchange: Exchange = {
+      method: 'POST',
+      path: this.#channel.recipePath(CorePaths.signUp),
+      body: { email: credentials.email, password },
+      secrets: [password],
+    };
+    return this.#channel.call(exchange, options, (answer): SignUpResult => {
+      const parsed = this.#channel.json(answer, SignUpAnswerSchema);
+      return parsed.status === CoreStatus.ok ? { outcome: 'created', userId: parsed.user.id } : { outcome: 'emailExists' };
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { fieldGroups, fieldGroupTexts, type FieldGroup } from '../plan/field-groups.js';
-import type { ImportOperation } from '../plan/operation.js';
+import type { ImportOperation, LoginTimeWait } from '../plan/operation.js';
 import type { OpenJournalOptions } from './journal-types.js';
 
 const DIGEST_CHECK_TEXT = 'core-migrate journal digest check';
@@ -12,7 +12,7 @@ const DIGEST_CHECK_TEXT = 'core-migrate journal digest check';
  */
 export class JournalDigests {
   readonly #key: string;
-  readonly #bodies = new WeakMap<ImportOperation, string>();
+  readonly #bodies = new WeakMap<ImportOperation | LoginTimeWait, string>();
 
   constructor(options: Pick<OpenJournalOptions, 'digestKey'>, salt: string) {
     // The digest key as text: derived from the api-key (HKDF inside `digestKey`) and the journal's salt.
@@ -25,11 +25,11 @@ export class JournalDigests {
   }
 
   /** The keyed digest of an operation's body: a changed record gets another digest and is sent again. */
-  body(operation: ImportOperation): string {
+  body(operation: ImportOperation | LoginTimeWait): string {
     // Asked several times per operation (lookup, step lines, outcome line): computed once.
     let digest = this.#bodies.get(operation);
     if (digest === undefined) {
-      digest = keyedDigest(this.#key, `${operation.operationKey}\n${JSON.stringify(operation.body)}`);
+      digest = keyedDigest(this.#key, `${operation.operationKey}\n${JSON.stringify(bodyOf(operation))}`);
       this.#bodies.set(operation, digest);
     }
     return digest;
@@ -76,4 +76,9 @@ export class JournalDigests {
  */
 function keyedDigest(key: string, text: string): string {
   return hash('sha256', `${key}\n${text}`, 'base64url').slice(0, 11);
+}
+
+/** What a parked user's digest covers: all the store holds of it, so a changed record is parked again. */
+function bodyOf(operation: ImportOperation | LoginTimeWait): unknown {
+  return operation.kind === 'loginTimeWait' ? { email: operation.email, legacyHash: operation.legacyHash, identity: operation.identity } : operation.body;
 }

@@ -9,7 +9,8 @@ import { optional } from '../optional.js';
  * account's state line (see journal.ts for what each is for). Lines are checked by hand where a journal holds many.
  */
 
-export const journalledOutcomes = ['imported', 'alreadyExisted', 'created', 'existing', 'rejectedByCore', 'untouched'] as const;
+/** `parked`: written to the login-time migration's waiting store (no core request); a resume does not write it again. */
+export const journalledOutcomes = ['imported', 'alreadyExisted', 'created', 'existing', 'rejectedByCore', 'untouched', 'parked'] as const;
 export const JournalledOutcomeSchema = z.enum(journalledOutcomes);
 export type JournalledOutcome = z.infer<typeof JournalledOutcomeSchema>;
 

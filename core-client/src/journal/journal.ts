@@ -4,7 +4,7 @@ import { createReadStream, ftruncateSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { openOutputFile, OutputPathError, writeFully } from '../files/output-paths.js';
 import type { FieldGroup } from '../plan/field-groups.js';
-import type { ImportOperation } from '../plan/operation.js';
+import type { ImportOperation, LoginTimeWait } from '../plan/operation.js';
 import { Problem } from '../problem.js';
 import { SeenKeys } from '../seen-keys.js';
 import { PushCountsSchema, type PushSummary } from '../summary/push-summary.js';
@@ -331,7 +331,7 @@ export class Journal {
   }
 
   /** The keyed digest of an operation's body: a changed record gets another digest and is sent again. */
-  digest(operation: ImportOperation): string {
+  digest(operation: ImportOperation | LoginTimeWait): string {
     return this.#digests.body(operation);
   }
 
@@ -349,7 +349,7 @@ export class Journal {
   }
 
   /** The journalled result of this very operation (same key, same body), if any. */
-  lookup(operation: ImportOperation): JournalledResult | undefined {
+  lookup(operation: ImportOperation | LoginTimeWait): JournalledResult | undefined {
     if (this.#done.size === 0) return undefined;
     const doneKey = `${operation.operationKey}\n${this.digest(operation)}`;
     const stored = this.#done.positionOf(doneKey);
@@ -376,7 +376,7 @@ export class Journal {
    * Appends the final outcome; it reaches the file within this event-loop turn. Throws when an earlier write failed
    * (disk full, file gone): nothing more may be sent if it cannot be journalled.
    */
-  record(operation: ImportOperation, result: JournalledResult): void {
+  record(operation: ImportOperation | LoginTimeWait, result: JournalledResult): void {
     this.#writer.throwIfFailed();
     const entry: JournalEntry = { k: operation.operationKey, d: this.digest(operation), o: result.outcome };
     if (result.outcome === 'rejectedByCore' && result.reason !== undefined) entry.r = result.reason;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LegacyHashFamilySchema } from '../hashes/legacy/registry.js';
 import { RecordLocationSchema } from '../location.js';
 import { SourceProfileSchema } from '../sources/source-user.js';
 
@@ -98,6 +99,24 @@ export function passwordlessLogin(operation: PasswordlessOperation): Passwordles
 }
 
 export type ImportOperation = PasswordImportOperation | ThirdPartyOperation | PasswordlessOperation;
+
+/**
+ * A user whose hash the core cannot import but core-migrate can verify, with a login-time migration (`--login-time`):
+ * the push parks it in the waiting store (no core request), and it is created in the core at its first sign-in, from
+ * the password it signs in with, with the identity the push would have given it.
+ */
+export const LoginTimeWaitSchema = z.object({
+  kind: z.literal('loginTimeWait'),
+  operationKey: z.string(),
+  location: RecordLocationSchema,
+  /** Normalised as the core does (trimmed, lower-cased): the store's key. */
+  email: z.string(),
+  family: LegacyHashFamilySchema,
+  /** The hash as the export holds it, checked at sign-in. Written only to the waiting store: never shown or journalled. */
+  legacyHash: z.string(),
+  identity: OperationIdentitySchema.optional(),
+});
+export type LoginTimeWait = z.infer<typeof LoginTimeWaitSchema>;
 export type OperationKind = ImportOperation['kind'];
 
 export const rejectionCodes = [
@@ -131,7 +150,7 @@ export const PlanRejectionSchema = z.object({
   sourceId: z.string().optional(),
   code: z.enum(rejectionCodes),
   /** The operation the record would have become, when known. */
-  operation: z.enum(['passwordImport', 'thirdPartySignInUp', 'passwordlessSignInUp']).optional(),
+  operation: z.enum(['passwordImport', 'thirdPartySignInUp', 'passwordlessSignInUp', 'loginTimeWait']).optional(),
   /** The export's provider id, for a provider that has no short name (so a face can offer to map it). */
   providerId: z.string().optional(),
   /** A sentence an operator can act on; never a hash, salt or secret. */
@@ -140,4 +159,4 @@ export const PlanRejectionSchema = z.object({
 export type PlanRejection = z.infer<typeof PlanRejectionSchema>;
 export type RejectionCode = PlanRejection['code'];
 
-export type PlanItem = ImportOperation | PlanRejection;
+export type PlanItem = ImportOperation | LoginTimeWait | PlanRejection;

@@ -1,6 +1,8 @@
 import type { DisabledPolicy } from '../choices.js';
 import type { HashConfig } from '../hashes/hash-config.js';
 import type { PrefixRule } from '../hashes/prefix-rules.js';
+import { legacyHashBehind, type LegacyHashReading } from '../hashes/legacy-behind.js';
+import { legacyHashFamilyLabel } from '../hashes/legacy/registry.js';
 import { prepareHash } from '../hashes/prepare-hash.js';
 import type { LinkedProvider, SourceRecord, SourceUser } from '../sources/source-user.js';
 import { normaliseEmail } from './email.js';
@@ -21,6 +23,8 @@ export interface RecordPlanningRules extends PasswordlessRules {
   disabled?: DisabledPolicy;
   /** Where the record's roles are and what they become; without it no roles are read. */
   roles?: RoleRules;
+  /** A login-time migration (`--login-time`): a legacy hash core-migrate can verify is parked, not refused. */
+  loginTime?: boolean;
 }
 
 /**
@@ -109,6 +113,8 @@ function planPasswordImport(user: SourceUser, key: string, rules: RecordPlanning
     ...(rules.prefixRules !== undefined && { prefixRules: rules.prefixRules }),
   });
   if (!prepared.ok) {
+    const legacy = legacyHashBehind(prepared, user.passwordHash ?? '');
+    if (legacy !== undefined) return planLegacyHash(user, operationKey, email.email, legacy, rules);
     const code: RejectionCode = /unsupported/i.test(prepared.code) ? 'unsupportedHashFamily' : 'unusableHash';
     return { ...rejection(user, operationKey, code, prepared.reason, 'passwordImport'), email: email.email };
   }
@@ -128,6 +134,24 @@ function planPasswordImport(user: SourceUser, key: string, rules: RecordPlanning
     warnings: prepared.warnings,
   };
   return operation;
+}
+
+/**
+ * A hash of a family the core cannot import and core-migrate can verify: with a login-time migration the user is
+ * parked for its first login; without, refused with the flag that would park it. One beyond the cost limits (or
+ * malformed) stays refused with its reason: it could not be checked at sign-in either.
+ */
+function planLegacyHash(user: SourceUser, operationKey: string, email: string, legacy: LegacyHashReading, rules: RecordPlanningRules): PlanItem {
+  const label = legacyHashFamilyLabel(legacy.family);
+  if (!legacy.usable) {
+    const reason = `${label}: ${legacy.reason}; the core cannot import it and core-migrate cannot check it at login: needs a password reset`;
+    return { ...rejection(user, operationKey, 'unsupportedHashFamily', reason, 'passwordImport'), email };
+  }
+  if (rules.loginTime !== true) {
+    const reason = `${label}: the core cannot import this family; with --login-time <store> the user migrates at its first login, else it needs a password reset`;
+    return { ...rejection(user, operationKey, 'unsupportedHashFamily', reason, 'passwordImport'), email };
+  }
+  return { kind: 'loginTimeWait', operationKey, location: user.location, email, family: legacy.family, legacyHash: (user.passwordHash ?? '').trim() };
 }
 
 function planThirdParty(user: SourceUser, provider: LinkedProvider, operationKey: string, rules: RecordPlanningRules): PlanItem {

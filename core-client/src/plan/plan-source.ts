@@ -1,7 +1,7 @@
 import type { DuplicatePolicy } from '../choices.js';
 import { formatLocation, type RecordLocation } from '../location.js';
 import { readSource, type OpenSourceOptions } from '../sources/read-source.js';
-import { passwordlessLogin, type ImportOperation, type PlanItem, type PlanRejection } from './operation.js';
+import { passwordlessLogin, type ImportOperation, type LoginTimeWait, type PlanItem, type PlanRejection } from './operation.js';
 import { planRecord, type RecordPlanningRules } from './plan-record.js';
 import { defaultProviderMap } from './providers.js';
 import { recordPosition } from './record-key.js';
@@ -77,7 +77,8 @@ export async function* planSource(path: string, planOptions: PlanOptions = {}): 
 }
 
 function duplicateKey(item: PlanItem): string | undefined {
-  if (item.kind === 'passwordImport') return `email\u0000${item.email}`;
+  // A parked user is a password user to be: its email is taken as a password import's is.
+  if (item.kind === 'passwordImport' || item.kind === 'loginTimeWait') return `email\u0000${item.email}`;
   if (item.kind === 'thirdPartySignInUp') return `provider\u0000${item.body.thirdPartyId}\u0000${item.body.thirdPartyUserId}`;
   if (item.kind === 'passwordlessSignInUp') {
     // A passwordless user is found by its login, apart from a password user of the same email (another login kind).
@@ -95,7 +96,7 @@ function sourceIdKey(items: readonly PlanItem[]): string | undefined {
   return undefined;
 }
 
-function duplicateRejection(item: ImportOperation, reason: string, code?: 'duplicateSourceId'): PlanRejection {
+function duplicateRejection(item: ImportOperation | LoginTimeWait, reason: string, code?: 'duplicateSourceId'): PlanRejection {
   return {
     kind: 'rejection',
     operationKey: item.operationKey,
@@ -108,14 +109,14 @@ function duplicateRejection(item: ImportOperation, reason: string, code?: 'dupli
   };
 }
 
-function duplicateCode(item: ImportOperation): PlanRejection['code'] {
+function duplicateCode(item: ImportOperation | LoginTimeWait): PlanRejection['code'] {
   if (item.kind === 'thirdPartySignInUp') return 'duplicateThirdPartyUser';
   if (item.kind === 'passwordlessSignInUp' && passwordlessLogin(item).kind === 'phone') return 'duplicatePhoneNumber';
   return 'duplicateEmail';
 }
 
 /** Which of the record's accounts is the duplicate, when it is not its password user. */
-function accountWords(item: ImportOperation): string {
+function accountWords(item: ImportOperation | LoginTimeWait): string {
   if (item.kind === 'thirdPartySignInUp') return `${item.sourceProviderId} account `;
   if (item.kind !== 'passwordlessSignInUp') return '';
   const login = passwordlessLogin(item);

@@ -53,6 +53,11 @@ export const PlanSummarySchema = z.object({
   }),
   /** Roles found in the records, and with `--roles-from` those the push gives (issue 21). */
   roles: PlanRolesSchema,
+  /**
+   * With a login-time migration (`--login-time`): the users parked for their first login, by legacy family (the
+   * family's id, e.g. `django_pbkdf2_sha256`). Absent when the plan parks none.
+   */
+  loginTime: z.object({ parked: z.number(), byFamily: z.record(z.string(), z.number()) }).optional(),
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 
@@ -131,6 +136,12 @@ export class PlanTally {
         summary.passwordlessSignInUps += 1;
         summary.passwordlessByLogin[passwordlessLogin(item).kind] += 1;
         return;
+      case 'loginTimeWait': {
+        const loginTime = (summary.loginTime ??= { parked: 0, byFamily: {} });
+        loginTime.parked += 1;
+        increment(loginTime.byFamily, item.family);
+        return;
+      }
       case 'rejection': {
         summary.rejected += 1;
         if (duplicateCodes.has(item.code)) summary.duplicates += 1;

@@ -6,7 +6,7 @@ import { earlierRunOf } from '../journal/earlier-run.js';
 import { JournalCoreCheck } from '../journal/journal-core-check.js';
 import { JournalError, type Journal } from '../journal/journal.js';
 import { formatLocation } from '../location.js';
-import type { ImportOperation, PlanItem } from '../plan/operation.js';
+import type { ImportOperation, LoginTimeWait, PlanItem } from '../plan/operation.js';
 import { reportLineOfRejection, type ReportWriter } from '../plan/rejection-report.js';
 import { addUnread, emptySyncCounts, type PushSummary, type SyncCounts } from '../summary/push-summary.js';
 import { syncDelta, type EngineRecord, type SyncItem } from '../sync/delta.js';
@@ -20,6 +20,7 @@ import { contractOnlyIdentityOptions } from './identity-options.js';
 import { openRun } from './open-run.js';
 import { DEFAULT_STOP_GRACE_MS, defaultPushRetryPolicy, SOURCE_CHECK_INTERVAL_MS, type RunPushOptions } from './run-options.js';
 import { OperationRunner, type Start } from './run-operation.js';
+import { parkedUserOf } from './parked-user.js';
 import { RunSlots } from './run-slots.js';
 import { RunStop, type StopState } from './run-stop.js';
 import { RunTally } from './run-tally.js';
@@ -173,10 +174,13 @@ class PushRun {
       await this.#checkCreatedUsersOnCore();
       const sync = this.#sync;
       if (sync === undefined) await this.#consume(this.#options.records, (item) => this.#take(item));
-      else
+      else {
+        const startedAt = Date.now();
         await this.#consume(this.#deltaOf(sync), (item) =>
           item.kind === 'accountChange' || item.kind === 'accountRemoval' ? this.#whenFree(item, this.#changeOf(item, sync)) : this.#take(item),
         );
+        await this.#sweepStore(sync, startedAt);
+      }
     } catch (error) {
       if (error instanceof OutputPathError) this.#outputFailed(error);
       else {
@@ -293,8 +297,11 @@ class PushRun {
   #take(item: PlanItem): Promise<void> | undefined {
     if (item.kind === 'rejection') {
       this.#tally.add(item.code === 'disabledAccount' ? 'disabledSkipped' : 'rejected');
-      return this.#report?.write(reportLineOfRejection(item));
+      const written = this.#report?.write(reportLineOfRejection(item));
+      if (item.code !== 'disabledAccount' || this.#sync === undefined || item.email === undefined) return written;
+      return Promise.all([written, this.#leaveStore(item.email)]).then(() => undefined);
     }
+    if (item.kind === 'loginTimeWait') return this.#park(item);
     // A sync knows from the accounts' states what is there: an operation it sends is new (or re-enabled), whatever
     // an earlier export's operation at the same place did.
     const earlier =
@@ -322,6 +329,70 @@ class PushRun {
     }
     if (item.kind === 'passwordImport' && item.family === 'vendor_scrypt' && !this.#scryptProbed) return this.#probeScrypt(item);
     return this.#whenFree(item, this.#userSteps(item));
+  }
+
+  /**
+   * Writes a user the plan parked for its first login to the waiting store: no core request. Journalled, so a resume
+   * does not write it again (the store's write by email is idempotent anyway). A user that arrived already (migrated
+   * at a sign-in) is left as it is, counted as done. A store that fails stops the run, as an output that fails does.
+   */
+  #park(item: LoginTimeWait): Promise<void> | undefined {
+    const store = this.#options.loginTimeStore;
+    if (this.#journal?.lookup(item) !== undefined) {
+      this.#tally.add('skipped');
+      // Met unchanged by a sync: it stays in the store (those no sync meets leave it at the end).
+      if (this.#sync === undefined || store === undefined || this.#options.dryRun === true) return undefined;
+      return store.touch(item.email).catch((error: unknown) => this.#storeFailed(error));
+    }
+    if (this.#options.dryRun === true) {
+      this.#tally.add('notAttempted');
+      return undefined;
+    }
+    if (store === undefined) {
+      this.#tally.add('failed');
+      return undefined;
+    }
+    return store.park(parkedUserOf(item, this.#stepContext.options)).then(
+      (written) => {
+        this.#tally.add(written ? 'parkedForLogin' : 'skipped');
+        try {
+          this.#journal?.record(item, { outcome: 'parked' });
+        } catch (error) {
+          this.#outputFailed(error);
+        }
+      },
+      (error: unknown) => {
+        this.#tally.add('notAttempted');
+        this.#storeFailed(error);
+      },
+    );
+  }
+
+  /** A sync takes a user disabled in the old system out of the waiting store while it waits (never one that arrived). */
+  async #leaveStore(email: string): Promise<void> {
+    const store = this.#options.loginTimeStore;
+    const sync = this.#sync;
+    if (store === undefined || sync === undefined || this.#options.dryRun === true) return;
+    const left = await store.leave(email).catch((error: unknown) => this.#storeFailed(error));
+    if (left === true) sync.counts.leftLoginTimeStore += 1;
+  }
+
+  /**
+   * After a sync read the whole newer export: the users still waiting that it did not meet (gone from the old system,
+   * or no longer parked) leave the waiting store.
+   */
+  async #sweepStore(sync: SyncRun, startedAt: number): Promise<void> {
+    const store = this.#options.loginTimeStore;
+    if (store === undefined || this.#options.dryRun === true || this.#stop.state !== undefined) return;
+    const left = await store.forgetUnseen(startedAt).catch((error: unknown) => this.#storeFailed(error));
+    if (left !== undefined) sync.counts.leftLoginTimeStore += left;
+  }
+
+  /** A waiting store that fails stops the run, as an output that fails does; its sentence names no hash. */
+  #storeFailed(error: unknown): undefined {
+    const sentence = error instanceof Error ? error.message : 'the waiting store failed';
+    this.#requestStop({ reason: 'outputFailed', message: `${sentence}. Nothing more was sent; a resume parks the rest.`, hard: false });
+    return undefined;
   }
 
   /**

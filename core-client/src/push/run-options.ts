@@ -8,6 +8,7 @@ import type { PushEventListener } from './events.js';
 import type { IdentityOptions } from './identity-options.js';
 import type { PlannedRejections } from '../summary/push-summary.js';
 import type { IdentityClient } from './user-steps.js';
+import type { WaitingStore } from '../login-time/store/waiting-store.js';
 
 /** What the engine needs of a core client; `CoreClient` is one. The lookup serves the steps and the journal's core check. */
 export type PushClient = IdentityClient & Pick<CoreClient, 'describe' | 'digestKey' | 'userCount'>;
@@ -42,6 +43,11 @@ export interface PushRunSettings {
    */
   plannedRejections?: PlannedRejections;
   client: PushClient;
+  /**
+   * The login-time migration's waiting store (`--login-time`), open: the users the plan parks (`loginTimeWait`) are
+   * written there, not sent. The caller opens and closes it.
+   */
+  loginTimeStore?: WaitingStore;
   /**
    * The steps after each creation (id mapping, verification, metadata, the lookup). Default: none, the contract's two
    * operations alone; the headless command and the app pass `defaultIdentityOptions` less what the core lacks.

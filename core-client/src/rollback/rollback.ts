@@ -1,4 +1,5 @@
 import { closeSync, createReadStream, existsSync } from 'node:fs';
+import type { LoginTimeRollback } from '../login-time/rollback-arrivals.js';
 import { createInterface } from 'node:readline';
 import { checkOutputPaths, openOutputFile, OutputPathError, outputErrorSentence, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CoreClient } from '../http/core-client.js';
@@ -42,6 +43,8 @@ export interface RollbackSummary extends RollbackCounts {
   problems: string[];
   /** The roles the push created, removed once no user has them (after the users); absent when it created none. */
   roles?: RoleRemoval;
+  /** With `--login-time`: the users created at their first sign-in, removed, and the waiting store emptied. */
+  loginTime?: LoginTimeRollback;
 }
 
 const MAX_LISTED_PROBLEMS = 100;

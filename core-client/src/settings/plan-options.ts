@@ -26,6 +26,7 @@ export async function planOptionsOf(settings: MigrationSettings, context: PlanOp
     disabled: settings.disabled,
     passwordless: settings.passwordless,
     emailLink: settings.emailLink,
+    loginTime: settings.loginTime !== undefined,
   };
   if (settings.format !== undefined) options.format = settings.format;
   if (settings.auth0PasswordFile !== undefined) options.auth0PasswordFile = resolve(cwd, settings.auth0PasswordFile);

@@ -8,6 +8,8 @@ export interface RunPaths {
   sourcePath: string;
   reportPath: string;
   journalPath: string;
+  /** The login-time migration's waiting store: a SQLite file's absolute path, or the `postgresql://` URL as given. */
+  loginTimeStore: string | undefined;
   /** Every file the run reads besides the export (nothing may be written over them), named by role. */
   inputs: NamedFile[];
 }
@@ -41,7 +43,9 @@ export function resolveRunPaths(settings: MigrationSettings, cwd: string): RunPa
   add('credentials', settings.verifyCredentials);
   add('apiKeyFile', settings.apiKeyFile);
   add('caFile', settings.caFile);
-  return { sourcePath, reportPath, journalPath, inputs };
+  const loginTime = settings.loginTime;
+  const loginTimeStore = loginTime === undefined || /^postgres(ql)?:\/\//i.test(loginTime) ? loginTime : resolve(cwd, loginTime);
+  return { sourcePath, reportPath, journalPath, loginTimeStore, inputs };
 }
 
 /** The file a setting names, when it names one. */

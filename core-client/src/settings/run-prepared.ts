@@ -7,6 +7,8 @@ import type { PushEventListener } from '../push/events.js';
 import { JournalError } from '../journal/journal.js';
 import { SyncRefusedError } from '../sync/sync-guard.js';
 import { runMigration } from '../push/migration.js';
+import { openWaitingStore } from '../login-time/store/open-store.js';
+import { isWaitingStoreError, type WaitingStore } from '../login-time/store/waiting-store.js';
 import { plannedRejectionsOf, type PushSummary, type RoleSetup } from '../summary/push-summary.js';
 import { isSourceError } from '../sources/source-error.js';
 import { commandLineOf } from './command-line.js';
@@ -39,6 +41,15 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
   }
   const withRoles = roles === undefined ? prepared.identity : { ...prepared.identity, refusedRoles: roles.refused };
   const identity = prepared.command === 'sync' && withRoles.roles ? { ...withRoles, managedRoles: await managedRoles(prepared) } : withRoles;
+  // A dry run writes nothing: it does not create the store either.
+  const storeLocation = prepared.settings.dryRun ? undefined : prepared.paths.loginTimeStore;
+  let loginTimeStore: WaitingStore | undefined;
+  try {
+    loginTimeStore = storeLocation === undefined ? undefined : await openWaitingStore(storeLocation);
+  } catch (error) {
+    if (!isWaitingStoreError(error)) throw error;
+    return runProblem('loginTimeStoreUnusable', 'setting', `{setting}: ${error.message}`, 'loginTime');
+  }
   try {
     const summary = await runMigration({
       sourcePath: prepared.paths.sourcePath,
@@ -68,6 +79,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       sourceSnapshot: prepared.snapshot,
       identity,
       ...(prepared.credentials === undefined ? {} : { credentials: prepared.credentials }),
+      ...(loginTimeStore === undefined ? {} : { loginTimeStore }),
       ...controls,
     });
     if (roles === undefined) return summary;
@@ -79,6 +91,8 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     if (error instanceof OutputPathError) return error;
     if (isSourceError(error)) return error;
     throw error;
+  } finally {
+    await loginTimeStore?.close();
   }
 }
 

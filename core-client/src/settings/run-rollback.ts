@@ -9,6 +9,9 @@ import { runProblem, settingProblem, type SettingProblem } from './setting-probl
 import { Problem } from '../problem.js';
 import type { MigrationSettings } from './settings.js';
 import { optional } from '../optional.js';
+import { rollbackArrivals } from '../login-time/rollback-arrivals.js';
+import { isPostgresUrl, openWaitingStore } from '../login-time/store/open-store.js';
+import { isWaitingStoreError, type WaitingStore } from '../login-time/store/waiting-store.js';
 
 export interface RollbackRun {
   /** The journal to undo; default: the settings' `journal`. */
@@ -51,21 +54,42 @@ export async function rollbackWithSettings(
         'core',
       );
     }
-    return await runRollback({
-      journalPath: journal,
-      client,
-      dryRun: settings.dryRun,
-      mappingSupported: support.mapping,
-      rolesSupported: support.roles,
-      ...optional('signal', run.signal),
-      ...optional('onNote', run.onNote),
-    });
+    // The store is opened first: one that cannot be read stops the rollback before anything is removed.
+    const store = settings.loginTime === undefined ? undefined : await openLoginTimeStore(settings.loginTime, context);
+    if (store instanceof Problem) return store;
+    try {
+      const summary = await runRollback({
+        journalPath: journal,
+        client,
+        dryRun: settings.dryRun,
+        mappingSupported: support.mapping,
+        rolesSupported: support.roles,
+        ...optional('signal', run.signal),
+        ...optional('onNote', run.onNote),
+      });
+      if (store === undefined || summary.stoppedEarly !== undefined) return summary;
+      const loginTime = await rollbackArrivals(store, client, { dryRun: settings.dryRun, ...optional('signal', run.signal) });
+      return { ...summary, loginTime };
+    } finally {
+      await store?.close();
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return settingProblem('journalMissing', 'journal', `{setting} ${journal}: no such journal.`);
     if (error instanceof IdentityProbeError || error instanceof JournalReadError) return error;
+    if (isWaitingStoreError(error)) return runProblem('loginTimeStoreUnusable', 'setting', `{setting}: ${error.message}`, 'loginTime');
     if (error instanceof OutputPathError) return runProblem('journalUnreadable', 'journal', error.message, 'journal');
     throw error;
   } finally {
     await client.close();
+  }
+}
+
+async function openLoginTimeStore(location: string, context: ConnectionContext): Promise<WaitingStore | SettingProblem> {
+  const resolved = isPostgresUrl(location) ? location : resolve(context.cwd, location);
+  try {
+    return await openWaitingStore(resolved, { create: false, env: context.env });
+  } catch (error) {
+    if (!isWaitingStoreError(error)) throw error;
+    return runProblem('loginTimeStoreUnusable', 'setting', `{setting}: ${error.message}; nothing was removed`, 'loginTime');
   }
 }

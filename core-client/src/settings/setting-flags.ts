@@ -7,7 +7,8 @@ import { MAX_CONCURRENCY, type SettingKey } from './settings.js';
 export type SettingGroup = 'source' | 'hashes' | 'connection' | 'identity' | 'run';
 
 /** The commands whose command line carries a setting. */
-export type SettingCommand = 'plan' | 'push' | 'sync' | 'check' | 'rollback';
+/** `serve` is `login-migration serve`: it reaches the core the migration's way, so it takes the connection settings. */
+export type SettingCommand = 'plan' | 'push' | 'sync' | 'check' | 'rollback' | 'serve';
 
 export type SettingKind =
   /** The export itself: the command's argument, not a flag. */
@@ -38,7 +39,7 @@ export interface SettingFlag {
 }
 
 const source = ['plan', 'push', 'sync'] as const;
-const connection = ['push', 'sync', 'check', 'rollback'] as const;
+const connection = ['push', 'sync', 'check', 'rollback', 'serve'] as const;
 
 /**
  * Every setting with its flag, its name in the app and its help: the headless commands build their options from
@@ -142,6 +143,16 @@ export const settingFlags: readonly SettingFlag[] = [
     kind: { type: 'choice', choices: EmailLinkPolicySchema.options },
     help: 'users with an email and no password nor provider: passwordless email users, or refused for a password reset',
     commands: source,
+  },
+  {
+    key: 'loginTime',
+    flag: '--login-time',
+    value: '<store>',
+    label: 'login-time store',
+    group: 'hashes',
+    kind: { type: 'text' },
+    help: 'a SQLite file or a postgresql:// URL (password in PGPASSWORD): users whose hash the core cannot import but core-migrate can verify wait there for their first login (rollback: removes those who arrived and empties it)',
+    commands: [...source, 'rollback'],
   },
   {
     key: 'defaultRegion',

@@ -36,6 +36,9 @@ export type RunProblemCode =
   | 'preflightFailed'
   | 'identityProbeFailed'
   | 'rolesNotCreated'
+  | 'loginTimeStoreUnusable'
+  /** `--api-key` given: a key on the command line lands in shell history and in ps. */
+  | 'apiKeyOnCommandLine'
   | `source.${SourceErrorKind}`;
 
 /** Every code a problem of core-client can carry: stable, for code, tests and a script reading `--json`. */

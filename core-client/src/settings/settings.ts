@@ -51,6 +51,14 @@ export const MigrationSettingsSchema = z.object({
   /** The provider's hash_config block or JSON (vendor scrypt users). */
   hashConfig: optionalText,
   stripPrefix: textList,
+  /**
+   * The login-time migration's waiting store: a SQLite file or a `postgresql://` URL. With it, users whose hash the
+   * core cannot import but core-migrate can verify are parked there for their first login instead of refused.
+   */
+  loginTime: optionalText.refine(
+    (value) => value === undefined || !/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(value),
+    'a PostgreSQL URL must not carry a password (the command line that repeats the run would show it): give the password in PGPASSWORD',
+  ),
   /** `export-provider-id=short-name` entries over the built-in provider map. */
   providerMap: textList,
   duplicates: DuplicatePolicySchema.default('first-wins'),

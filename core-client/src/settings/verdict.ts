@@ -50,7 +50,8 @@ export function exitCodeOfRollback(summary: RollbackSummary): ExitCode {
   const stopped = summary.stoppedEarly?.reason;
   if (stopped === 'authRejected' || stopped === 'tenantNotFound' || stopped === 'tlsFailed') return ExitCode.coreUnreachableOrKeyRefused;
   if (stopped === 'outputFailed') return ExitCode.usageOrConfiguration;
-  const unfinished = summary.failed + summary.leftAlone + summary.uncertain + (summary.dryRun ? 0 : summary.notAttempted);
+  const unfinished =
+    summary.failed + summary.leftAlone + summary.uncertain + (summary.dryRun ? 0 : summary.notAttempted) + (summary.loginTime?.arrivalsFailed ?? 0);
   return unfinished > 0 ? ExitCode.someRecordsFailed : ExitCode.ok;
 }
 

@@ -11,6 +11,7 @@ export const pushOutcomes = [
   'passwordlessExisting',
   'existingUntouched',
   'createdWithOtherHash',
+  'parkedForLogin',
   'disabledSkipped',
   'rejected',
   'failed',
@@ -46,6 +47,11 @@ export const PushCountsSchema = z.object({
    * parameters or wrappers): a push does not send them again (`sync` re-imports exactly their hashes).
    */
   createdWithOtherHash: count,
+  /**
+   * Users whose legacy hash the core cannot import, written to the login-time migration's waiting store
+   * (`--login-time`): created in the core at their first sign-in.
+   */
+  parkedForLogin: count,
   /** Accounts disabled in the old system: not imported (`--disabled import` imports them). */
   disabledSkipped: count,
   /** Refused by the plan (never sent): see the report for each reason. */
@@ -194,6 +200,11 @@ export const SyncCountsSchema = z.object({
   reEnabled: count,
   /** Of the deleted in source, removed from the core (--deleted remove, created by the migration). */
   removed: count,
+  /**
+   * Users waiting for their first login (`--login-time`) that the sync took out of the waiting store: disabled or gone
+   * in the old system, or no longer parked (their newer hash is one the core imports).
+   */
+  leftLoginTimeStore: count.default(0),
 });
 export type SyncCounts = z.infer<typeof SyncCountsSchema>;
 
@@ -215,6 +226,7 @@ export function emptySyncCounts(): SyncCounts {
     rolesChanged: 0,
     accountsAdded: 0,
     reEnabled: 0,
+    leftLoginTimeStore: 0,
     removed: 0,
   };
 }
@@ -227,7 +239,8 @@ export function describeSyncCounts(sync: SyncCounts): string[] {
       `${sync.deletedInSource} deleted in source = ${sum} of ${sync.users} users (the newer export's and the vanished ones)`,
     `Changes: ${sync.passwordChanged} password, ${sync.passwordResent} password re-sent, ${sync.emailChanged} email, ${sync.verified} verified, ${sync.unverified} unverified, ` +
       `${sync.profileChanged} profile, ${sync.rolesChanged} roles, ${sync.accountsAdded} third-party accounts added, ${sync.reEnabled} re-enabled; ` +
-      `${sync.removed} of the deleted in source removed from the core`,
+      `${sync.removed} of the deleted in source removed from the core` +
+      (sync.leftLoginTimeStore > 0 ? `; ${sync.leftLoginTimeStore} waiting for their first login left the store (disabled, gone or now importable)` : ''),
   ];
 }
 
@@ -300,6 +313,7 @@ export function emptyCounts(): PushCounts {
     passwordlessExisting: 0,
     existingUntouched: 0,
     createdWithOtherHash: 0,
+    parkedForLogin: 0,
     disabledSkipped: 0,
     rejected: 0,
     failed: 0,
@@ -364,6 +378,7 @@ export const outcomeLabels: Record<PushOutcome, string> = {
   passwordlessExisting: 'passwordless existing',
   existingUntouched: 'existing, left untouched',
   createdWithOtherHash: 'created with another hash (for sync)',
+  parkedForLogin: 'parked for login-time migration',
   disabledSkipped: 'disabled, not imported',
   rejected: 'rejected by plan',
   failed: 'failed at core',

@@ -1,7 +1,7 @@
 import type { DeletedPolicy } from '../choices.js';
 import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import type { RecordLocation } from '../location.js';
-import type { ImportOperation, PlanItem, PlanRejection } from '../plan/operation.js';
+import type { ImportOperation, LoginTimeWait, PlanItem, PlanRejection } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
 import type { Journal } from '../journal/journal.js';
 import type { SyncCounts } from '../summary/push-summary.js';
@@ -82,12 +82,19 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
   const states = journal.states;
   for await (const record of records) {
     counts.users += 1;
-    const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection');
+    const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection' && item.kind !== 'loginTimeWait');
     const rejections = record.items.filter((item): item is PlanRejection => item.kind === 'rejection');
+    // A user parked for its first login is written to the waiting store again, as a push does: the store takes the
+    // newer data while the user waits (the journal's digest of it tells an unchanged one, which is not written again).
+    const parked = record.items.filter((item): item is LoginTimeWait => item.kind === 'loginTimeWait');
+    if (parked.length > 0 && operations.length === 0) {
+      yield { items: record.items };
+      continue;
+    }
     const sourceId = sourceIdOf(record);
     if (sourceId === undefined) {
       counts.refused += 1;
-      yield { items: [...rejections, ...operations.map(withoutSourceId)] };
+      yield { items: [...rejections, ...parked, ...operations.map(withoutSourceId)] };
       continue;
     }
     const known = states.accountsOf(sourceId);
@@ -115,7 +122,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
       yield record;
       continue;
     }
-    const items: EngineItem[] = [...rejections];
+    const items: EngineItem[] = [...rejections, ...parked];
     let created = 0;
     const changedKinds = new Set<FieldGroup>();
     // A password's credentials are its hash; a provider account's are not counted as a password change.

@@ -122,7 +122,7 @@ export async function forecastSync(records: AsyncIterable<PlannedRecord>, journa
     // Met before: a duplicate old id, which the plan refuses; the user counts once.
     if (first === undefined || states.has(first, StateFlag.present)) continue;
     for (const account of live) states.mark(account, StateFlag.present);
-    const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection');
+    const operations = record.items.filter((item): item is ImportOperation => item.kind !== 'rejection' && item.kind !== 'loginTimeWait');
     const disabled = record.items.some((item) => item.kind === 'rejection' && item.code === 'disabledAccount');
     if (disabled && createdAny(states, live)) removals += 1;
     if (operations.length === 0 || keepsAnAccount(journal, live, operations)) {

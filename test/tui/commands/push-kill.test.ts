@@ -26,7 +26,7 @@ function identityOfBody(body: unknown): string {
 async function operationKeysByIdentity(source: string): Promise<Map<string, string>> {
   const keys = new Map<string, string>();
   for await (const record of planSource(source)) {
-    for (const item of record.items) if (item.kind !== 'rejection') keys.set(identityOfBody(item.body), item.operationKey);
+    for (const item of record.items) if (item.kind !== 'rejection' && item.kind !== 'loginTimeWait') keys.set(identityOfBody(item.body), item.operationKey);
   }
   return keys;
 }

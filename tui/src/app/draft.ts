@@ -25,6 +25,8 @@ export interface Draft {
   defaultRegion: string;
   hashConfig: string;
   stripPrefix: string[];
+  /** The login-time migration's waiting store ('' for none). */
+  loginTime: string;
   core: string;
   /** Further cores given as flags (they share the first one's database). */
   moreCores: string[];
@@ -81,6 +83,7 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     defaultRegion: settings.defaultRegion ?? '',
     hashConfig: settings.hashConfig ?? '',
     stripPrefix: [...settings.stripPrefix],
+    loginTime: settings.loginTime ?? '',
     core: core ?? '',
     moreCores,
     stack: settings.stack ?? '',
@@ -130,6 +133,7 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
     defaultRegion: draft.defaultRegion,
     hashConfig: draft.hashConfig,
     stripPrefix: draft.stripPrefix,
+    loginTime: draft.loginTime,
     core: [draft.core, ...draft.moreCores].map((url) => url.trim()).filter((url) => url !== ''),
     stack: draft.stack,
     tenant: draft.tenant,
@@ -177,6 +181,7 @@ export function planDraftKey(draft: Draft, typedHash: string): string {
     draft.defaultRegion.trim().toUpperCase(),
     draft.hashConfig.trim(),
     draft.stripPrefix,
+    draft.loginTime.trim(),
     draft.roles,
     draft.rolesFrom.trim(),
     draft.roleMap.trim(),

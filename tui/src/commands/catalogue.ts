@@ -33,6 +33,11 @@ export const commandCatalogue = {
     description: 'journal show J: what a journal is (its export and core, each run with its time and counts, the users it holds); reads only',
     docs: 'docs/push.md',
   },
+  'login-migration': {
+    description:
+      'serve --store S --core URL: the service a backend asks when the core refuses a sign-in of a parked user; status --store S: users still waiting, arrivals per day, the list of those still waiting',
+    docs: 'docs/login-time.md',
+  },
 } as const satisfies Record<string, { description: string; docs: `docs/${string}.md` }>;
 
 /** The page of the terminal app, which opens without a subcommand. */

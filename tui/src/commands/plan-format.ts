@@ -1,4 +1,4 @@
-import { describePlanRoles, type PlanSummary } from 'core-client';
+import { describeLoginTimeWaits, describePlanRoles, type PlanSummary } from 'core-client';
 
 const number = new Intl.NumberFormat('en-US');
 const count = (value: number): string => number.format(value);
@@ -10,15 +10,18 @@ const counts = (entries: Record<string, number>): string =>
 
 /** The plan summary as text for a person: what will be sent, what will not and why. */
 export function formatPlanSummary(file: string, summary: PlanSummary, reportPath?: string): string {
+  const parked = summary.loginTime?.parked ?? 0;
   const lines = [
     `Plan of ${file}`,
     `  records read          ${count(summary.records)}`,
     `  operations            ${count(summary.operations)} = ${count(summary.passwordImports)} password imports + ${count(summary.thirdPartySignInUps)} third-party sign-in-ups + ` +
-      `${count(summary.passwordlessSignInUps)} passwordless sign-in-ups + ${count(summary.rejected)} rejected`,
+      `${count(summary.passwordlessSignInUps)} passwordless sign-in-ups + ${parked > 0 ? `${count(parked)} parked for login + ` : ''}${count(summary.rejected)} rejected`,
     `  password users        ${counts(summary.byFamily)}`,
     `  third-party users     ${counts(summary.byProvider)}`,
     `  passwordless users    ${counts(summary.passwordlessByLogin)}`,
   ];
+  const loginTime = describeLoginTimeWaits(summary);
+  if (loginTime !== undefined) lines.push(`  login-time            ${loginTime}`);
   const { identity } = summary;
   lines.push(
     `  identity              ${count(identity.keepsSourceId)} keep their old id · ${count(identity.verifiedEmails)} verified emails · ` +

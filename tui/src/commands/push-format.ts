@@ -35,7 +35,9 @@ export function formatProgress(event: ProgressEvent, command: 'push' | 'sync' = 
   return (
     `${command} ${of}${percent} ${Math.round(event.ratePerSecond)}/s${eta} concurrency ${event.concurrency}` +
     ` | new ${done} existed ${existed} rejected ${counts.rejected} failed ${counts.failed} skipped ${counts.skipped}` +
-    (command === 'sync' ? ` updated ${counts.updated} removed ${counts.removed}` : '')
+    (command === 'sync' ? ` updated ${counts.updated} removed ${counts.removed}` : '') +
+    // Only with a login-time migration: users written to its waiting store.
+    (counts.parkedForLogin > 0 ? ` parked ${counts.parkedForLogin}` : '')
   );
 }
 

@@ -62,6 +62,14 @@ export function formatRollback(summary: RollbackSummary): string {
         : `  roles removed               ${roles.removed.length} of ${roles.created} created by the push${roles.kept.length > 0 ? ` (${roles.kept.length} still held: kept)` : ''}`,
     );
   }
+  if (summary.loginTime !== undefined) {
+    const { loginTime } = summary;
+    lines.push(
+      `  login-time migration        ${loginTime.arrivalsRemoved} created at their first sign-in ${loginTime.dryRun ? 'would be removed' : 'removed'}, ` +
+        `${loginTime.waitingDropped} still waiting ${loginTime.dryRun ? 'would leave' : 'left'} the store` +
+        (loginTime.arrivalsFailed > 0 ? `; ${loginTime.arrivalsFailed} removal(s) failed (kept in the store: run the same command again)` : ''),
+    );
+  }
   for (const problem of summary.problems) lines.push(`  - ${problem}`);
   if (summary.uncertain > 0) {
     lines.push(

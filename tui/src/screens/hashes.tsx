@@ -133,6 +133,14 @@ function fields({ state }: FieldsContext): FieldSpec[] {
       placeholder: 'Enter checks it locally',
       set: (value) => ({ type: 'form', patch: { checkPassword: new Secret(value) } }),
     },
+    {
+      ...settingField('loginTime'),
+      kind: 'text',
+      value: draft.loginTime,
+      placeholder: 'optional: a SQLite file or postgresql:// URL; users of other families wait there',
+      problem: state.fieldProblems['loginTime'],
+      set: (value) => ({ type: 'draft', patch: { loginTime: value } }),
+    },
   );
   return list;
 }

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { type PlanSummary, DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from 'core-client';
+import { type PlanSummary, DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT, describeLoginTimeFamilies } from 'core-client';
 import { DeletedPolicySchema, defaultJournalName, defaultReportName, unprovenScryptWarning } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { formatCount } from '../components/numbers.js';
@@ -29,6 +29,8 @@ export function planRows(summary: PlanSummary): TableRow[] {
     ...(summary.passwordlessSignInUps > 0
       ? [{ label: 'passwordless users', value: summary.passwordlessSignInUps, note: breakdown(summary.passwordlessByLogin) }]
       : []),
+    // Only with a login-time migration: the users parked in its store, who arrive at their first sign-in.
+    ...(summary.loginTime === undefined ? [] : [{ label: 'arrive at first login', value: summary.loginTime.parked, note: describeLoginTimeFamilies(summary) }]),
     {
       label: 'rejected by the plan',
       value: summary.rejected,

@@ -1,0 +1,17 @@
+/**
+ * `core-client/login-time`: the login-time migration for a Node backend and for `core-migrate login-migration`: the
+ * waiting store a push parks users in, and the one call a sign-in handler makes when the core refused a password.
+ */
+export { LoginMigrationAnswerSchema, type LoginMigrationAnswer } from './login-answer.js';
+export {
+  openLoginMigration,
+  migrateAtLogin,
+  type LoginMigration,
+  type LoginMigrationOptions,
+  type LegacyVerifier,
+  type LoginCoreClient,
+} from './migrate-at-login.js';
+export { openWaitingStore, isPostgresUrl } from './store/open-store.js';
+export { loginMigrationStatus, type LoginMigrationStatus } from './status.js';
+export { WaitingStoreError, isWaitingStoreError, DEFAULT_CLAIM_LEASE_MS, type WaitingStore, type WaitingStoreErrorKind } from './store/waiting-store.js';
+export { ParkedUserSchema, type ParkedUser, type StoredWaitingUser, type StoreCounts, type WaitingListEntry, type WaitingState } from './store/waiting-user.js';

@@ -1,0 +1,196 @@
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DEFAULT_CLAIM_LEASE_MS, WaitingStoreError, type WaitingStore } from './waiting-store.js';
+import { WAITING_TABLE, parkedColumns, parkedValues, tableColumns, userOfRow } from './store-rows.js';
+import type { ParkedUser, StoreCounts, StoredWaitingUser, WaitingListEntry } from './waiting-user.js';
+import { arrivalOfRow, countsOfRows, entryOfRow } from './store-counts.js';
+
+/** How long a write waits for another process's lock on the file before the store is "unavailable". */
+const BUSY_TIMEOUT_MS = 5_000;
+
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${WAITING_TABLE} (
+  email TEXT PRIMARY KEY,
+  source_id TEXT,
+  map_source_id INTEGER NOT NULL,
+  mapping_info TEXT,
+  email_verified INTEGER NOT NULL,
+  metadata TEXT,
+  roles TEXT,
+  family TEXT NOT NULL,
+  legacy_hash TEXT NOT NULL,
+  state TEXT NOT NULL,
+  lease_until INTEGER,
+  parked_at INTEGER NOT NULL,
+  core_user_id TEXT,
+  migrated_at INTEGER,
+  seen_at INTEGER
+)`;
+
+/**
+ * Opens (creating when absent) a waiting store in a SQLite file, with Node's own `node:sqlite`. A new file is created
+ * readable and writable by its owner only (0600) before SQLite opens it: it will hold legacy hashes. SQLite gives its
+ * journal files the database file's mode.
+ */
+export function openSqliteStore(path: string, options: { create?: boolean } = {}): WaitingStore {
+  if (options.create === false && !existsSync(path)) {
+    throw new WaitingStoreError('unavailable', `the waiting store ${path} does not exist (a push with --login-time creates it)`);
+  }
+  try {
+    // `wx` creates the file with mode 0600 only when it does not exist; an existing store keeps its mode.
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) {
+      throw new WaitingStoreError('unavailable', `the waiting store ${path} cannot be created (${codeOf(error)})`, { cause: error });
+    }
+  }
+  try {
+    const database = new DatabaseSync(path);
+    database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    database.exec('PRAGMA journal_mode = WAL');
+    database.exec(CREATE_TABLE);
+    // WAL with NORMAL: a commit is safe from a crash of the process without a sync of the disk each (a push parks users
+    // one at a time); only a power cut may lose the last ones, which a resume parks again.
+    database.exec('PRAGMA synchronous = NORMAL');
+    database.exec(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_state ON ${WAITING_TABLE} (state)`);
+    // A park replaces the row of the same old id under another email: found by this index, not by a scan.
+    database.exec(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_source_id ON ${WAITING_TABLE} (source_id)`);
+    return new SqliteStore(path, database);
+  } catch (error) {
+    throw new WaitingStoreError('unavailable', `the waiting store ${path} cannot be opened as a SQLite database (${codeOf(error)})`, { cause: error });
+  }
+}
+
+/** A driver error's code (`ERR_SQLITE_ERROR`, `EACCES`), never its message: that may quote a statement's values. */
+function codeOf(error: unknown): string {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'an error';
+}
+
+class SqliteStore implements WaitingStore {
+  constructor(
+    readonly location: string,
+    readonly database: DatabaseSync,
+  ) {}
+
+  #run<T>(what: string, work: () => T): Promise<T> {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(new WaitingStoreError('unavailable', `the waiting store ${this.location} could not ${what} (${codeOf(error)})`, { cause: error }));
+    }
+  }
+
+  park(user: ParkedUser, now = Date.now()): Promise<boolean> {
+    return this.#run('park a user', () => {
+      if (user.sourceId !== undefined) {
+        this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE source_id = ? AND email <> ? AND state = 'waiting'`).run(user.sourceId, user.email);
+      }
+      const columns = ['email', ...parkedColumns, 'state', 'parked_at', 'seen_at'];
+      const updates = [...parkedColumns, 'seen_at'].map((column) => `${column} = excluded.${column}`).join(', ');
+      const statement = this.database.prepare(
+        `INSERT INTO ${WAITING_TABLE} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+         ON CONFLICT (email) DO UPDATE SET ${updates} WHERE ${WAITING_TABLE}.state = 'waiting'`,
+      );
+      const values: SQLInputValue[] = [user.email, ...parkedValues(user, (value) => (value ? 1 : 0)), 'waiting', now, now];
+      return Number(statement.run(...values).changes) === 1;
+    });
+  }
+
+  find(email: string): Promise<StoredWaitingUser | undefined> {
+    return this.#run('read a user', () => {
+      const row = this.database.prepare(`SELECT ${tableColumns.join(', ')} FROM ${WAITING_TABLE} WHERE email = ?`).get(email);
+      return row === undefined ? undefined : userOfRow(row);
+    });
+  }
+
+  claim(email: string, leaseMs = DEFAULT_CLAIM_LEASE_MS, now = Date.now()): Promise<StoredWaitingUser | undefined> {
+    return this.#run('claim a user', () => {
+      const row = this.database
+        .prepare(
+          `UPDATE ${WAITING_TABLE} SET state = 'migrating', lease_until = ?
+           WHERE email = ? AND (state = 'waiting' OR (state = 'migrating' AND lease_until < ?))
+           RETURNING ${tableColumns.join(', ')}`,
+        )
+        .get(now + leaseMs, email, now);
+      return row === undefined ? undefined : userOfRow(row);
+    });
+  }
+
+  release(email: string): Promise<void> {
+    return this.#run('release a user', () => {
+      this.database.prepare(`UPDATE ${WAITING_TABLE} SET state = 'waiting', lease_until = NULL WHERE email = ? AND state = 'migrating'`).run(email);
+    });
+  }
+
+  markMigrated(email: string, coreUserId: string, now = Date.now()): Promise<void> {
+    return this.#run('mark a user migrated', () => {
+      this.database
+        .prepare(
+          `UPDATE ${WAITING_TABLE} SET state = 'migrated', core_user_id = ?, migrated_at = ?, lease_until = NULL, legacy_hash = ''
+           WHERE email = ? AND state = 'migrating'`,
+        )
+        .run(coreUserId, now, email);
+    });
+  }
+
+  counts(): Promise<StoreCounts> {
+    return this.#run('count its users', () => {
+      const states = this.database.prepare(`SELECT state, COUNT(*) AS users FROM ${WAITING_TABLE} GROUP BY state`).all();
+      const days = this.database
+        .prepare(
+          `SELECT strftime('%Y-%m-%d', migrated_at / 1000, 'unixepoch') AS day, COUNT(*) AS users FROM ${WAITING_TABLE}
+           WHERE state = 'migrated' GROUP BY day ORDER BY day`,
+        )
+        .all();
+      return countsOfRows(states, days);
+    });
+  }
+
+  async *waitingList(): AsyncIterable<WaitingListEntry> {
+    const rows = await this.#run('list the waiting users', () =>
+      this.database.prepare(`SELECT email, source_id FROM ${WAITING_TABLE} WHERE state <> 'migrated' ORDER BY email`).iterate(),
+    );
+    for (const row of rows) yield entryOfRow(row);
+  }
+
+  async *arrivals(): AsyncIterable<{ email: string; coreUserId: string }> {
+    const rows = await this.#run('list the arrived users', () =>
+      this.database.prepare(`SELECT email, core_user_id FROM ${WAITING_TABLE} WHERE state = 'migrated' ORDER BY email`).all(),
+    );
+    for (const row of rows) yield arrivalOfRow(row);
+  }
+
+  touch(email: string, now = Date.now()): Promise<void> {
+    return this.#run('mark a user seen', () => {
+      this.database.prepare(`UPDATE ${WAITING_TABLE} SET seen_at = ? WHERE email = ? AND state = 'waiting'`).run(now, email);
+    });
+  }
+
+  leave(email: string): Promise<boolean> {
+    return this.#run(
+      'take a user out',
+      () => Number(this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE email = ? AND state = 'waiting'`).run(email).changes) === 1,
+    );
+  }
+
+  forgetUnseen(since: number): Promise<number> {
+    return this.#run('take out the users a sync no longer met', () =>
+      Number(this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE state = 'waiting' AND (seen_at IS NULL OR seen_at < ?)`).run(since).changes),
+    );
+  }
+
+  forget(email: string): Promise<void> {
+    return this.#run('forget a user', () => {
+      this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE email = ?`).run(email);
+    });
+  }
+
+  forgetWaiting(): Promise<number> {
+    return this.#run('forget the waiting users', () => Number(this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE state <> 'migrated'`).run().changes));
+  }
+
+  close(): Promise<void> {
+    return this.#run('close', () => {
+      if (this.database.isOpen) this.database.close();
+    });
+  }
+}

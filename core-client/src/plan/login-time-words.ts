@@ -1,0 +1,23 @@
+import { legacyHashFamilyLabel, LegacyHashFamilySchema } from '../hashes/legacy/registry.js';
+import type { PlanSummary } from './summary.js';
+
+/** The families of the users parked for their first login, most first: "Django PBKDF2-SHA256 (400), phpass (WordPress, phpBB) (12)". */
+export function describeLoginTimeFamilies(summary: Pick<PlanSummary, 'loginTime'>): string {
+  return Object.entries(summary.loginTime?.byFamily ?? {})
+    .sort(([, a], [, b]) => b - a)
+    .map(([family, count]) => {
+      const parsed = LegacyHashFamilySchema.safeParse(family);
+      return `${parsed.success ? legacyHashFamilyLabel(parsed.data) : family} (${count})`;
+    })
+    .join(', ');
+}
+
+/**
+ * The plan's sentence about the users parked for their first login, the same in every face, e.g. "412 users will
+ * migrate at their first login: Django PBKDF2-SHA256 (400), phpass (WordPress, phpBB) (12)". Undefined when none is.
+ */
+export function describeLoginTimeWaits(summary: Pick<PlanSummary, 'loginTime'>): string | undefined {
+  const parked = summary.loginTime?.parked ?? 0;
+  if (parked === 0) return undefined;
+  return `${parked === 1 ? '1 user' : `${parked} users`} will migrate at their first login: ${describeLoginTimeFamilies(summary)}`;
+}

@@ -1,0 +1,25 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { legacyHashVector } from '../../core-client/login-time/hash-vectors.js';
+import { appTestBed } from '../support/app-bed.js';
+import { flat, walkToReview } from '../support/terminal.js';
+
+const bed = appTestBed('login-time');
+const django = legacyHashVector('django', (hash) => hash.startsWith('pbkdf2_sha256$1000$'));
+const phpass = legacyHashVector('passlib', (hash) => hash.startsWith('$P$'));
+
+describe('the app with a login-time migration', () => {
+  it('Review says how many users will arrive at their first login, by family', async () => {
+    const lines = [
+      { id: 'dj-1', email: 'ada@example.com', passwordHash: django.hash },
+      { id: 'dj-2', email: 'grace@example.com', passwordHash: django.hash },
+      { id: 'wp-3', email: 'wp@example.com', passwordHash: phpass.hash },
+    ];
+    await writeFile(join(bed.folder(), 'legacy.ndjson'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const app = bed.open({ file: 'legacy.ndjson', loginTime: 'waiting.sqlite' }, { size: { columns: 160, rows: 50 } });
+    await walkToReview(app);
+    expect(flat(app.lastFrame())).toMatch(/arrive at first login\s+3\s+Django PBKDF2-SHA256 \(2\), phpass \(WordPress, phpBB\) \(1\)/);
+    app.unmount();
+  });
+});

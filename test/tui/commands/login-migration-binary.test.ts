@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
+import { legacyHashVector } from '../../core-client/login-time/hash-vectors.js';
+import { API_KEY, jsonOf, runCli, signIn } from './push-support.js';
+
+const BIN = fileURLToPath(new URL('../../../tui/bin/core-migrate.js', import.meta.url));
+const SERVICE_KEY = 'the-login-service-key-of-this-test-0123';
+const django = legacyHashVector('django', (hash) => hash.startsWith('pbkdf2_sha256$1000$'));
+const phpass = legacyHashVector('passlib', (hash) => hash.startsWith('$P$'));
+const Answer = z.looseObject({ outcome: z.string(), userId: z.string().optional() });
+
+/**
+ * Issue 28 with the installed command alone, as an operator runs it: a push parks the users whose hashes the core cannot
+ * import, `login-migration serve` (the binary's own, on the push's store and core) migrates them at their first
+ * sign-in, and `login-migration status` counts them.
+ */
+describe('core-migrate login-migration serve on the store a push wrote', () => {
+  let core: CoreDouble;
+  let dir: string;
+  let service: ChildProcess | undefined;
+  let output = '';
+
+  async function startService(...extra: string[]): Promise<string> {
+    const child = spawn(process.execPath, [BIN, 'login-migration', 'serve', '--store', 'waiting.sqlite', '--core', core.url, '--port', '0', ...extra], {
+      cwd: dir,
+      env: { ...process.env, CORE_API_KEY: API_KEY, LOGIN_MIGRATION_SERVICE_KEY: SERVICE_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    service = child;
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    return new Promise((resolve, reject) => {
+      const seen = (): void => {
+        const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+        if (url !== undefined) resolve(url);
+      };
+      child.stdout.on('data', seen);
+      child.once('exit', (code) => reject(new Error(`the service ended (${String(code)}) before listening:\n${output}`)));
+    });
+  }
+
+  async function migrate(url: string, email: string, password: string): Promise<z.infer<typeof Answer>> {
+    const answer = await fetch(`${url}/migrate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${SERVICE_KEY}` },
+      body: JSON.stringify({ email, password }),
+    });
+    return Answer.parse(await answer.json());
+  }
+
+  beforeEach(async () => {
+    core = await startCoreDouble({ apiKeys: [API_KEY] });
+    dir = await mkdtemp(join(tmpdir(), 'login-migration-binary-'));
+    const lines = [
+      { id: 'dj-1', email: 'ada@example.com', isVerified: true, passwordHash: django.hash },
+      { id: 'wp-2', email: 'wp@example.com', passwordHash: phpass.hash },
+    ];
+    await writeFile(join(dir, 'users.ndjson'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    output = '';
+  });
+  afterEach(async () => {
+    if (service !== undefined && service.exitCode === null) {
+      const exited = once(service, 'exit');
+      service.kill('SIGTERM');
+      await exited;
+    }
+    service = undefined;
+    await core.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a parked Django PBKDF2 user and a phpass user arrive at their first sign-in with their old id; a wrong password changes nothing', async () => {
+    const push = await runCli(['push', 'users.ndjson', '--core', core.url, '--login-time', 'waiting.sqlite', '--json'], dir);
+    expect(jsonOf(push), push.stderr).toMatchObject({ parkedForLogin: 2, failed: 0 });
+    const url = await startService();
+
+    expect(await migrate(url, 'nobody@example.com', 'whatever')).toEqual({ outcome: 'notWaiting' });
+    expect(await migrate(url, 'ada@example.com', phpass.wrongPassword)).toEqual({ outcome: 'wrongCredentials' });
+    expect(core.emailPasswordUsers()).toEqual([]);
+
+    expect(await migrate(url, 'ada@example.com', django.password)).toEqual({ outcome: 'migrated', userId: 'dj-1' });
+    expect(await migrate(url, 'wp@example.com', phpass.password)).toEqual({ outcome: 'migrated', userId: 'wp-2' });
+    // The backend signs in again on the core, with the same password: the core hashed it with its own algorithm.
+    expect(await signIn(core, 'ada@example.com', django.password)).toBe('OK');
+    expect(await signIn(core, 'wp@example.com', phpass.password)).toBe('OK');
+    const ada = core.emailPasswordUsers().find((user) => user.email === 'ada@example.com');
+    expect(core.identity.externalIdOf(ada?.id ?? '')).toBe('dj-1');
+    expect(core.identity.isVerified('dj-1', 'ada@example.com')).toBe(true);
+
+    const status = await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--json'], dir);
+    expect(jsonOf(status), status.stderr).toMatchObject({ waiting: 0, migrated: 2 });
+
+    // Neither the passwords nor the legacy hashes were ever printed.
+    for (const secret of [django.password, django.hash, phpass.password, phpass.hash, SERVICE_KEY, API_KEY]) expect(output).not.toContain(secret);
+  });
+
+  it('a store that is not there is a sentence and exit 2, before listening', async () => {
+    const child = spawn(process.execPath, [BIN, 'login-migration', 'serve', '--store', 'postgresql://127.0.0.1:1/none', '--core', core.url, '--port', '0'], {
+      cwd: dir,
+      env: { ...process.env, CORE_API_KEY: API_KEY, LOGIN_MIGRATION_SERVICE_KEY: SERVICE_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code, stderr).toBe(2);
+    expect(stderr).toMatch(/--store postgresql:\/\/127\.0\.0\.1:1\/none/);
+  });
+});

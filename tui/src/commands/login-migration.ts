@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { isWaitingStoreError, migrateAtLogin, openLoginMigration } from 'core-client/login-time';
+import { clientOf, connectionOf, connectionWarnings } from 'core-client/run';
+import { parseSettings, Problem, settingProblem } from 'core-client/settings';
+import { resolve } from 'node:path';
+import type { RegisterCommand } from './index.js';
+import { registerLoginMigrationServe, type OpenLoginMigration } from './login-migration-serve.js';
+import { registerLoginMigrationStatus } from './login-migration-status.js';
+import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
+
+/**
+ * A sign-in waits on the core while the user stands at the login form: a core that does not answer within this many
+ * seconds gets "try later" rather than the push's minutes of patience (`--give-up-after` changes it).
+ */
+const SIGN_IN_GIVE_UP_AFTER_SECONDS = 10;
+
+/** The store and the core `serve` migrates with: its waiting store, and the core reached as every command reaches it. */
+const openFromFlags: OpenLoginMigration = async ({ flags, io, verify }) => {
+  const refusal = apiKeyFlagRefusal(flags);
+  if (refusal !== undefined) return settingProblem('apiKeyOnCommandLine', 'apiKeyFile', refusal);
+  const settings = parseSettings(settingsInputOf(flags));
+  if (Array.isArray(settings)) return settings[0] ?? settingProblem('settingOutOfBounds', 'core', 'the settings cannot be read');
+  const connection = await connectionOf(settings, { cwd: io.cwd, env: io.env });
+  if (connection instanceof Problem) return connection;
+  for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) io.stderr.write(`${warning}\n`);
+  const client = clientOf(connection, { giveUpAfter: settings.giveUpAfter ?? SIGN_IN_GIVE_UP_AFTER_SECONDS });
+  if (client instanceof Problem) return client;
+  const storeFlag = typeof flags['store'] === 'string' ? flags['store'] : '';
+  const store = /^postgres(ql)?:\/\//i.test(storeFlag) ? storeFlag : resolve(io.cwd, storeFlag);
+  try {
+    const login = await openLoginMigration({ store, core: client, verify });
+    return {
+      migrate: (attempt) => migrateAtLogin(login, attempt),
+      close: async () => {
+        await login.close();
+        await client.close();
+      },
+    };
+  } catch (error) {
+    await client.close();
+    if (!isWaitingStoreError(error)) throw error;
+    return settingProblem('loginTimeStoreUnusable', 'loginTime', `--store ${storeFlag}: ${error.message}`);
+  }
+};
+
+/** `login-migration`: `serve` (the service a backend asks at sign-in) and `status` (how the migration stands). */
+export const registerLoginMigration: RegisterCommand = (loginMigration: Command, context) => {
+  registerLoginMigrationStatus(loginMigration, context);
+  const serve = loginMigration
+    .command('serve')
+    .requiredOption('--store <store>', 'the waiting store the push wrote (--login-time): a SQLite file or a postgresql:// URL (password in PGPASSWORD)');
+  registerLoginMigrationServe(addSettingOptions(serve, 'serve'), context, openFromFlags);
+};
