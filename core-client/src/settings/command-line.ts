@@ -32,6 +32,16 @@ export function commandLineOf(settings: MigrationSettings, command: SettingComma
   return args;
 }
 
+/**
+ * The service that migrates the users a push parked (`--login-time`) at their first sign-in, on the push's store and
+ * core; undefined without a login-time store.
+ */
+export function loginServiceCommandOf(settings: MigrationSettings): string[] | undefined {
+  if (settings.loginTime === undefined) return undefined;
+  const [, ...connection] = commandLineOf(settings, 'serve');
+  return ['login-migration', 'serve', '--store', settings.loginTime, ...connection];
+}
+
 /** Quotes an argument for a POSIX shell only when it needs it, so a printed command can be pasted as it is. */
 export function shellQuote(argument: string): string {
   return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replace(/'/g, `'\\''`)}'`;

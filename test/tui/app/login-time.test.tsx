@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { legacyHashVector } from '../../core-client/login-time/hash-vectors.js';
 import { appTestBed } from '../support/app-bed.js';
-import { flat, walkToReview } from '../support/terminal.js';
+import { keys } from '../keys.js';
+import { flat, press, waitFor, walkToReview } from '../support/terminal.js';
 
 const bed = appTestBed('login-time');
 const django = legacyHashVector('django', (hash) => hash.startsWith('pbkdf2_sha256$1000$'));
 const phpass = legacyHashVector('passlib', (hash) => hash.startsWith('$P$'));
 
 describe('the app with a login-time migration', () => {
-  it('Review says how many users will arrive at their first login, by family', async () => {
+  it('Review says how many users will arrive at their first login, by family; Summary how to start the service', async () => {
     const lines = [
       { id: 'dj-1', email: 'ada@example.com', passwordHash: django.hash },
       { id: 'dj-2', email: 'grace@example.com', passwordHash: django.hash },
@@ -20,6 +21,12 @@ describe('the app with a login-time migration', () => {
     const app = bed.open({ file: 'legacy.ndjson', loginTime: 'waiting.sqlite' }, { size: { columns: 160, rows: 50 } });
     await walkToReview(app);
     expect(flat(app.lastFrame())).toMatch(/arrive at first login\s+3\s+Django PBKDF2-SHA256 \(2\), phpass \(WordPress, phpBB\) \(1\)/);
+    // After the push, Summary says how to start the service the backend asks at their first sign-in.
+    await press(app, keys.enter, 'y');
+    const summary = flat(await waitFor(app, 'Push finished.', 20_000));
+    expect(summary).toMatch(
+      /3 user\(s\) wait for their first sign-in; start the service your backend asks \(docs\/login-time\.md\): .*login-migration serve --store waiting\.sqlite --core http:\/\/127\.0\.0\.1:\d+/,
+    );
     app.unmount();
   });
 });

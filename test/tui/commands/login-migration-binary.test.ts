@@ -79,6 +79,8 @@ describe('core-migrate login-migration serve on the store a push wrote', () => {
   it('a parked Django PBKDF2 user and a phpass user arrive at their first sign-in with their old id; a wrong password changes nothing', async () => {
     const push = await runCli(['push', 'users.ndjson', '--core', core.url, '--login-time', 'waiting.sqlite', '--json'], dir);
     expect(jsonOf(push), push.stderr).toMatchObject({ parkedForLogin: 2, failed: 0 });
+    // The push says how to start the service, on its own store and core.
+    expect(push.stderr).toContain(`login-migration serve --store waiting.sqlite --core ${core.url}`);
     const url = await startService();
 
     expect(await migrate(url, 'nobody@example.com', 'whatever')).toEqual({ outcome: 'notWaiting' });
@@ -101,10 +103,10 @@ describe('core-migrate login-migration serve on the store a push wrote', () => {
     for (const secret of [django.password, django.hash, phpass.password, phpass.hash, SERVICE_KEY, API_KEY]) expect(output).not.toContain(secret);
   });
 
-  it('a store that is not there is a sentence and exit 2, before listening', async () => {
-    const child = spawn(process.execPath, [BIN, 'login-migration', 'serve', '--store', 'postgresql://127.0.0.1:1/none', '--core', core.url, '--port', '0'], {
+  it('a store that is not there (here from LOGIN_MIGRATION_STORE, as the infra gives it) is a sentence and exit 2, before listening', async () => {
+    const child = spawn(process.execPath, [BIN, 'login-migration', 'serve', '--core', core.url, '--port', '0'], {
       cwd: dir,
-      env: { ...process.env, CORE_API_KEY: API_KEY, LOGIN_MIGRATION_SERVICE_KEY: SERVICE_KEY },
+      env: { ...process.env, CORE_API_KEY: API_KEY, LOGIN_MIGRATION_SERVICE_KEY: SERVICE_KEY, LOGIN_MIGRATION_STORE: 'postgresql://127.0.0.1:1/none' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { isWaitingStoreError, migrateAtLogin, openLoginMigration } from 'core-client/login-time';
 import { clientOf, connectionOf, connectionWarnings } from 'core-client/run';
 import { parseSettings, Problem, settingProblem } from 'core-client/settings';
@@ -13,6 +13,8 @@ import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting
  * seconds gets "try later" rather than the push's minutes of patience (`--give-up-after` changes it).
  */
 const SIGN_IN_GIVE_UP_AFTER_SECONDS = 10;
+
+const LOGIN_STORE_ENV = 'LOGIN_MIGRATION_STORE';
 
 /** The store and the core `serve` migrates with: its waiting store, and the core reached as every command reaches it. */
 const openFromFlags: OpenLoginMigration = async ({ flags, io, verify }) => {
@@ -46,8 +48,11 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify }) => {
 /** `login-migration`: `serve` (the service a backend asks at sign-in) and `status` (how the migration stands). */
 export const registerLoginMigration: RegisterCommand = (loginMigration: Command, context) => {
   registerLoginMigrationStatus(loginMigration, context);
-  const serve = loginMigration
-    .command('serve')
-    .requiredOption('--store <store>', 'the waiting store the push wrote (--login-time): a SQLite file or a postgresql:// URL (password in PGPASSWORD)');
+  const serve = loginMigration.command('serve').addOption(
+    new Option('--store <store>', 'the waiting store the push wrote (--login-time): a SQLite file or a postgresql:// URL (password in PGPASSWORD)')
+      // The infra's container hands the store over in its environment, with the keys (never on a command line).
+      .env(LOGIN_STORE_ENV)
+      .makeOptionMandatory(),
+  );
   registerLoginMigrationServe(addSettingOptions(serve, 'serve'), context, openFromFlags);
 };

@@ -6,6 +6,7 @@ import {
   ExitCode,
   exitCodeOfPush,
   formatCommandLine,
+  loginServiceCommandOf,
   notResumableStops,
   parseSettings,
   Problem,
@@ -79,11 +80,16 @@ async function migrate(
       final.createdWithOtherHash > 0
         ? `To re-import the hashes of the ${final.createdWithOtherHash} user(s) created earlier with another hash, run:\n  ${formatCommandLine(invocationFor(io.env), syncCommandLine(prepared))}\n`
         : '';
+    const serviceArgs = loginServiceCommandOf(prepared.settings);
+    const loginHint =
+      final.parkedForLogin > 0 && serviceArgs !== undefined && !final.dryRun
+        ? `${final.parkedForLogin} user(s) wait in the login-time store for their first sign-in; start the service your backend asks (docs/login-time.md):\n  ${formatCommandLine(invocationFor(io.env), serviceArgs)}\n`
+        : '';
     const withheld = withheldRemovalsSentence(final.syncGuard, 'flags', final.dryRun);
     const syncLines = (final.dryRun ? removals.describe() : '') + (withheld === undefined ? '' : `${withheld}\n`);
-    output.result(final, formatSummary(final) + syncLines + resumeHint + syncHint);
+    output.result(final, formatSummary(final) + syncLines + resumeHint + syncHint + loginHint);
     if (output.json && syncLines !== '') output.say(syncLines);
-    if (output.json && resumeHint + syncHint !== '') output.say(resumeHint + syncHint);
+    if (output.json && resumeHint + syncHint + loginHint !== '') output.say(resumeHint + syncHint + loginHint);
     return exitCodeOfPush(final);
   } finally {
     await prepared.client.close();

@@ -11,7 +11,8 @@ import {
   type RollbackSummary,
 } from 'core-client';
 import { printable } from 'core-client/printable';
-import { withheldRemovalsSentence } from 'core-client/settings';
+import { formatCommandLine, loginServiceCommandOf, withheldRemovalsSentence } from 'core-client/settings';
+import { settingsOfState } from '../app/problems.js';
 import { formatCount } from '../components/numbers.js';
 import { wrapText } from '../components/wrap.js';
 import { Table, type TableRow } from '../components/table.js';
@@ -60,6 +61,7 @@ function Body({ state, columns, rows }: BodyProps) {
     describeRetries(summary),
     ...describeRoles(summary),
     summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials),
+    loginServiceNote(state, summary.parkedForLogin, summary.dryRun),
   ]
     .filter((note): note is string => note !== undefined)
     .flatMap((note) => wrapText(note, columns));
@@ -107,6 +109,15 @@ function Body({ state, columns, rows }: BodyProps) {
       )}
     </Box>
   );
+}
+
+/** After parking users for a login-time migration: the service the backend asks at their first sign-in, and how to start it. */
+function loginServiceNote(state: AppState, parked: number, dryRun: boolean): string | undefined {
+  if (parked === 0 || dryRun) return undefined;
+  const parsed = settingsOfState(state);
+  const args = 'problems' in parsed ? undefined : loginServiceCommandOf(parsed.settings);
+  if (args === undefined) return undefined;
+  return `${formatCount(parked)} user(s) wait for their first sign-in; start the service your backend asks (docs/login-time.md): ${formatCommandLine(state.invocation, args)}`;
 }
 
 function canRollBack(state: AppState): boolean {
