@@ -4,9 +4,9 @@ import { openOutputFile, writeFully, type NamedFile } from '../files/output-path
 import type { CallOptions, CoreClient } from '../http/core-client.js';
 import { RecordRejected } from '../http/errors.js';
 import type { RoleSetup } from '../summary/push-summary.js';
-import { listed } from '../push/user-roles.js';
+import { listed } from '../roles/user-roles.js';
 
-export { assignRoles, roleNotes, type RoleAssignClient, type RoleAssignment } from '../push/user-roles.js';
+export { assignRoles, roleNotes, type RoleAssignClient, type RoleAssignment } from '../roles/user-roles.js';
 
 /*
  * The roles of the old system on the core (issue 21): every role the plan needs is created once before the first user

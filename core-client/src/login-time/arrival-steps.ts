@@ -1,5 +1,5 @@
 import type { CoreClient } from '../http/core-client.js';
-import { assignRoles } from '../push/user-roles.js';
+import { assignRoles } from '../roles/user-roles.js';
 import type { ParkedUser } from './store/waiting-user.js';
 
 export type ArrivalClient = Pick<CoreClient, 'mapUserId' | 'createEmailVerificationToken' | 'verifyEmail' | 'updateUserMetadata' | 'addUserRole'>;

@@ -7,7 +7,7 @@ import type { AccountChange, AccountRemoval } from '../sync/delta.js';
 import type { AccountState } from '../journal/journal-lines.js';
 import type { Journal } from '../journal/journal.js';
 import type { OperationEnd } from './outcome.js';
-import { assignRoles, roleNotes } from './user-roles.js';
+import { assignRoles, roleNotes } from '../roles/user-roles.js';
 import type { UserStepContext } from './user-steps.js';
 import { optional } from '../optional.js';
 

@@ -8,7 +8,7 @@ import { endAfterEarlierAttempt } from './lost-answer.js';
 import { alreadyExistedNote, endOfSignInUp, passwordlessExistingNote, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
 import { metadataOf, mappingInfo } from '../plan/metadata.js';
 import type { IdentityOptions } from './identity-options.js';
-import { assignRoles, roleNotes } from './user-roles.js';
+import { assignRoles, roleNotes } from '../roles/user-roles.js';
 
 /** What the steps need of a core client; `CoreClient` is one. */
 export type IdentityClient = Pick<
