@@ -6,7 +6,7 @@ import {
   fixedConcurrency,
   type AnswerKind,
 } from '../../../core-client/src/push/concurrency.js';
-import { defaultContention } from '../../core-double/contention.js';
+import { defaultContention, earlierContention } from '../../core-double/contention.js';
 import { simulatePush } from './simulated-core.js';
 
 /**
@@ -144,13 +144,27 @@ describe('ConcurrencyController against simulated cores (fake clock, seeded)', (
     Math.max(...sweep.map((level) => simulatePush(model, fixedConcurrency(level), answers).rate));
 
   it('a store that locks (a lost write answered at once, 16% at 2 in flight, 33% from 4; one write at a time): settles near the best level, far from 64', () => {
-    const model = { latencyMs: 10, lockingStore: defaultContention };
+    const model = { latencyMs: 10, lockingStore: earlierContention };
     const best = bestFixed(model, 6_000);
     for (const seed of [1, 2, 3]) {
       const run = simulatePush(model, defaultConcurrencyLimits, 6_000, seed);
       expect(run.rate / best, `seed ${seed}: ${run.limits.join(',')}`).toBeGreaterThanOrEqual(0.88);
       expect(run.meanLimit).toBeGreaterThan(6);
       expect(run.meanLimit).toBeLessThan(24);
+    }
+  });
+
+  it('the store that locks as measured on a real in-memory core (more lost the more in flight, a lost write as slow as a written one): settles at a few in flight, near the best level, also on a machine whose speed jumps about', () => {
+    for (const noise of [undefined, { periodMs: 500, spread: 0.35 }]) {
+      const model = { latencyMs: 10, lockingStore: defaultContention, ...(noise === undefined ? {} : { noise }) };
+      const best = bestFixed(model, 6_000);
+      // The real store's shape: more in flight than the best level costs (lost writes hold the store too).
+      expect(simulatePush(model, fixedConcurrency(32), 6_000).rate / best).toBeLessThan(0.9);
+      for (const seed of [1, 2, 3]) {
+        const run = simulatePush(model, defaultConcurrencyLimits, 6_000, seed);
+        expect(run.rate / best, `seed ${seed}: ${run.limits.join(',')}`).toBeGreaterThanOrEqual(0.9);
+        expect(run.meanLimit).toBeLessThan(10);
+      }
     }
   });
 
