@@ -21,7 +21,7 @@ interface FilledFigures {
 
 const CALIBRATION_LEVELS = [1, 2, 4, 8, 16] as const;
 /** The double's latency: a real core's request apart from its store, on this machine (docs/performance.md). */
-export const CALIBRATED_LATENCY_MS = 10;
+export const CALIBRATED_LATENCY_MS = 6;
 
 interface Store {
   url: string;

@@ -31,17 +31,21 @@ export interface ContentionSettings {
 
 /**
  * Measured on the real in-memory core (imports only, each 500 sent again after 20 ms; docs/performance.md, "The
- * double's locking model"): the share of 500s keeps rising past 4 in flight, a lost write takes about as long as a
- * written one, and the store slows as it fills.
+ * double's locking model, measured on a real core"): the share of 500s keeps rising past 4 in flight (medians of
+ * seven runs: 5%, 8%, 15% and 29% at 2, 4, 8 and 16, the store filling to a few thousand users meanwhile, which
+ * `slowerEveryUsers` accounts for), a lost write takes about as long as a written one, a store of 20,000 users loses
+ * 18%, 36%, 41% and 75%, and a lookup takes 13 ms empty and 65 ms at 20,000 users. `writeMs` and a latency of 6 ms
+ * (`CALIBRATED_LATENCY_MS` of the bench) give the real core's 11-13 ms a write alone and 150-250 imports a second
+ * at best on this shared machine.
  */
 export const defaultContention: ContentionSettings = Object.freeze({
-  atTwo: 0.055,
-  atFour: 0.1,
-  atSixteen: 0.3,
-  writeMs: 2.5,
+  atTwo: 0.04,
+  atFour: 0.06,
+  atSixteen: 0.22,
+  writeMs: 4,
   lostWriteTakesTurn: true,
-  slowerEveryUsers: 6_000,
-  readMsPerThousandUsers: 7,
+  slowerEveryUsers: 8_000,
+  readMsPerThousandUsers: 2.5,
 });
 
 /** The double's model before it was measured against a real core (issue 20): 33% lost from 4 on, lost writes at once, no slowing. */
@@ -64,7 +68,7 @@ export function contentionRate(settings: Pick<ContentionSettings, 'atTwo' | 'atF
 /**
  * The share of writes lost with `inFlight` in flight on a store that holds `users` users: a write exposed as many
  * times longer as the store is slower loses as if it tried that many times (measured: 18%, 36%, 41% and 75% at 2, 4,
- * 8 and 16 in flight on a real in-memory core holding 20,000 users, against 5%, 10%, 16% and 30% empty).
+ * 8 and 16 in flight on a real in-memory core holding 20,000 users, against 5%, 8%, 15% and 29% nearly empty).
  */
 export function lockLossRate(settings: ContentionSettings, inFlight: number, users: number): number {
   const exposure = writeTurnMs(settings, users) / settings.writeMs;
