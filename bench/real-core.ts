@@ -91,6 +91,8 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
           }
           rows.push(summaryRow(core.name, line, measured, limits, rounds));
           printReadings(`${core.name}, ${line}`, readings);
+          // Each row as soon as it is measured: a run cut short still tells what it measured.
+          console.log(JSON.stringify(rows.at(-1)));
         }
       } finally {
         await run(join(REAL_CORE, 'stop.sh'), [String(core.port)]).catch(() => undefined);

@@ -18,6 +18,8 @@ export interface CoreModel {
    * factor drawn between e^-spread and e^spread (the readings of one level on a real core differ by up to ×2).
    */
   noise?: { periodMs: number; spread: number };
+  /** Users the locking store holds before the push (it slows as it fills). */
+  usersHeld?: number;
 }
 
 export interface SimulationResult {
@@ -107,7 +109,7 @@ export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, useful
   };
   const jittered = (): number => model.latencyMs * (0.9 + 0.2 * random()) * slowdown();
   const storeTurn = (store: ContentionSettings): number => {
-    storeFreeAt = Math.max(now, storeFreeAt) + writeTurnMs(store, useful) * slowdown();
+    storeFreeAt = Math.max(now, storeFreeAt) + writeTurnMs(store, (model.usersHeld ?? 0) + useful) * slowdown();
     return storeFreeAt;
   };
   const answer = (done: (kind: AnswerKind) => void): void => {
@@ -121,7 +123,7 @@ export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, useful
       return;
     }
     const store = model.lockingStore;
-    if (store !== undefined && random() < lockLossRate(store, k, useful)) {
+    if (store !== undefined && random() < lockLossRate(store, k, (model.usersHeld ?? 0) + useful)) {
       events.add(store.lostWriteTakesTurn === true ? storeTurn(store) + jittered() : now + 0.2, () => {
         atCore -= 1;
         done('wasted');
