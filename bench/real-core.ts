@@ -223,7 +223,7 @@ async function* records(tag: string, line: BenchLine): AsyncGenerator<PlannedRec
 }
 
 /** The engine (default concurrency unless `limits` says), stopped after `ms` as a Ctrl-C would. */
-async function pushFor(
+export async function pushFor(
   url: string,
   run: { tag: string; line: BenchLine; ms: number; limits: ConcurrencyLimits; journalPath: string; readings: ControllerReading[] },
 ): Promise<{ perSecond: number; meanLimit: number }> {

@@ -2,6 +2,7 @@ import { benchAuth0Join } from './auth0-join.js';
 import { benchPlan } from './plan.js';
 import { benchPush } from './push.js';
 import { benchRealCore } from './real-core.js';
+import { benchRealCorePaired } from './real-core-paired.js';
 import { benchStartup } from './startup.js';
 import { benchIdentity } from './identity.js';
 import { benchLegacyHashes } from './legacy-hashes.js';
@@ -17,6 +18,7 @@ const parts: [string, () => Promise<unknown>][] = [
   ['plan', () => benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3))],
   ['push', () => benchPush({ quick })],
   ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000, rounds: 1 } : {})],
+  ['real-core-paired', () => benchRealCorePaired(quick ? { seconds: 4, holding: 2_000 } : {})],
   ['locking', () => benchLockingCalibration(quick ? { seconds: 2, rounds: 1, holding: 2_000 } : {})],
   ['identity', () => benchIdentity(quick ? 1_000 : 4_000)],
   ['auth0-join', () => benchAuth0Join(quick ? 50_000 : 500_000)],
