@@ -6,7 +6,7 @@ import { medianAndSpread } from './medians.js';
 import { rawLoad } from './raw-load.js';
 import { type BenchLine, pushFor, REAL_CORE_API_KEY, startRealCore, stopRealCore } from './real-core.js';
 
-const LEVELS = [1, 2, 4, 8] as const;
+const LEVELS = [1, 2, 4, 8, 16] as const;
 
 interface PairedCore {
   name: string;

@@ -133,6 +133,25 @@ describe('ConcurrencyController on a fake clock', () => {
     expect(controller.limit).toBeLessThanOrEqual(8);
   });
 
+  it('starting up, judges a level on its useful answers: lost writes, which come back fast, do not cut the measurement short', () => {
+    const clock = { now: 0 };
+    const controller = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
+    // Every other answer a lost write: 30 answers bring 15 useful ones, not yet the 16 a start-up measurement wants.
+    for (let i = 0; i < 30; i += 1) {
+      clock.now += 1;
+      controller.onAnswer(controller.onSend(4, clock.now - 10), clock.now, i % 2 === 0 ? 'useful' : 'wasted');
+    }
+    expect(controller.limit).toBe(4);
+    clock.now += 1;
+    controller.onAnswer(controller.onSend(4, clock.now - 10), clock.now, 'wasted');
+    controller.onAnswer(controller.onSend(4, clock.now - 10), clock.now + 1, 'useful');
+    expect(controller.limit).toBe(8);
+    // A core that answers nothing useful still ends the measurement, after four times as many answers.
+    const stuck = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
+    for (let i = 0; i < 64; i += 1) stuck.onAnswer(stuck.onSend(4, i), i + 10, 'wasted');
+    expect(stuck.onSend(4, 100).phase).toBe(1);
+  });
+
   it('refuses limits that contradict each other', () => {
     expect(() => new ConcurrencyController({ initial: 10, min: 1, max: 5 })).toThrow(/min <= initial <= max/);
   });
