@@ -2,26 +2,24 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { Pool } from 'undici';
-import { CoreHeaders, CorePaths, REQUEST_CONTENT_TYPE } from '../core-client/src/contract/names.js';
 import { CoreClient } from '../core-client/src/http/core-client.js';
+import type { ImportOperation } from '../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
-import { type ControllerReading, defaultConcurrencyLimits } from '../core-client/src/push/concurrency.js';
+import { type ConcurrencyLimits, type ControllerReading, defaultConcurrencyLimits, fixedConcurrency } from '../core-client/src/push/concurrency.js';
 import { runPush } from '../core-client/src/push/engine.js';
-import { contractOnlyIdentityOptions } from '../core-client/src/push/identity-options.js';
+import { contractOnlyIdentityOptions, defaultIdentityOptions } from '../core-client/src/push/identity-options.js';
 import { Secret } from '../core-client/src/secret.js';
+import { medianAndSpread } from './medians.js';
+import { bcryptHash, rawLoad, type RawUserSteps, userEmail } from './raw-load.js';
 
 const run = promisify(execFile);
 const REAL_CORE = join(import.meta.dirname, '..', '..', 'shared', 'real-core');
 /** The real core's default api-key (../shared/real-core/README.md). */
-const API_KEY = 'real-core-api-key-0123456789';
+export const REAL_CORE_API_KEY = 'real-core-api-key-0123456789';
 const FIXED_LEVELS = [1, 2, 4, 8] as const;
-/** What the issue's raw load waits before sending a 500 again. */
-const LOCKED_RETRY_MS = 20;
 
-interface RealCore {
+export interface RealCore {
   name: string;
   port: number;
   postgresql: boolean;
@@ -29,61 +27,73 @@ interface RealCore {
   holding: number;
 }
 
-/** Ports 3901-3919 are this bench's (the brief of issue 29); BENCH_REAL_CORE_PORT moves the first. */
+/**
+ * A line of the bench: what a user costs. `lookup`: a default push (the lookup, then the import); `identity`: with
+ * the identity steps as well (lookup, import, id mapping, verification token and its use, metadata). Passwordless
+ * creation and login-time migration get their lines once issues 27 and 28 are merged (not measured here yet).
+ */
+export type BenchLine = 'lookup' | 'identity';
+
+/** Ports 3901-3919 are this bench's by default; BENCH_REAL_CORE_PORT moves the first. */
 const firstPort = Number(process.env.BENCH_REAL_CORE_PORT ?? 3901);
+
+export interface RealCoreBenchOptions {
+  /** Seconds a figure. */
+  seconds?: number;
+  holding?: number;
+  /** Rounds of each line's figures, their order reversed every other round; medians and spreads are printed. */
+  rounds?: number;
+  /** Parts of core names to run (all when absent). */
+  only?: string[];
+  lines?: BenchLine[];
+}
 
 /**
  * Issue 29: the default push against real cores (../shared/real-core/: in-memory, empty and holding 20,000 users;
- * PostgreSQL), side by side with a raw load at fixed concurrency that sends what a default push sends per user (the
- * lookup, then the import; prebuilt bodies, keep-alive, each 500 sent again after 20 ms). Each figure runs for
- * `seconds`, in the order push, 1, 2, 4, 8, push (the store fills a little with every figure and slows as it fills).
- * The controller's readings of the first push are printed, one line per measurement.
+ * PostgreSQL), side by side with a raw load at fixed concurrency that sends what the push sends per user (prebuilt
+ * bodies, keep-alive, each 500 sent again after 20 ms), and with the engine held at fixed 4 (what the engine costs
+ * apart from its controller). Each core is warmed first (its JIT compiles the import path: the first seconds of a
+ * fresh core are several times slower). Each round runs every figure of a line once; the order is reversed every
+ * other round, so a core that slows as it fills, or a neighbour's load, weighs on both sides alike.
  */
-export async function benchRealCore(options: { seconds?: number; holding?: number } = {}): Promise<void> {
+export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise<void> {
   const seconds = options.seconds ?? 8;
+  const rounds = options.rounds ?? 3;
+  const holding = options.holding ?? 20_000;
+  const lines = options.lines ?? ['lookup', 'identity'];
   const cores: RealCore[] = [
     { name: 'real in-memory, empty', port: firstPort, postgresql: false, holding: 0 },
-    { name: `real in-memory, holding ${options.holding ?? 20_000}`, port: firstPort + 1, postgresql: false, holding: options.holding ?? 20_000 },
+    { name: `real in-memory, holding ${holding}`, port: firstPort + 1, postgresql: false, holding },
     { name: 'real PostgreSQL', port: firstPort + 2, postgresql: true, holding: 0 },
-  ];
+  ].filter((core) => options.only === undefined || options.only.some((part) => core.name.includes(part)));
   const rows: Record<string, string | number>[] = [];
   const folder = await mkdtemp(join(tmpdir(), 'core-migrate-bench-real-'));
   let batch = 0;
+  const tag = (kind: string): string => `${kind}${(batch += 1)}`;
   try {
     for (const core of cores) {
-      const url = await startCore(core);
+      const url = await startRealCore(core);
       try {
-        if (core.holding > 0) await rawLoad(url, `fill${(batch += 1)}`, 8, { users: core.holding, lookup: false });
-        // The store slows as it fills, so the push runs both before and after the raw levels; their mean is compared.
-        const readings: ControllerReading[] = [];
-        const pushBefore = await defaultPushFor(url, `push${(batch += 1)}`, seconds * 1000, join(folder, `journal-${batch}`), readings);
-        const fixed = new Map<number, number>();
-        for (const level of FIXED_LEVELS) fixed.set(level, (await rawLoad(url, `raw${(batch += 1)}`, level, { ms: seconds * 1000, lookup: true })).perSecond);
-        const pushAfter = await defaultPushFor(url, `push${(batch += 1)}`, seconds * 1000, join(folder, `journal-${batch}`), []);
-        const best = Math.max(...fixed.values());
-        const push = (pushBefore.perSecond + pushAfter.perSecond) / 2;
-        rows.push({
-          core: core.name,
-          'push before': Math.round(pushBefore.perSecond),
-          ...Object.fromEntries(FIXED_LEVELS.map((level) => [`raw ${level}`, Math.round(fixed.get(level) ?? 0)])),
-          'push after': Math.round(pushAfter.perSecond),
-          'mean limit': ((pushBefore.meanLimit + pushAfter.meanLimit) / 2).toFixed(1),
-          'push ÷ best raw': (push / best).toFixed(2),
-        });
-        console.log(`\nreal-core: controller readings of the default push, ${core.name}`);
-        console.table(
-          readings.map((reading) => ({
-            mode: reading.mode,
-            level: reading.level,
-            'in flight': reading.inFlight.toFixed(2),
-            'useful/s': Math.round(reading.usefulPerSecond),
-            answers: reading.answers,
-            'wasted (500s)': reading.answers - reading.useful,
-            'vs level': reading.comparedWith ?? '',
-            elasticity: reading.elasticity === undefined ? '' : reading.elasticity.toFixed(2),
-            next: reading.next,
-          })),
-        );
+        await rawLoad(url, REAL_CORE_API_KEY, tag('warm'), 4, { ms: 3_000, steps: 'lookup' });
+        if (core.holding > 0) await fill(url, core.holding, tag);
+        for (const line of lines) {
+          const readings: ControllerReading[] = [];
+          const figures = lineFigures(line, url, seconds * 1000, folder, tag, readings);
+          const measured = new Map<string, number[]>(figures.map((figure) => [figure.name, []]));
+          const limits: number[] = [];
+          for (let round = 0; round < rounds; round += 1) {
+            const order = round % 2 === 0 ? figures : [...figures].reverse();
+            for (const figure of order) {
+              const result = await figure.run();
+              measured.get(figure.name)?.push(result.perSecond);
+              if (result.meanLimit !== undefined) limits.push(result.meanLimit);
+            }
+          }
+          rows.push(summaryRow(core.name, line, measured, limits, rounds));
+          printReadings(`${core.name}, ${line}`, readings);
+          // Each row as soon as it is measured: a run cut short still tells what it measured.
+          console.log(JSON.stringify(rows.at(-1)));
+        }
       } finally {
         await run(join(REAL_CORE, 'stop.sh'), [String(core.port)]).catch(() => undefined);
       }
@@ -91,114 +101,145 @@ export async function benchRealCore(options: { seconds?: number; holding?: numbe
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
-  console.log(`\nreal-core: users per second (lookup then import, bcrypt), ${seconds} s each, measured ${new Date().toISOString()}`);
+  console.log(
+    `\nreal-core: users per second, median (min-max) of ${rounds} rounds, ${seconds} s a figure; ratio: each round's push ÷ that round's best raw level, median (min-max); measured ${new Date().toISOString()}`,
+  );
   console.table(rows);
+  console.log('real-core: passwordless creation and login-time migration lines: not measured yet (issues 27 and 28).');
 }
 
-async function startCore(core: RealCore): Promise<string> {
+interface Figure {
+  name: string;
+  run: () => Promise<{ perSecond: number; meanLimit?: number }>;
+}
+
+function lineFigures(line: BenchLine, url: string, ms: number, folder: string, tag: (kind: string) => string, readings: ControllerReading[]): Figure[] {
+  const steps: RawUserSteps = line === 'identity' ? 'identity' : 'lookup';
+  const push = (name: string, limits: ConcurrencyLimits, keepReadings: boolean): Figure => ({
+    name,
+    run: async () => {
+      const batch = tag('push');
+      // Only the first push of a line logs its controller's readings (one table a line, not one a round).
+      const log = keepReadings && readings.length === 0 ? readings : [];
+      const result = await pushFor(url, { tag: batch, line, ms, limits, journalPath: join(folder, `journal-${batch}`), readings: log });
+      // The mean limit column is the default push's; a fixed push's limit is its level.
+      return keepReadings ? result : { perSecond: result.perSecond };
+    },
+  });
+  return [
+    push('push', defaultConcurrencyLimits, true),
+    ...FIXED_LEVELS.map((level): Figure => ({ name: `raw ${level}`, run: () => rawLoad(url, REAL_CORE_API_KEY, tag('raw'), level, { ms, steps }) })),
+    ...(line === 'lookup' ? [push('push fixed 4', fixedConcurrency(4), false)] : []),
+  ];
+}
+
+function summaryRow(core: string, line: BenchLine, measured: Map<string, number[]>, limits: number[], rounds: number): Record<string, string | number> {
+  const pushes = measured.get('push') ?? [];
+  const ratios = Array.from({ length: rounds }, (_, round) => {
+    const best = Math.max(...FIXED_LEVELS.map((level) => measured.get(`raw ${level}`)?.[round] ?? 0));
+    return (pushes[round] ?? 0) / best;
+  });
+  return {
+    core,
+    line,
+    ...Object.fromEntries([...measured].map(([name, values]) => [name, medianAndSpread(values)])),
+    'mean limit': medianAndSpread(limits, 1),
+    'push ÷ best raw': medianAndSpread(ratios, 2),
+  };
+}
+
+function printReadings(title: string, readings: ControllerReading[]): void {
+  console.log(`\nreal-core: controller readings of the first default push, ${title}`);
+  console.table(
+    readings.map((reading) => ({
+      mode: reading.mode,
+      level: reading.level,
+      'in flight': reading.inFlight.toFixed(2),
+      'useful/s': Math.round(reading.usefulPerSecond),
+      answers: reading.answers,
+      'wasted (500s)': reading.answers - reading.useful,
+      'vs level': reading.comparedWith ?? '',
+      elasticity: reading.elasticity === undefined ? '' : reading.elasticity.toFixed(2),
+      next: reading.next,
+    })),
+  );
+}
+
+/** Imports `users` users, 8 in flight, no lookup, and prints the rate of each tenth: how the store slows as it fills. */
+export async function fill(url: string, users: number, tag: (kind: string) => string): Promise<{ held: number; perSecond: number }[]> {
+  const step = Math.max(1, Math.round(users / 10));
+  const curve: { held: number; perSecond: number }[] = [];
+  for (let held = 0; held < users; held += step) {
+    const figures = await rawLoad(url, REAL_CORE_API_KEY, tag('fill'), 8, { users: Math.min(step, users - held), steps: 'import' });
+    curve.push({ held: held + figures.users, perSecond: Math.round(figures.perSecond) });
+  }
+  console.log(`real-core: filling ${url} (imports a second, 8 in flight, no lookup, by users held)`);
+  console.table(curve);
+  return curve;
+}
+
+export async function startRealCore(core: Pick<RealCore, 'port' | 'postgresql'>): Promise<string> {
   const { stdout } = await run(join(REAL_CORE, 'start.sh'), [String(core.port), ...(core.postgresql ? ['--postgresql'] : [])], { timeout: 300_000 });
   const url = stdout.trim().split('\n').pop() ?? '';
   if (!url.startsWith('http://127.0.0.1:')) throw new Error(`real core on ${core.port} did not start: ${stdout}`);
   return url;
 }
 
-function userEmail(tag: string, index: number): string {
-  return `${tag}-user${index}@example.com`;
+export async function stopRealCore(port: number): Promise<void> {
+  await run(join(REAL_CORE, 'stop.sh'), [String(port)]).catch(() => undefined);
 }
 
-function bcryptHash(index: number): string {
-  return `$2a$10$${String(index).padStart(53, 'N')}`;
-}
-
-const headers = { [CoreHeaders.apiKey]: API_KEY, [CoreHeaders.contentType]: REQUEST_CONTENT_TYPE };
-
-/**
- * The raw load: `inFlight` workers over one keep-alive pool, each user its lookup (unless `lookup` is false) then its
- * import, bodies built before the clock starts, a 500 sent again after 20 ms. Runs `users` users or for `ms`.
- */
-async function rawLoad(
-  url: string,
-  tag: string,
-  inFlight: number,
-  load: { users?: number; ms?: number; lookup: boolean },
-): Promise<{ perSecond: number; users: number }> {
-  const planned = load.users ?? 100_000;
-  const bodies = Array.from({ length: planned }, (_, index) => ({
-    lookup: `${CorePaths.userByEmail}?email=${encodeURIComponent(userEmail(tag, index))}`,
-    body: JSON.stringify({ email: userEmail(tag, index), passwordHash: bcryptHash(index) }),
-  }));
-  const pool = new Pool(url, { connections: inFlight, pipelining: 1 });
-  const send = async (method: 'GET' | 'POST', path: string, body?: string): Promise<void> => {
-    for (;;) {
-      const response = await pool.request({ method, path, headers, ...(body === undefined ? {} : { body }) });
-      await response.body.text();
-      if (response.statusCode === 200) return;
-      if (response.statusCode !== 500) throw new Error(`raw load: ${method} ${path} answered ${response.statusCode}`);
-      await sleep(LOCKED_RETRY_MS);
-    }
+function operation(tag: string, index: number, line: BenchLine): ImportOperation {
+  const email = userEmail(tag, index);
+  return {
+    kind: 'passwordImport',
+    operationKey: `bench-${tag}:L${index + 1}#pw`,
+    location: { file: `bench-${tag}`, line: index + 1 },
+    email,
+    family: 'bcrypt',
+    body: { email, passwordHash: bcryptHash(index) },
+    exportedCredential: bcryptHash(index),
+    warnings: [],
+    ...(line === 'identity'
+      ? {
+          identity: {
+            sourceId: `old-${email}`,
+            system: 'bench',
+            carriesSourceId: true,
+            emailVerified: true,
+            disabled: false,
+            profile: { displayName: email },
+          },
+        }
+      : {}),
   };
-  const started = performance.now();
-  const deadline = load.ms === undefined ? Number.POSITIVE_INFINITY : started + load.ms;
-  let next = 0;
-  let done = 0;
-  const worker = async (): Promise<void> => {
-    for (let index = next++; index < planned && performance.now() < deadline; index = next++) {
-      const user = bodies[index];
-      if (user === undefined) return;
-      if (load.lookup) await send('GET', user.lookup);
-      await send('POST', CorePaths.passwordHashImport, user.body);
-      done += 1;
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: inFlight }, worker));
-  } finally {
-    await pool.close();
-  }
-  return { perSecond: done / ((performance.now() - started) / 1000), users: done };
 }
 
-async function* records(tag: string): AsyncGenerator<PlannedRecord> {
+async function* records(tag: string, line: BenchLine): AsyncGenerator<PlannedRecord> {
   for (let index = 0; ; index += 1) {
-    const email = userEmail(tag, index);
-    yield {
-      location: { file: `bench-${tag}`, line: index + 1 },
-      items: [
-        {
-          kind: 'passwordImport',
-          operationKey: `bench-${tag}:L${index + 1}#pw`,
-          location: { file: `bench-${tag}`, line: index + 1 },
-          email,
-          family: 'bcrypt',
-          body: { email, passwordHash: bcryptHash(index) },
-          exportedCredential: bcryptHash(index),
-          warnings: [],
-        },
-      ],
-    };
+    const item = operation(tag, index, line);
+    yield { location: item.location, items: [item] };
   }
 }
 
-/** The engine with default concurrency and the lookup a default push makes, stopped after `ms` as a Ctrl-C would. */
-async function defaultPushFor(
+/** The engine (default concurrency unless `limits` says), stopped after `ms` as a Ctrl-C would. */
+export async function pushFor(
   url: string,
-  tag: string,
-  ms: number,
-  journalPath: string,
-  readings: ControllerReading[],
+  run: { tag: string; line: BenchLine; ms: number; limits: ConcurrencyLimits; journalPath: string; readings: ControllerReading[] },
 ): Promise<{ perSecond: number; meanLimit: number }> {
-  const client = new CoreClient({ baseUrl: [url], apiKey: new Secret(API_KEY), connections: defaultConcurrencyLimits.max });
+  const client = new CoreClient({ baseUrl: [url], apiKey: new Secret(REAL_CORE_API_KEY), connections: defaultConcurrencyLimits.max });
   const limits: number[] = [];
   try {
     const summary = await runPush({
-      records: records(tag),
+      records: records(run.tag, run.line),
       client,
-      identity: { ...contractOnlyIdentityOptions, existing: 'skip', lookup: true },
+      identity: run.line === 'identity' ? defaultIdentityOptions : { ...contractOnlyIdentityOptions, existing: 'skip', lookup: true },
+      concurrency: run.limits,
       sourceFingerprint: 'sha256:bench',
-      journalPath,
-      signal: AbortSignal.timeout(ms),
+      journalPath: run.journalPath,
+      signal: AbortSignal.timeout(run.ms),
       stopGraceMs: 5_000,
-      onControllerReading: (reading) => readings.push(reading),
+      onControllerReading: (reading) => run.readings.push(reading),
       onEvent: (event) => {
         if (event.type === 'progress') limits.push(event.concurrency);
       },

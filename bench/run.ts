@@ -2,10 +2,12 @@ import { benchAuth0Join } from './auth0-join.js';
 import { benchPlan } from './plan.js';
 import { benchPush } from './push.js';
 import { benchRealCore } from './real-core.js';
+import { benchRealCorePaired } from './real-core-paired.js';
 import { benchStartup } from './startup.js';
 import { benchIdentity } from './identity.js';
 import { benchLegacyHashes } from './legacy-hashes.js';
 import { benchLoginService, benchVerifierPool } from './login-service.js';
+import { benchLockingCalibration } from './locking-calibration.js';
 import { benchSync, benchSyncAgainstPush } from './sync.js';
 
 // `npm run bench`: figures for the notes, never assertions. Sizes can be shrunk for a quick look: BENCH_QUICK=1.
@@ -16,7 +18,9 @@ const parts: [string, () => Promise<unknown>][] = [
   ['startup', () => benchStartup()],
   ['plan', () => benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3))],
   ['push', () => benchPush({ quick })],
-  ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000 } : {})],
+  ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000, rounds: 1 } : {})],
+  ['real-core-paired', () => benchRealCorePaired(quick ? { seconds: 4, holding: 2_000 } : {})],
+  ['locking', () => benchLockingCalibration(quick ? { seconds: 2, rounds: 1, holding: 2_000 } : {})],
   ['identity', () => benchIdentity(quick ? 1_000 : 4_000)],
   ['auth0-join', () => benchAuth0Join(quick ? 50_000 : 500_000)],
   ['sync', () => benchSync(quick ? [100_000] : [1_000_000, 5_000_000])],

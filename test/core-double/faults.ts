@@ -1,4 +1,4 @@
-import { type ContentionSettings, SerialStore, contentionRate } from './contention.js';
+import { type ContentionSettings, SerialStore, lockLossRate, readDelayMs, writeTurnMs } from './contention.js';
 
 /** A canned answer instead of the real one. Errors default to the core's plain-text type, 200s to JSON. */
 export interface FaultAnswer {
@@ -61,7 +61,7 @@ export class FaultPlan {
     this.#random = random;
   }
 
-  /** A store that locks (contention.ts): some writes fail at once with the locked-table 500, the others take turns. */
+  /** A store that locks (contention.ts): some writes fail with the locked-table 500, the others take turns. */
   setContention(settings: ContentionSettings | undefined): void {
     this.#contention = settings;
   }
@@ -70,14 +70,30 @@ export class FaultPlan {
     return this.#contention;
   }
 
-  /** Whether this write, arriving with `inFlight` requests in flight (itself included), loses a lock conflict. */
-  losesLock(inFlight: number): boolean {
-    return this.#contention !== undefined && this.#random() < contentionRate(this.#contention, inFlight);
+  /**
+   * Whether this write, arriving with `inFlight` requests in flight (itself included) at a store holding `usersHeld`
+   * users, loses a lock conflict.
+   */
+  losesLock(inFlight: number, usersHeld: number): boolean {
+    return this.#contention !== undefined && this.#random() < lockLossRate(this.#contention, inFlight, usersHeld);
   }
 
-  /** A write that got the lock waits its turn in the store, which does one write at a time (under contention). */
-  async storeTurn(): Promise<void> {
-    if (this.#contention !== undefined) await this.#store.write(this.#contention.writeMs);
+  /**
+   * A write waits its turn in the store, which does one write at a time (under contention), longer the more users it
+   * holds (`slowerEveryUsers`).
+   */
+  async storeTurn(usersHeld: number): Promise<void> {
+    if (this.#contention !== undefined) await this.#store.write(writeTurnMs(this.#contention, usersHeld));
+  }
+
+  /** How much longer a read takes on a store that holds `usersHeld` users (under contention). */
+  readDelayMs(usersHeld: number): number {
+    return this.#contention === undefined ? 0 : readDelayMs(this.#contention, usersHeld);
+  }
+
+  /** Whether a write that lost the lock takes its turn in the store before it fails (the real store) or fails at once. */
+  get lostWriteTakesTurn(): boolean {
+    return this.#contention?.lostWriteTakesTurn === true;
   }
 
   /** At most `size` requests served at once (undefined: no limit). Requests already waiting are still served. */

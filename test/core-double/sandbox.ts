@@ -3,8 +3,7 @@
  * api-key from CORE_API_KEY or --api-key-file; signer key from VENDOR_PASSWORD_HASHING_SIGNER_KEY or
  * --signer-key-file. Prints its address, never a key. Stops on SIGINT/SIGTERM.
  * To rehearse a push against a core under load: --latency-ms N (added before every answer), --contention (a store
- * that locks: 16% of writes fail at once at 2 in flight, 33% from 4, and it does one write at a time), --capacity N
- * (at most N requests served at once).
+ * that locks, as measured on a real in-memory core: contention.ts), --capacity N (at most N requests served at once).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -89,7 +88,9 @@ async function main(): Promise<number> {
   if (capacity !== undefined) double.faults.setCapacity(capacity);
   const load = [
     latencyMs === undefined ? '' : `${latencyMs} ms added to every answer`,
-    values.contention === true ? 'a store that locks (16% of writes fail at once at 2 in flight, 33% from 4; one write at a time)' : '',
+    values.contention === true
+      ? 'a store that locks (more writes fail the more in flight and the fuller it is: 4% at 2, 6% at 4, 22% from 16 when empty; one write at a time, slower as it fills)'
+      : '',
     capacity === undefined ? '' : `at most ${capacity} requests served at once`,
   ].filter((part) => part !== '');
   process.stdout.write(

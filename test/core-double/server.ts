@@ -94,7 +94,7 @@ export interface CoreDouble {
     releaseHeld(): void;
     /** The next answers (to a method, to a path ending so) send their headers, then their body `ms` later: acted on, answer late. */
     slowBodyNext(count: number, ms: number, method?: string, path?: string): void;
-    /** A store that locks (`defaultContention`: 16% of writes fail at once at 2 in flight, 33% from 4; one write at a time). */
+    /** A store that locks (`defaultContention`, measured on a real in-memory core: contention.ts). */
     setContention(settings: ContentionSettings | undefined): void;
     /** Serve at most `size` requests at once, the others wait (undefined: no limit). */
     setCapacity(size: number | undefined): void;
@@ -213,12 +213,18 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
         return;
       }
       const write = fault === undefined && writesToStore(call.method, call.path, body);
-      if (write && plan.losesLock(inFlight)) {
-        // A locked write fails fast: answered at once, before any latency (core-behaviour.md, "Under concurrency").
-        await respond(response, textAnswer(500, LOCKED_TABLE_TEXT), call, { immediate: true });
+      if (write && plan.losesLock(inFlight, store.size)) {
+        // On the real store a lost write fails after its turn, as late as a written one; the earlier model answered it
+        // at once, before any latency (core-behaviour.md, "Under concurrency").
+        if (plan.lostWriteTakesTurn) await plan.storeTurn(store.size);
+        await respond(response, textAnswer(500, LOCKED_TABLE_TEXT), call, { immediate: !plan.lostWriteTakesTurn });
         return;
       }
-      if (write) await plan.storeTurn();
+      if (write) await plan.storeTurn(store.size);
+      else if (call.method === 'GET' && fault === undefined) {
+        const readDelayMs = plan.readDelayMs(store.size);
+        if (readDelayMs > 0) await later(readDelayMs);
+      }
       const answer = fault !== undefined ? faultAnswer(fault) : await answerCall(call, settings);
       if (fault === undefined && answer.status === 200 && isWriteCall(call.method, call.path)) writes += 1;
       await respond(response, answer, call);

@@ -412,6 +412,11 @@ export class UserStore {
     }
   }
 
+  /** How many users it holds (the store that locks slows as it fills). */
+  get size(): number {
+    return this.#byId.size;
+  }
+
   all(): StoredUser[] {
     return [...this.#emailPassword.values(), ...this.#thirdParty.values(), ...this.#passwordless.values()].map((user) => ({ ...user }));
   }

@@ -1,11 +1,11 @@
 import { ConcurrencyController, type AnswerKind, type ConcurrencyLimits } from '../../../core-client/src/push/concurrency.js';
-import { type ContentionSettings, contentionRate } from '../../core-double/contention.js';
+import { type ContentionSettings, lockLossRate, writeTurnMs } from '../../core-double/contention.js';
 import { seededRandom } from '../../support/seeded-random.js';
 
 /**
  * A core as a model, on a fake clock: the controller's decisions are tested against it without a server or a timer.
- * `lockingStore`: the double's store that locks (contention.ts: a write that loses the lock is answered at once, the
- * others take turns in the store); `capacity`: requests served at once (others queue); `pushBackAbove`: in-flight
+ * `lockingStore`: the double's store that locks (contention.ts: a write that loses the lock is answered at once, or
+ * after its turn in the store with `lostWriteTakesTurn`; the others take turns in the store, slower as it fills); `capacity`: requests served at once (others queue); `pushBackAbove`: in-flight
  * count above which it answers 429.
  */
 export interface CoreModel {
@@ -13,6 +13,13 @@ export interface CoreModel {
   lockingStore?: ContentionSettings;
   capacity?: number;
   pushBackAbove?: number;
+  /**
+   * A machine shared with other work: every `periodMs` the core's whole speed (latency and store alike) changes to a
+   * factor drawn between e^-spread and e^spread (the readings of one level on a real core differ by up to ×2).
+   */
+  noise?: { periodMs: number; spread: number };
+  /** Users the locking store holds before the push (it slows as it fills). */
+  usersHeld?: number;
 }
 
 export interface SimulationResult {
@@ -92,7 +99,19 @@ export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, useful
   const limitsSeen: number[] = [controller.limit];
   const retries: number[] = [];
 
-  const jittered = (): number => model.latencyMs * (0.9 + 0.2 * random());
+  const slowdowns: number[] = [];
+  const slowdown = (): number => {
+    const { noise } = model;
+    if (noise === undefined) return 1;
+    const period = Math.floor(now / noise.periodMs);
+    while (slowdowns.length <= period) slowdowns.push(Math.exp(noise.spread * (2 * random() - 1)));
+    return slowdowns[period]!;
+  };
+  const jittered = (): number => model.latencyMs * (0.9 + 0.2 * random()) * slowdown();
+  const storeTurn = (store: ContentionSettings): number => {
+    storeFreeAt = Math.max(now, storeFreeAt) + writeTurnMs(store, (model.usersHeld ?? 0) + useful) * slowdown();
+    return storeFreeAt;
+  };
   const answer = (done: (kind: AnswerKind) => void): void => {
     atCore += 1;
     const k = atCore;
@@ -104,8 +123,8 @@ export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, useful
       return;
     }
     const store = model.lockingStore;
-    if (store !== undefined && random() < contentionRate(store, k)) {
-      events.add(now + 0.2, () => {
+    if (store !== undefined && random() < lockLossRate(store, k, (model.usersHeld ?? 0) + useful)) {
+      events.add(store.lostWriteTakesTurn === true ? storeTurn(store) + jittered() : now + 0.2, () => {
         atCore -= 1;
         done('wasted');
       });
@@ -114,10 +133,7 @@ export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, useful
     const serve = (): void => {
       serving += 1;
       let at = now;
-      if (store !== undefined) {
-        storeFreeAt = Math.max(now, storeFreeAt) + store.writeMs;
-        at = storeFreeAt;
-      }
+      if (store !== undefined) at = storeTurn(store);
       events.add(at + jittered(), () => {
         serving -= 1;
         atCore -= 1;

@@ -1,0 +1,116 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import { CoreHeaders, CorePaths, REQUEST_CONTENT_TYPE } from '../core-client/src/contract/names.js';
+import { EmailVerifyTokenAnswerSchema, PasswordHashImportAnswerSchema } from '../core-client/src/contract/responses.js';
+
+/** What the issue's raw load waits before sending a 500 again. */
+export const LOCKED_RETRY_MS = 20;
+
+/** What a user costs the raw load: `lookup` then the import (a default push), or the identity steps as well. */
+export type RawUserSteps = 'import' | 'lookup' | 'identity';
+
+export interface RawLoadFigures {
+  perSecond: number;
+  users: number;
+  /** Write requests sent (each sending of a write counted) and how many of them answered 500. */
+  writes: number;
+  locked: number;
+  /** Mean milliseconds of a write that answered 500, of one that answered 200, and of a read (the lookup). */
+  lockedMs: number;
+  writtenMs: number;
+  readMs: number;
+}
+
+export function userEmail(tag: string, index: number): string {
+  return `${tag}-user${index}@example.com`;
+}
+
+export function bcryptHash(index: number): string {
+  return `$2a$10$${String(index).padStart(53, 'N')}`;
+}
+
+const UserIdSchema = PasswordHashImportAnswerSchema.transform((answer) => answer.user.id);
+const TokenSchema = EmailVerifyTokenAnswerSchema.transform((answer) => ('token' in answer ? answer.token : undefined));
+
+/**
+ * The raw load: `inFlight` workers over one keep-alive pool, each user's requests one after another, bodies built
+ * before the clock starts, a 500 sent again after 20 ms. `identity`: the lookup and import, then the id mapping, the
+ * verification token and its use, and the metadata (what a push with the identity steps sends a user). Runs `users`
+ * users or for `ms`. Also counts the writes and their 500s, and times both kinds of answer (the locking model's
+ * calibration).
+ */
+export async function rawLoad(
+  url: string,
+  apiKey: string,
+  tag: string,
+  inFlight: number,
+  load: { users?: number; ms?: number; steps: RawUserSteps },
+): Promise<RawLoadFigures> {
+  const headers = { [CoreHeaders.apiKey]: apiKey, [CoreHeaders.contentType]: REQUEST_CONTENT_TYPE };
+  const planned = load.users ?? 100_000;
+  const bodies = Array.from({ length: planned }, (_, index) => ({
+    email: userEmail(tag, index),
+    lookup: `${CorePaths.userByEmail}?email=${encodeURIComponent(userEmail(tag, index))}`,
+    body: JSON.stringify({ email: userEmail(tag, index), passwordHash: bcryptHash(index) }),
+  }));
+  const pool = new Pool(url, { connections: inFlight, pipelining: 1 });
+  const figures = { writes: 0, locked: 0, lockedMsSum: 0, writtenMsSum: 0, reads: 0, readMsSum: 0 };
+  const send = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: string): Promise<string> => {
+    for (;;) {
+      const sentAt = performance.now();
+      const response = await pool.request({ method, path, headers, ...(body === undefined ? {} : { body }) });
+      const text = await response.body.text();
+      const took = performance.now() - sentAt;
+      if (response.statusCode !== 200 && response.statusCode !== 500) throw new Error(`raw load: ${method} ${path} answered ${response.statusCode}`);
+      if (method === 'GET') {
+        figures.reads += 1;
+        figures.readMsSum += took;
+      } else {
+        figures.writes += 1;
+        if (response.statusCode === 200) figures.writtenMsSum += took;
+        else {
+          figures.locked += 1;
+          figures.lockedMsSum += took;
+        }
+      }
+      if (response.statusCode === 200) return text;
+      await sleep(LOCKED_RETRY_MS);
+    }
+  };
+  const identitySteps = async (email: string, imported: string): Promise<void> => {
+    const userId = UserIdSchema.parse(JSON.parse(imported));
+    await send('POST', CorePaths.userIdMap, JSON.stringify({ superTokensUserId: userId, externalUserId: `old-${email}` }));
+    const token = TokenSchema.parse(JSON.parse(await send('POST', CorePaths.emailVerifyToken, JSON.stringify({ userId, email }))));
+    if (token !== undefined) await send('POST', CorePaths.emailVerify, JSON.stringify({ method: 'token', token }));
+    await send('PUT', CorePaths.userMetadata, JSON.stringify({ userId, metadataUpdate: { displayName: email } }));
+  };
+  const started = performance.now();
+  const deadline = load.ms === undefined ? Number.POSITIVE_INFINITY : started + load.ms;
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < planned && performance.now() < deadline; index = next++) {
+      const user = bodies[index];
+      if (user === undefined) return;
+      if (load.steps !== 'import') await send('GET', user.lookup);
+      const imported = await send('POST', CorePaths.passwordHashImport, user.body);
+      if (load.steps === 'identity') await identitySteps(user.email, imported);
+      done += 1;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: inFlight }, worker));
+  } finally {
+    await pool.close();
+  }
+  const written = figures.writes - figures.locked;
+  return {
+    perSecond: done / ((performance.now() - started) / 1000),
+    users: done,
+    writes: figures.writes,
+    locked: figures.locked,
+    lockedMs: figures.locked === 0 ? Number.NaN : figures.lockedMsSum / figures.locked,
+    writtenMs: written === 0 ? Number.NaN : figures.writtenMsSum / written,
+    readMs: figures.reads === 0 ? Number.NaN : figures.readMsSum / figures.reads,
+  };
+}
