@@ -1,13 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { CoreHeaders, CorePaths, REQUEST_CONTENT_TYPE } from '../core-client/src/contract/names.js';
-import { EmailVerifyTokenAnswerSchema, PasswordHashImportAnswerSchema } from '../core-client/src/contract/responses.js';
+import { EmailVerifyTokenAnswerSchema, PasswordHashImportAnswerSchema, PasswordlessCodeAnswerSchema } from '../core-client/src/contract/responses.js';
 
 /** What the issue's raw load waits before sending a 500 again. */
 export const LOCKED_RETRY_MS = 20;
 
-/** What a user costs the raw load: `lookup` then the import (a default push), or the identity steps as well. */
-export type RawUserSteps = 'import' | 'lookup' | 'identity';
+/**
+ * What a user costs the raw load: `lookup` then the import (a default push), or the identity steps as well;
+ * `passwordless`: a phone user, found by its number first, then a code made and consumed at once.
+ */
+export type RawUserSteps = 'import' | 'lookup' | 'identity' | 'passwordless';
 
 export interface RawLoadFigures {
   perSecond: number;
@@ -25,11 +28,17 @@ export function userEmail(tag: string, index: number): string {
   return `${tag}-user${index}@example.com`;
 }
 
+/** A phone number of its own for each batch and user (the core stores a number as given: no country's rules apply). */
+export function benchPhoneNumber(tag: string, index: number): string {
+  return `+9${tag.replace(/\D/g, '')}${String(index).padStart(7, '0')}`;
+}
+
 export function bcryptHash(index: number): string {
   return `$2a$10$${String(index).padStart(53, 'N')}`;
 }
 
 const UserIdSchema = PasswordHashImportAnswerSchema.transform((answer) => answer.user.id);
+const CodeSchema = PasswordlessCodeAnswerSchema.transform(({ preAuthSessionId, linkCode }) => ({ preAuthSessionId, linkCode }));
 const TokenSchema = EmailVerifyTokenAnswerSchema.transform((answer) => ('token' in answer ? answer.token : undefined));
 
 /**
@@ -52,6 +61,8 @@ export async function rawLoad(
     email: userEmail(tag, index),
     lookup: `${CorePaths.userByEmail}?email=${encodeURIComponent(userEmail(tag, index))}`,
     body: JSON.stringify({ email: userEmail(tag, index), passwordHash: bcryptHash(index) }),
+    phoneLookup: `${CorePaths.usersByAccountInfo}?phoneNumber=${encodeURIComponent(benchPhoneNumber(tag, index))}&doUnionOfAccountInfo=true`,
+    codeBody: JSON.stringify({ phoneNumber: benchPhoneNumber(tag, index) }),
   }));
   const pool = new Pool(url, { connections: inFlight, pipelining: 1 });
   const figures = { writes: 0, locked: 0, lockedMsSum: 0, writtenMsSum: 0, reads: 0, readMsSum: 0 };
@@ -92,6 +103,13 @@ export async function rawLoad(
     for (let index = next++; index < planned && performance.now() < deadline; index = next++) {
       const user = bodies[index];
       if (user === undefined) return;
+      if (load.steps === 'passwordless') {
+        await send('GET', user.phoneLookup);
+        const code = CodeSchema.parse(JSON.parse(await send('POST', CorePaths.passwordlessCode, user.codeBody)));
+        await send('POST', CorePaths.passwordlessConsume, JSON.stringify(code));
+        done += 1;
+        continue;
+      }
       if (load.steps !== 'import') await send('GET', user.lookup);
       const imported = await send('POST', CorePaths.passwordHashImport, user.body);
       if (load.steps === 'identity') await identitySteps(user.email, imported);

@@ -66,7 +66,7 @@ export async function benchRealCorePaired(
                   }),
                   rawLoad(urls[rawSide] ?? '', REAL_CORE_API_KEY, tag('raw'), level, {
                     ms: seconds * 1000,
-                    steps: line === 'identity' ? 'identity' : 'lookup',
+                    steps: line,
                   }),
                 ]);
                 ratios.get(level)?.push(push.perSecond / raw.perSecond);
