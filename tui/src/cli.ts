@@ -5,7 +5,11 @@ import type { RegisterCommand } from './commands/index.js';
 import { ExitCode } from 'core-client/settings';
 import { processIO, type CommandIO } from './io.js';
 
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const packageJson: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const version =
+  typeof packageJson === 'object' && packageJson !== null && 'version' in packageJson && typeof packageJson.version === 'string'
+    ? packageJson.version
+    : 'unknown';
 
 /**
  * How each subcommand's module is loaded: only the one that runs, so `--version`, `--help` and each command start
@@ -36,7 +40,7 @@ function commandNamed(argv: readonly string[]): string | undefined {
 export async function buildProgram(io: CommandIO, setExitCode: (code: number) => void, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('core-migrate')
     .description("Move users from an old system's export into an authentication core.")
-    .version(packageJson.version, '-v, --version')
+    .version(version, '-v, --version')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -1,4 +1,5 @@
 import { closeSync, createReadStream, existsSync } from 'node:fs';
+import { z } from 'zod';
 import { createInterface } from 'node:readline';
 import { openOutputFile, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CallOptions, CoreClient } from '../http/core-client.js';
@@ -97,14 +98,17 @@ export interface RoleRemoval {
   kept: { role: string; users: number }[];
 }
 
+/** A line of the roles record: a role the push created. */
+const CreatedRoleSchema = z.looseObject({ role: z.string() });
+
 /** The roles a push created, from its record (a torn last line is skipped: that role was never requested). */
 export async function createdRoles(recordPath: string): Promise<string[]> {
   const roles = new Set<string>();
   if (!existsSync(recordPath)) return [];
   for await (const line of createInterface({ input: createReadStream(recordPath), crlfDelay: Infinity })) {
     try {
-      const entry = JSON.parse(line) as { role?: unknown };
-      if (typeof entry.role === 'string') roles.add(entry.role);
+      const entry = CreatedRoleSchema.safeParse(JSON.parse(line));
+      if (entry.success) roles.add(entry.data.role);
     } catch {
       // A torn last line: the push was killed before its request left.
     }

@@ -3,6 +3,9 @@ import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { optional } from '../optional.js';
 
+/** The line a run writes first: the report's groups start again from it. */
+const RunLineSchema = z.looseObject({ stage: z.literal('run'), startedAt: z.string().optional().catch(undefined) });
+
 /** A report line as the report view reads it back (see ReportLine). */
 const ReportEntrySchema = z.object({
   stage: z.enum(['plan', 'core']),
@@ -46,11 +49,11 @@ export async function readReportGroups(path: string, perGroup = 2_000): Promise<
     } catch {
       continue;
     }
-    if (typeof value === 'object' && value !== null && (value as { stage?: unknown }).stage === 'run') {
+    const runLine = RunLineSchema.safeParse(value);
+    if (runLine.success) {
       groups = new Map();
       total = 0;
-      const at = (value as { startedAt?: unknown }).startedAt;
-      startedAt = typeof at === 'string' ? at : undefined;
+      startedAt = runLine.data.startedAt;
       continue;
     }
     const entry = ReportEntrySchema.safeParse(value);

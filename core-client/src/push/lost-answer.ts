@@ -17,11 +17,16 @@ export function mayHaveReachedCore(error: unknown): boolean {
   // A 429 or 503 is the core declining the request, and a refused or unrouted connection never carried it; anything
   // else (a reset, a timeout, a 500 or a gateway's 502/504) may come after the core did the work.
   if (!(error instanceof Transient) || error.status === 429 || error.status === 503) return false;
-  return !NEVER_SENT_CODES.has(codeOf(error.cause) ?? codeOf((error.cause as { cause?: unknown } | undefined)?.cause) ?? '');
+  return !NEVER_SENT_CODES.has(codeOf(error.cause) ?? codeOf(causeOf(error.cause)) ?? '');
 }
 
 /** Connection failures that happen before a request's first byte leaves. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** undici wraps a socket's error once more: its code may be one cause deeper. */
+function causeOf(value: unknown): unknown {
+  return typeof value === 'object' && value !== null && 'cause' in value ? value.cause : undefined;
+}
 
 function codeOf(value: unknown): string | undefined {
   return typeof value === 'object' && value !== null && 'code' in value && typeof value.code === 'string' ? value.code : undefined;

@@ -1,4 +1,5 @@
 import { closeSync, createReadStream, existsSync } from 'node:fs';
+import { z } from 'zod';
 import type { LoginTimeRollback } from '../login-time/rollback-arrivals.js';
 import { createInterface } from 'node:readline';
 import { checkOutputPaths, openOutputFile, OutputPathError, outputErrorSentence, writeFully, type NamedFile } from '../files/output-paths.js';
@@ -228,13 +229,16 @@ export async function usersToRemove(journalPath: string, recordPath = rollbackRe
   return count;
 }
 
+/** A line of the rollback record that names a user removed (its journal key). */
+const RemovedKeySchema = z.looseObject({ k: z.string() });
+
 async function removedBefore(recordPath: string): Promise<Set<string>> {
   const keys = new Set<string>();
   if (!existsSync(recordPath)) return keys;
   for await (const line of createInterface({ input: createReadStream(recordPath), crlfDelay: Infinity })) {
     try {
-      const entry = JSON.parse(line) as { k?: unknown };
-      if (typeof entry.k === 'string') keys.add(entry.k);
+      const entry = RemovedKeySchema.safeParse(JSON.parse(line));
+      if (entry.success) keys.add(entry.data.k);
     } catch {
       // A torn last line: that removal is done again (removing twice is harmless).
     }

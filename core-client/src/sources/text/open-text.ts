@@ -116,8 +116,8 @@ export async function* openText(path: string): AsyncGenerator<string> {
     }
   } catch (error) {
     if (error instanceof SourceError) throw error;
-    if (gzipped && (error as { code?: string }).code?.startsWith('Z_')) {
-      throw new SourceError('bad-gzip', { file: path }, `the gzip data is damaged or cut short (${(error as Error).message})`, { cause: error });
+    if (gzipped && error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('Z_')) {
+      throw new SourceError('bad-gzip', { file: path }, `the gzip data is damaged or cut short (${error.message})`, { cause: error });
     }
     throw new SourceError('unreadable', { file: path }, `cannot read the file: ${describeFsError(error)}`, { cause: error });
   } finally {
