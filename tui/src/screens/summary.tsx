@@ -11,7 +11,7 @@ import {
   type RollbackSummary,
 } from 'core-client';
 import { printable } from 'core-client/printable';
-import { formatCommandLine, loginServiceCommandOf, withheldRemovalsSentence } from 'core-client/settings';
+import { loginServiceCommandOf, withheldRemovalsSentence } from 'core-client/settings';
 import { settingsOfState } from '../app/problems.js';
 import { formatCount } from '../components/numbers.js';
 import { wrapText } from '../components/wrap.js';
@@ -61,7 +61,6 @@ function Body({ state, columns, rows }: BodyProps) {
     describeRetries(summary),
     ...describeRoles(summary),
     summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials),
-    loginServiceNote(state, summary.parkedForLogin, summary.dryRun),
   ]
     .filter((note): note is string => note !== undefined)
     .flatMap((note) => wrapText(note, columns));
@@ -69,7 +68,10 @@ function Body({ state, columns, rows }: BodyProps) {
   const stoppedLines = stopped === undefined ? [] : wrapText(printable(stopped.message), columns);
   const command = leavingCommand(state);
   const lines = command === undefined ? [] : commandLines(state.invocation, command.args, columns - 2);
-  const extra = 6 + (command?.caveat === undefined ? 0 : 1) + stoppedLines.length + notes.length + rollbackLines.length + lines.length;
+  const service = loginService(state, summary.parkedForLogin, summary.dryRun);
+  const serviceLines =
+    service === undefined ? [] : [...wrapText(service.label, columns), ...commandLines(state.invocation, service.args, columns - 2).map((line) => `  ${line}`)];
+  const extra = 6 + (command?.caveat === undefined ? 0 : 1) + stoppedLines.length + notes.length + rollbackLines.length + lines.length + serviceLines.length;
   const room = Math.max(2, rows - extra);
   return (
     <Box flexDirection="column">
@@ -90,6 +92,9 @@ function Body({ state, columns, rows }: BodyProps) {
       </Text>
       {notes.map((line) => (
         <Text key={line}>{line}</Text>
+      ))}
+      {serviceLines.map((line) => (
+        <Text key={line}>{printable(line)}</Text>
       ))}
       {rollbackLines.map((line) => (
         <Tone key={line} tone={rollback?.tone ?? 'plain'}>
@@ -112,12 +117,12 @@ function Body({ state, columns, rows }: BodyProps) {
 }
 
 /** After parking users for a login-time migration: the service the backend asks at their first sign-in, and how to start it. */
-function loginServiceNote(state: AppState, parked: number, dryRun: boolean): string | undefined {
+function loginService(state: AppState, parked: number, dryRun: boolean): { label: string; args: string[] } | undefined {
   if (parked === 0 || dryRun) return undefined;
   const parsed = settingsOfState(state);
   const args = 'problems' in parsed ? undefined : loginServiceCommandOf(parsed.settings);
   if (args === undefined) return undefined;
-  return `${formatCount(parked)} user(s) wait for their first sign-in; start the service your backend asks (docs/login-time.md): ${formatCommandLine(state.invocation, args)}`;
+  return { label: `${formatCount(parked)} user(s) wait for their first sign-in; start the service your backend asks (docs/login-time.md):`, args };
 }
 
 function canRollBack(state: AppState): boolean {
