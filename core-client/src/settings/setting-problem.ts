@@ -39,6 +39,8 @@ export type RunProblemCode =
   | 'loginTimeStoreUnusable'
   /** `--api-key` given: a key on the command line lands in shell history and in ps. */
   | 'apiKeyOnCommandLine'
+  /** `login-migration serve` given the core's api-key as its own key. */
+  | 'serviceKeyIsCoreKey'
   | `source.${SourceErrorKind}`;
 
 /** Every code a problem of core-client can carry: stable, for code, tests and a script reading `--json`. */

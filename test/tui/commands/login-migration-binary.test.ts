@@ -115,4 +115,19 @@ describe('core-migrate login-migration serve on the store a push wrote', () => {
     expect(code, stderr).toBe(2);
     expect(stderr).toMatch(/--store postgresql:\/\/127\.0\.0\.1:1\/none/);
   });
+
+  it("the core's api-key as the service's key is refused: a sentence and exit 2, the key never printed", async () => {
+    const child = spawn(process.execPath, [BIN, 'login-migration', 'serve', '--store', 'waiting.sqlite', '--core', core.url, '--port', '0'], {
+      cwd: dir,
+      env: { ...process.env, CORE_API_KEY: API_KEY, LOGIN_MIGRATION_SERVICE_KEY: API_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code, printed).toBe(2);
+    expect(printed).toContain("the service's key is the core's api-key");
+    expect(printed).not.toContain(API_KEY);
+  });
 });

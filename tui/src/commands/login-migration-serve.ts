@@ -10,6 +10,7 @@ import {
   startLoginService,
   type Migrate,
 } from 'core-client';
+import type { Secret } from 'core-client';
 import { printableJson } from 'core-client/printable';
 import { ExitCode, type SettingProblem } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
@@ -30,6 +31,8 @@ export type OpenLoginMigration = (request: {
   flags: Record<string, unknown>;
   io: CommandIO;
   verify: LegacyVerifierPool['verify'];
+  /** The service's own key: the opener refuses it when it is the core's key too. */
+  serviceKey: Secret;
 }) => Promise<OpenedLoginMigration | SettingProblem>;
 
 interface ServeFlags {
@@ -104,7 +107,7 @@ export function registerLoginMigrationServe(serve: Command, { io, setExitCode }:
       }
 
       const pool = new LegacyVerifierPool({ ...(verifiers !== undefined && { size: verifiers }), ...(maxQueued !== undefined && { maxQueued }) });
-      const migration = await open({ flags: { ...flags }, io, verify: pool.verify });
+      const migration = await open({ flags: { ...flags }, io, verify: pool.verify, serviceKey });
       if (!('migrate' in migration)) {
         await pool.close();
         return setExitCode(output.failWith(migration));

@@ -17,13 +17,20 @@ const SIGN_IN_GIVE_UP_AFTER_SECONDS = 10;
 const LOGIN_STORE_ENV = 'LOGIN_MIGRATION_STORE';
 
 /** The store and the core `serve` migrates with: its waiting store, and the core reached as every command reaches it. */
-const openFromFlags: OpenLoginMigration = async ({ flags, io, verify }) => {
+const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey }) => {
   const refusal = apiKeyFlagRefusal(flags);
   if (refusal !== undefined) return settingProblem('apiKeyOnCommandLine', 'apiKeyFile', refusal);
   const settings = parseSettings(settingsInputOf(flags));
   if (Array.isArray(settings)) return settings[0] ?? settingProblem('settingOutOfBounds', 'core', 'the settings cannot be read');
   const connection = await connectionOf(settings, { cwd: io.cwd, env: io.env });
   if (connection instanceof Problem) return connection;
+  // A backend holding the service's key must not hold the core's with it: the two keys open different doors.
+  if (connection.apiKey.reveal() === serviceKey.reveal())
+    return settingProblem(
+      'serviceKeyIsCoreKey',
+      'apiKeyFile',
+      "the service's key is the core's api-key: give the service a key of its own (e.g. openssl rand -hex 32)",
+    );
   for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) io.stderr.write(`${warning}\n`);
   const client = clientOf(connection, { giveUpAfter: settings.giveUpAfter ?? SIGN_IN_GIVE_UP_AFTER_SECONDS });
   if (client instanceof Problem) return client;
