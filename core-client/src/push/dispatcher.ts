@@ -131,8 +131,9 @@ export class Dispatcher {
         this.#ended(ticket, answered ? 'useful' : 'wasted', error instanceof RecordRejected);
         throw tagAttempts(error, attempts);
       }
-      if (trace !== undefined && mayHaveReachedCore(error)) trace.mayHaveReachedCore = true;
       const kind = failureKind(error);
+      if (trace !== undefined && mayHaveReachedCore(error) && !(kind === 'contention' && trace.lockConflictWritesNothing === true))
+        trace.mayHaveReachedCore = true;
       const silentSinceSent = this.#lastUsefulAt < ticket.sentAt;
       this.#lastFailure = error.message;
       this.#ended(ticket, kind === 'pushBack' ? 'pushBack' : 'wasted', false, error.retryAfterMs);

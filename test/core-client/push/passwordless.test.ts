@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LOCKED_TABLE_TEXT } from '../../core-double/contention.js';
 import { Journal, JournalError } from '../../../core-client/src/journal/journal.js';
 import type { PasswordlessOperation } from '../../../core-client/src/plan/operation.js';
 import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
@@ -140,6 +141,39 @@ describe('runPush with passwordless users', () => {
         .sort(),
     ).toEqual(['old-1', 'old-2']);
     expect(bench.core.passwordlessCodes()).toEqual([]);
+  });
+
+  /** One phone user pushed on a fresh journal, its code request answered 500 with `fault` once: the paths sent. */
+  const pushWithCodeFault = async (fault: string): Promise<string[]> => {
+    const before = bench.core.requestCount();
+    // The lookup is request before + 1, the code request before + 2.
+    bench.core.faults.failRequestNumber(before + 2, { status: 500, body: fault });
+    const { summary } = await bench.push([phoneOperation(1)], { identity: { ...defaultIdentityOptions, keepIds: false, metadata: false, roles: false } });
+    expect(summary).toMatchObject({ passwordlessCreated: 1, failed: 0 });
+    expect(bench.core.passwordlessCodes()).toEqual([]);
+    return bench.core
+      .requests()
+      .slice(before)
+      .map((request) => request.path.split('?')[0] ?? '');
+  };
+
+  it("a code request that lost the store's lock made no code: it is sent again, and no codes are removed", async () => {
+    expect(await pushWithCodeFault(LOCKED_TABLE_TEXT)).toEqual([
+      '/users/by-accountinfo',
+      '/recipe/signinup/code',
+      '/recipe/signinup/code',
+      '/recipe/signinup/code/consume',
+    ]);
+  });
+
+  it("a code request whose answer was another server error may have made a code: that login's codes are removed", async () => {
+    expect(await pushWithCodeFault('java.lang.NullPointerException')).toEqual([
+      '/users/by-accountinfo',
+      '/recipe/signinup/code',
+      '/recipe/signinup/code',
+      '/recipe/signinup/code/consume',
+      '/recipe/signinup/codes/remove',
+    ]);
   });
 
   it('a consume carried out whose answer was lost: its retry finds the code used, a fresh code finds the user, counted as created once', async () => {
