@@ -88,12 +88,16 @@ export async function rawLoad(
       await sleep(LOCKED_RETRY_MS);
     }
   };
+  // What the push sends (bench/real-core.ts's operation, user-steps.ts): once mapped, a user is named by its old id,
+  // which the core resolves on every call, and its metadata says where it came from.
   const identitySteps = async (email: string, imported: string): Promise<void> => {
     const userId = UserIdSchema.parse(JSON.parse(imported));
-    await send('POST', CorePaths.userIdMap, JSON.stringify({ superTokensUserId: userId, externalUserId: `old-${email}` }));
-    const token = TokenSchema.parse(JSON.parse(await send('POST', CorePaths.emailVerifyToken, JSON.stringify({ userId, email }))));
+    const oldId = `old-${email}`;
+    await send('POST', CorePaths.userIdMap, JSON.stringify({ superTokensUserId: userId, externalUserId: oldId, externalUserIdInfo: 'core-migrate: bench id' }));
+    const token = TokenSchema.parse(JSON.parse(await send('POST', CorePaths.emailVerifyToken, JSON.stringify({ userId: oldId, email }))));
     if (token !== undefined) await send('POST', CorePaths.emailVerify, JSON.stringify({ method: 'token', token }));
-    await send('PUT', CorePaths.userMetadata, JSON.stringify({ userId, metadataUpdate: { displayName: email } }));
+    const metadataUpdate = { displayName: email, migratedFrom: { system: 'bench', sourceId: oldId } };
+    await send('PUT', CorePaths.userMetadata, JSON.stringify({ userId: oldId, metadataUpdate }));
   };
   const started = performance.now();
   const deadline = load.ms === undefined ? Number.POSITIVE_INFINITY : started + load.ms;

@@ -10,7 +10,7 @@ import { type ConcurrencyLimits, type ControllerReading, defaultConcurrencyLimit
 import { runPush } from '../core-client/src/push/engine.js';
 import { contractOnlyIdentityOptions, defaultIdentityOptions } from '../core-client/src/push/identity-options.js';
 import { Secret } from '../core-client/src/secret.js';
-import { medianAndSpread } from './medians.js';
+import { median, medianAndSpread } from './medians.js';
 import { bcryptHash, benchPhoneNumber, rawLoad, type RawUserSteps, userEmail } from './raw-load.js';
 
 const run = promisify(execFile);
@@ -80,16 +80,20 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
           const readings: ControllerReading[] = [];
           const figures = lineFigures(line, url, seconds * 1000, folder, tag, readings);
           const measured = new Map<string, number[]>(figures.map((figure) => [figure.name, []]));
+          const cpuPerUser = new Map<string, number[]>(figures.map((figure) => [figure.name, []]));
           const limits: number[] = [];
           for (let round = 0; round < rounds; round += 1) {
             const order = round % 2 === 0 ? figures : [...figures].reverse();
             for (const figure of order) {
+              const cpuBefore = process.cpuUsage();
               const result = await figure.run();
+              const cpu = process.cpuUsage(cpuBefore);
               measured.get(figure.name)?.push(result.perSecond);
+              cpuPerUser.get(figure.name)?.push((cpu.user + cpu.system) / 1000 / Math.max(1, result.users));
               if (result.meanLimit !== undefined) limits.push(result.meanLimit);
             }
           }
-          rows.push(summaryRow(core.name, line, measured, limits, rounds));
+          rows.push(summaryRow(core.name, line, measured, cpuPerUser, limits, rounds));
           printReadings(`${core.name}, ${line}`, readings);
           // Each row as soon as it is measured: a run cut short still tells what it measured.
           console.log(JSON.stringify(rows.at(-1)));
@@ -112,7 +116,7 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
 
 interface Figure {
   name: string;
-  run: () => Promise<{ perSecond: number; meanLimit?: number }>;
+  run: () => Promise<{ perSecond: number; users: number; meanLimit?: number }>;
 }
 
 function lineFigures(line: BenchLine, url: string, ms: number, folder: string, tag: (kind: string) => string, readings: ControllerReading[]): Figure[] {
@@ -125,7 +129,7 @@ function lineFigures(line: BenchLine, url: string, ms: number, folder: string, t
       const log = keepReadings && readings.length === 0 ? readings : [];
       const result = await pushFor(url, { tag: batch, line, ms, limits, journalPath: join(folder, `journal-${batch}`), readings: log });
       // The mean limit column is the default push's; a fixed push's limit is its level.
-      return keepReadings ? result : { perSecond: result.perSecond };
+      return keepReadings ? result : { perSecond: result.perSecond, users: result.users };
     },
   });
   return [
@@ -135,18 +139,37 @@ function lineFigures(line: BenchLine, url: string, ms: number, folder: string, t
   ];
 }
 
-function summaryRow(core: string, line: BenchLine, measured: Map<string, number[]>, limits: number[], rounds: number): Record<string, string | number> {
+/**
+ * One line's row. Two ratios: each round's push ÷ that round's best raw level (the issue's measure), whose best of
+ * four noisy figures is biased high (with equal levels and a spread of ±15% a figure, the best of four is about 10%
+ * above their mean); and the median push ÷ the best of the raw levels' medians, the level chosen on all rounds. The
+ * CPU columns are this process's time a user (the engine's or the raw load's own work; the core runs elsewhere).
+ */
+function summaryRow(
+  core: string,
+  line: BenchLine,
+  measured: Map<string, number[]>,
+  cpuPerUser: Map<string, number[]>,
+  limits: number[],
+  rounds: number,
+): Record<string, string | number> {
   const pushes = measured.get('push') ?? [];
   const ratios = Array.from({ length: rounds }, (_, round) => {
     const best = Math.max(...FIXED_LEVELS.map((level) => measured.get(`raw ${level}`)?.[round] ?? 0));
     return (pushes[round] ?? 0) / best;
   });
+  const bestLevel = FIXED_LEVELS.reduce((best, level) =>
+    median(measured.get(`raw ${level}`) ?? []) > median(measured.get(`raw ${best}`) ?? []) ? level : best,
+  );
+  const cpu = (name: string): string => median(cpuPerUser.get(name) ?? []).toFixed(2);
   return {
     core,
     line,
     ...Object.fromEntries([...measured].map(([name, values]) => [name, medianAndSpread(values)])),
     'mean limit': medianAndSpread(limits, 1),
     'push ÷ best raw': medianAndSpread(ratios, 2),
+    'push ÷ best median raw': `${(median(pushes) / median(measured.get(`raw ${bestLevel}`) ?? [])).toFixed(2)} (raw ${bestLevel})`,
+    'CPU ms a user, push / raw': `${cpu('push')} / ${cpu(`raw ${bestLevel}`)}`,
   };
 }
 
@@ -236,7 +259,7 @@ async function* records(tag: string, line: BenchLine): AsyncGenerator<PlannedRec
 export async function pushFor(
   url: string,
   run: { tag: string; line: BenchLine; ms: number; limits: ConcurrencyLimits; journalPath: string; readings: ControllerReading[] },
-): Promise<{ perSecond: number; meanLimit: number }> {
+): Promise<{ perSecond: number; users: number; meanLimit: number }> {
   const client = new CoreClient({ baseUrl: [url], apiKey: new Secret(REAL_CORE_API_KEY), connections: defaultConcurrencyLimits.max });
   const limits: number[] = [];
   try {
@@ -256,7 +279,7 @@ export async function pushFor(
     });
     const meanLimit = limits.length === 0 ? Number.NaN : limits.reduce((sum, limit) => sum + limit, 0) / limits.length;
     const created = run.line === 'passwordless' ? summary.passwordlessCreated : summary.imported;
-    return { perSecond: created / (summary.elapsedMs / 1000), meanLimit };
+    return { perSecond: created / (summary.elapsedMs / 1000), users: created, meanLimit };
   } finally {
     await client.close();
   }

@@ -1,4 +1,4 @@
-import { ConcurrencyController, type AnswerKind, type ConcurrencyLimits } from '../../../core-client/src/push/concurrency.js';
+import { ConcurrencyController, type AnswerKind, type ConcurrencyLimits, type ControllerTuning } from '../../../core-client/src/push/concurrency.js';
 import { type ContentionSettings, lockLossRate, writeTurnMs } from '../../core-double/contention.js';
 import { seededRandom } from '../../support/seeded-random.js';
 
@@ -84,9 +84,15 @@ function before(a: { at: number; order: number }, b: { at: number; order: number
  * Runs a push of endless operations against `model` until `usefulAnswers` came back (or a minute of simulated time
  * passed). A wasted answer is sent again after a short random wait, as the engine does for a busy store.
  */
-export function simulatePush(model: CoreModel, limits: ConcurrencyLimits, usefulAnswers: number, seed = 1): SimulationResult {
+export function simulatePush(
+  model: CoreModel,
+  limits: ConcurrencyLimits,
+  usefulAnswers: number,
+  seed = 1,
+  tuning: Partial<ControllerTuning> = {},
+): SimulationResult {
   const random = seededRandom(seed);
-  const controller = new ConcurrencyController(limits);
+  const controller = new ConcurrencyController(limits, tuning);
   const events = new Events();
   let now = 0;
   let inFlight = 0;
