@@ -1,16 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
-import { CoreHeaders, CorePaths, REQUEST_CONTENT_TYPE } from '../core-client/src/contract/names.js';
-import { EmailVerifyTokenAnswerSchema, PasswordHashImportAnswerSchema, PasswordlessCodeAnswerSchema } from '../core-client/src/contract/responses.js';
+import { CoreHeaders, CorePaths, CoreStatus, REQUEST_CONTENT_TYPE } from '../core-client/src/contract/names.js';
+import {
+  EmailVerifyTokenAnswerSchema,
+  PasswordHashImportAnswerSchema,
+  PasswordlessCodeAnswerSchema,
+  SignUpAnswerSchema,
+} from '../core-client/src/contract/responses.js';
 
 /** What the issue's raw load waits before sending a 500 again. */
 export const LOCKED_RETRY_MS = 20;
 
 /**
  * What a user costs the raw load: `lookup` then the import (a default push), or the identity steps as well;
- * `passwordless`: a phone user, found by its number first, then a code made and consumed at once.
+ * `passwordless`: a phone user, found by its number first, then a code made and consumed at once; `signUp`: what a
+ * login-time migration sends at a user's first sign-in, the creation from a plain password (the core hashes it)
+ * then the identity steps.
  */
-export type RawUserSteps = 'import' | 'lookup' | 'identity' | 'passwordless';
+export type RawUserSteps = 'import' | 'lookup' | 'identity' | 'passwordless' | 'signUp';
 
 export interface RawLoadFigures {
   perSecond: number;
@@ -33,18 +40,24 @@ export function benchPhoneNumber(tag: string, index: number): string {
   return `+9${tag.replace(/\D/g, '')}${String(index).padStart(7, '0')}`;
 }
 
+/** The plain password each `signUp` user is created with (the login-time bench signs its parked users in with it). */
+export const BENCH_SIGN_UP_PASSWORD = 'bench-sign-in-password';
+
 export function bcryptHash(index: number): string {
   return `$2a$10$${String(index).padStart(53, 'N')}`;
 }
 
 const UserIdSchema = PasswordHashImportAnswerSchema.transform((answer) => answer.user.id);
+const SignedUpIdSchema = SignUpAnswerSchema.transform((answer) => (answer.status === CoreStatus.ok ? answer.user.id : undefined));
 const CodeSchema = PasswordlessCodeAnswerSchema.transform(({ preAuthSessionId, linkCode }) => ({ preAuthSessionId, linkCode }));
 const TokenSchema = EmailVerifyTokenAnswerSchema.transform((answer) => ('token' in answer ? answer.token : undefined));
 
 /**
  * The raw load: `inFlight` workers over one keep-alive pool, each user's requests one after another, bodies built
  * before the clock starts, a 500 sent again after 20 ms. `identity`: the lookup and import, then the id mapping, the
- * verification token and its use, and the metadata (what a push with the identity steps sends a user). Runs `users`
+ * verification token and its use, and the metadata (what a push with the identity steps sends a user); `signUp`: the
+ * same identity steps after a sign-up instead of the lookup and import, the user named by its old id once mapped
+ * (as `migrateAtLogin` names it). Runs `users`
  * users or for `ms`. Also counts the writes and their 500s, and times both kinds of answer (the locking model's
  * calibration).
  */
@@ -63,6 +76,7 @@ export async function rawLoad(
     body: JSON.stringify({ email: userEmail(tag, index), passwordHash: bcryptHash(index) }),
     phoneLookup: `${CorePaths.usersByAccountInfo}?phoneNumber=${encodeURIComponent(benchPhoneNumber(tag, index))}&doUnionOfAccountInfo=true`,
     codeBody: JSON.stringify({ phoneNumber: benchPhoneNumber(tag, index) }),
+    signUpBody: JSON.stringify({ email: userEmail(tag, index), password: BENCH_SIGN_UP_PASSWORD }),
   }));
   const pool = new Pool(url, { connections: inFlight, pipelining: 1 });
   const figures = { writes: 0, locked: 0, lockedMsSum: 0, writtenMsSum: 0, reads: 0, readMsSum: 0 };
@@ -88,12 +102,15 @@ export async function rawLoad(
       await sleep(LOCKED_RETRY_MS);
     }
   };
-  // What the push sends (bench/real-core.ts's operation, user-steps.ts): once mapped, a user is named by its old id,
-  // which the core resolves on every call, and its metadata says where it came from.
-  const identitySteps = async (email: string, imported: string): Promise<void> => {
-    const userId = UserIdSchema.parse(JSON.parse(imported));
+  // What the push and the login-time migration send (user-steps.ts, arrival-steps.ts): once mapped, a user is named
+  // by its old id, which the core resolves on every call, and its metadata says where it came from.
+  const identitySteps = async (email: string, coreUserId: string): Promise<void> => {
     const oldId = `old-${email}`;
-    await send('POST', CorePaths.userIdMap, JSON.stringify({ superTokensUserId: userId, externalUserId: oldId, externalUserIdInfo: 'core-migrate: bench id' }));
+    await send(
+      'POST',
+      CorePaths.userIdMap,
+      JSON.stringify({ superTokensUserId: coreUserId, externalUserId: oldId, externalUserIdInfo: 'core-migrate: bench id' }),
+    );
     const token = TokenSchema.parse(JSON.parse(await send('POST', CorePaths.emailVerifyToken, JSON.stringify({ userId: oldId, email }))));
     if (token !== undefined) await send('POST', CorePaths.emailVerify, JSON.stringify({ method: 'token', token }));
     const metadataUpdate = { displayName: email, migratedFrom: { system: 'bench', sourceId: oldId } };
@@ -114,9 +131,16 @@ export async function rawLoad(
         done += 1;
         continue;
       }
+      if (load.steps === 'signUp') {
+        const userId = SignedUpIdSchema.parse(JSON.parse(await send('POST', CorePaths.signUp, user.signUpBody)));
+        if (userId === undefined) throw new Error('raw load: a sign-up found its email taken');
+        await identitySteps(user.email, userId);
+        done += 1;
+        continue;
+      }
       if (load.steps !== 'import') await send('GET', user.lookup);
       const imported = await send('POST', CorePaths.passwordHashImport, user.body);
-      if (load.steps === 'identity') await identitySteps(user.email, imported);
+      if (load.steps === 'identity') await identitySteps(user.email, UserIdSchema.parse(JSON.parse(imported)));
       done += 1;
     }
   };

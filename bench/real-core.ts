@@ -110,7 +110,7 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
   );
   console.table(rows);
   console.log(
-    'real-core: a login-time migration sends nothing during the push (its users are parked in a local store): its cost is at sign-in, measured by `npm run bench -- login-service`.',
+    'real-core: a login-time migration sends nothing during the push (its users are parked in a local store): its cost is at sign-in, measured by `npm run bench -- real-core-login-time`.',
   );
 }
 

@@ -3,6 +3,7 @@ import { benchPlan } from './plan.js';
 import { benchPush } from './push.js';
 import { benchRealCore } from './real-core.js';
 import { benchRealCorePaired } from './real-core-paired.js';
+import { benchRealCoreLoginTime } from './real-core-login-time.js';
 import { benchStartup } from './startup.js';
 import { benchIdentity } from './identity.js';
 import { benchLegacyHashes } from './legacy-hashes.js';
@@ -20,6 +21,7 @@ const parts: [string, () => Promise<unknown>][] = [
   ['push', () => benchPush({ quick })],
   ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000, rounds: 1 } : {})],
   ['real-core-paired', () => benchRealCorePaired(quick ? { seconds: 4, holding: 2_000 } : {})],
+  ['real-core-login-time', () => benchRealCoreLoginTime(quick ? { seconds: 4, rounds: 1 } : {})],
   ['locking', () => benchLockingCalibration(quick ? { seconds: 2, rounds: 1, holding: 2_000 } : {})],
   ['identity', () => benchIdentity(quick ? 1_000 : 4_000)],
   ['auth0-join', () => benchAuth0Join(quick ? 50_000 : 500_000)],
