@@ -9,6 +9,7 @@ import { benchIdentity } from './identity.js';
 import { benchLegacyHashes } from './legacy-hashes.js';
 import { benchLoginService, benchVerifierPool } from './login-service.js';
 import { benchLockingCalibration } from './locking-calibration.js';
+import { benchLockLeftovers } from './lock-leftovers.js';
 import { benchSync, benchSyncAgainstPush } from './sync.js';
 
 // `npm run bench`: figures for the notes, never assertions. Sizes can be shrunk for a quick look: BENCH_QUICK=1.
@@ -23,6 +24,7 @@ const parts: [string, () => Promise<unknown>][] = [
   ['real-core-paired', () => benchRealCorePaired(quick ? { seconds: 4, holding: 2_000 } : {})],
   ['real-core-login-time', () => benchRealCoreLoginTime(quick ? { seconds: 4, rounds: 1 } : {})],
   ['locking', () => benchLockingCalibration(quick ? { seconds: 2, rounds: 1, holding: 2_000 } : {})],
+  ['lock-leftovers', () => benchLockLeftovers(quick ? { users: 500 } : {})],
   ['identity', () => benchIdentity(quick ? 1_000 : 4_000)],
   ['auth0-join', () => benchAuth0Join(quick ? 50_000 : 500_000)],
   ['sync', () => benchSync(quick ? [100_000] : [1_000_000, 5_000_000])],
