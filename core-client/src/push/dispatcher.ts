@@ -72,7 +72,7 @@ export class Dispatcher {
     return this.#inFlight;
   }
 
-  /** Operations waiting before sending again: they hold no request, so others may start meanwhile. */
+  /** Operations waiting before sending again after anything but a lost lock: they hold no request, so others may start meanwhile. */
   get sleeping(): number {
     return this.#sleeping;
   }
@@ -145,7 +145,9 @@ export class Dispatcher {
       lastError = error;
       // A Retry-After holds every request (the controller's hold); other failures wait their own backoff.
       const delayMs = error.retryAfterMs !== undefined ? 0 : retryDelayMs(policy, kind, failuresInARow, undefined, random);
-      await this.#sleep(delayMs, error);
+      // A lost lock is the store saying it has too many writers: the loser keeps its place while it waits, so the
+      // push backs off (a real in-memory core answered as many users a second with fewer lost writes, docs/performance.md).
+      await this.#sleep(delayMs, error, kind === 'contention');
     }
   }
 
@@ -195,16 +197,17 @@ export class Dispatcher {
     this.#options.onChange?.();
   }
 
-  async #sleep(ms: number, lastError: unknown): Promise<void> {
+  async #sleep(ms: number, lastError: unknown, keepsItsPlace: boolean): Promise<void> {
     if (ms <= 0) return;
-    this.#sleeping += 1;
+    const counted = keepsItsPlace ? 0 : 1;
+    this.#sleeping += counted;
     this.#options.onChange?.();
     try {
       await abortableSleep(ms, this.#options.stopping);
     } catch {
       throw new StoppedWaiting(lastError);
     } finally {
-      this.#sleeping -= 1;
+      this.#sleeping -= counted;
     }
   }
 

@@ -3,7 +3,7 @@ import { CoreClient } from '../../../core-client/src/http/core-client.js';
 import { fixedConcurrency } from '../../../core-client/src/push/concurrency.js';
 import { runPush } from '../../../core-client/src/push/engine.js';
 import { Secret } from '../../../core-client/src/secret.js';
-import { defaultContention } from '../../core-double/contention.js';
+import { defaultContention, LOCKED_TABLE_TEXT } from '../../core-double/contention.js';
 import { API_KEY, closedPortUrl, startPushBench, storeSnapshot, type PushBench } from './engine-support.js';
 import { bcryptOperation, fastRetry, mixedItems, recordsOf } from './plan-fixtures.js';
 
@@ -41,6 +41,28 @@ describe('a push against a core that pushes back', () => {
     expect(summary).toMatchObject({ imported: 80, failed: 0, notAttempted: 0, total: 80 });
     expect(bench.core.requests().filter((request) => request.method === 'POST').length).toBeGreaterThan(80);
     expect(storeSnapshot(bench.core)).toHaveLength(80);
+  });
+
+  /** Three users, one request in flight, the first import answered 500 with `body` once: the emails imported, in order. */
+  const importOrderAfterOne500 = async (body: string): Promise<string[]> => {
+    bench = await startPushBench();
+    bench.core.faults.failNext(1, { status: 500, body });
+    const items = [1, 2, 3].map((line) => bcryptOperation(line));
+    // The longest jitter of each wait (9 ms after a lost lock, 19 ms after a server error): the double answers the
+    // other users' imports well within it.
+    const { summary } = await bench.push(items, { concurrency: fixedConcurrency(1), retryPolicy: { ...fastRetry, baseDelayMs: 20 }, random: () => 0.99 });
+    expect(summary).toMatchObject({ imported: 3, failed: 0 });
+    return bench.core.requests().map((request) => JSON.stringify(request.body));
+  };
+
+  it('an operation that lost the lock keeps its place while it waits: no other user is sent meanwhile, as the store has too many writers', async () => {
+    const sent = await importOrderAfterOne500(LOCKED_TABLE_TEXT);
+    expect(sent.map((body) => /user(\d)@/.exec(body)?.[1])).toEqual(['1', '1', '2', '3']);
+  });
+
+  it('an operation waiting after a server error holds no place: the next user is sent meanwhile', async () => {
+    const sent = await importOrderAfterOne500('java.lang.NullPointerException');
+    expect(sent.map((body) => /user(\d)@/.exec(body)?.[1])[1]).toBe('2');
   });
 
   it('a server error that is not a lock uses the attempts of its own operation, which fails; the others are imported', async () => {
