@@ -44,6 +44,14 @@ describe('ConcurrencyController on a fake clock', () => {
     expect(controller.ceiling).toBe(32);
   });
 
+  it('a core that still gains a little past 8 in flight (4% more for twice as many, as a real PostgreSQL-backed one from 8 to 16): the level climbs past 8', () => {
+    const clock = { now: 0 };
+    const controller = new ConcurrencyController(defaultConcurrencyLimits);
+    // Useful answers a millisecond: level / rtt, so level^0.06 past 8 in flight (an elasticity of 0.06).
+    const seen = answerMany(controller, clock, 20_000, (limit) => 10 * Math.max(1, (limit / 8) ** 0.94));
+    expect(Math.min(...seen.slice(-10))).toBeGreaterThan(8);
+  });
+
   it('halves on a push-back once per window, holds new requests for Retry-After, and keeps the latest hold', () => {
     const controller = new ConcurrencyController({ initial: 32, min: 1, max: 64 });
     const sentBefore = controller.onSend(32, 0);
