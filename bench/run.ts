@@ -10,6 +10,7 @@ import { benchLegacyHashes } from './legacy-hashes.js';
 import { benchLoginService, benchVerifierPool } from './login-service.js';
 import { benchLockingCalibration } from './locking-calibration.js';
 import { benchLockLeftovers } from './lock-leftovers.js';
+import { benchControllerSimulation } from './controller-simulation.js';
 import { benchSync, benchSyncAgainstPush } from './sync.js';
 
 // `npm run bench`: figures for the notes, never assertions. Sizes can be shrunk for a quick look: BENCH_QUICK=1.
@@ -25,6 +26,7 @@ const parts: [string, () => Promise<unknown>][] = [
   ['real-core-login-time', () => benchRealCoreLoginTime(quick ? { seconds: 4, rounds: 1 } : {})],
   ['locking', () => benchLockingCalibration(quick ? { seconds: 2, rounds: 1, holding: 2_000 } : {})],
   ['lock-leftovers', () => benchLockLeftovers(quick ? { users: 500 } : {})],
+  ['controller-simulation', () => Promise.resolve(benchControllerSimulation())],
   ['identity', () => benchIdentity(quick ? 1_000 : 4_000)],
   ['auth0-join', () => benchAuth0Join(quick ? 50_000 : 500_000)],
   ['sync', () => benchSync(quick ? [100_000] : [1_000_000, 5_000_000])],

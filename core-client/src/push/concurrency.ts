@@ -131,10 +131,11 @@ type Mode = { kind: 'fixed' } | { kind: 'startup'; cap: number; previous?: Readi
  *   (a core at its capacity, a store that writes one at a time) lower this figure, so they need no rule of their own.
  * - Starting up, it doubles the level while doubling pays (about 40% more useful answers or better).
  * - Then it keeps probing a quarter above its level and moves by how much the probe gained: up while more in flight
- *   still brings a fair share more (an elasticity above `targetElasticity`: 10% more in flight, 0.3% more useful
+ *   still brings a little more (an elasticity above `targetElasticity`: 10% more in flight, 0.3% more useful
  *   answers), down when it does not. So it settles just below the point where more in flight stops paying, and
  *   follows the core when that point moves. The share is small because a real PostgreSQL-backed core still gained
- *   a few percent from 8 to 16 in flight, where a target of 1% settled the push at 6 (docs/performance.md). At the top of the limits it probes below instead, now and then.
+ *   a few percent from 8 to 16 in flight, where a target of 1% settled the push at 6 (docs/performance.md). At the
+ *   top of the limits it probes below instead, now and then.
  * - A push-back (429, 503) halves the level at once, once per window (answers to requests sent before the cut are
  *   not counted again), remembers the level where the trouble began, climbs back to half of it quickly, and probes
  *   above it slowly. A Retry-After holds every new request until that time.

@@ -146,7 +146,8 @@ export class Dispatcher {
       // A Retry-After holds every request (the controller's hold); other failures wait their own backoff.
       const delayMs = error.retryAfterMs !== undefined ? 0 : retryDelayMs(policy, kind, failuresInARow, undefined, random);
       // A lost lock is the store saying it has too many writers: the loser keeps its place while it waits, so the
-      // push backs off (a real in-memory core answered as many users a second with fewer lost writes, docs/performance.md).
+      // push backs off (a real in-memory core answered as many phone users a second or more, at less CPU a user:
+      // docs/performance.md).
       await this.#sleep(delayMs, error, kind === 'contention');
     }
   }

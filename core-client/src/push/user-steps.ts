@@ -42,8 +42,9 @@ export interface SendTrace {
   mayHaveReachedCore: boolean;
   /**
    * A lock conflict (the store's "database table is locked" 500) on this call wrote nothing, so it is no lost answer.
-   * Measured on a real in-memory core (docs/performance.md): none of 283 code requests that answered it left a code;
-   * a consume may have created its user before the conflict (6 of 1,191), so it is not said of every call.
+   * Measured on a real in-memory core (`npm run bench -- lock-leftovers`, docs/performance.md): none of 541 code
+   * requests that answered it left a code; a consume may have created its user before the conflict (6 of 2,343), so
+   * it is not said of every call.
    */
   lockConflictWritesNothing?: boolean;
 }
