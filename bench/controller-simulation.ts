@@ -46,9 +46,8 @@ export function benchControllerSimulation(tunings: Record<string, Partial<Contro
 
 function defaultTunings(): Record<string, Partial<ControllerTuning>> {
   return {
-    'target 0.03 (default)': {},
-    'target 0.1 (before)': { targetElasticity: 0.1 },
-    '48 start-up answers': { startupAnswers: 48 },
-    '400 steady answers': { steadyAnswers: 400 },
+    'default': {},
+    'start-up 0 ms (before)': { startupMinMs: 0 },
+    'start-up 400 ms': { startupMinMs: 400 },
   };
 }

@@ -37,7 +37,8 @@ describe('ConcurrencyController on a fake clock', () => {
     const clock = { now: 0 };
     const controller = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
     // Round trips stay at 10 ms up to 16 in flight (useful answers grow with the level), then grow with it.
-    const seen = answerMany(controller, clock, 16 + 16 + 32 + 64, (limit) => 10 * Math.max(1, limit / 16));
+    const seen: number[] = [];
+    while (seen.length < 4) seen.push(...answerMany(controller, clock, 1, (limit) => 10 * Math.max(1, limit / 16)));
     // Doubling 16 to 32 brought nothing: back to 16, and 32 is where the trouble began.
     expect(seen).toEqual([8, 16, 32, 16]);
     expect(controller.limit).toBe(16);
@@ -146,7 +147,7 @@ describe('ConcurrencyController on a fake clock', () => {
     const controller = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
     // Every other answer a lost write: 30 answers bring 15 useful ones, not yet the 16 a start-up measurement wants.
     for (let i = 0; i < 30; i += 1) {
-      clock.now += 1;
+      clock.now += 10;
       controller.onAnswer(controller.onSend(4, clock.now - 10), clock.now, i % 2 === 0 ? 'useful' : 'wasted');
     }
     expect(controller.limit).toBe(4);
@@ -156,8 +157,33 @@ describe('ConcurrencyController on a fake clock', () => {
     expect(controller.limit).toBe(8);
     // A core that answers nothing useful still ends the measurement, after four times as many answers.
     const stuck = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
-    for (let i = 0; i < 64; i += 1) stuck.onAnswer(stuck.onSend(4, i), i + 10, 'wasted');
-    expect(stuck.onSend(4, 100).phase).toBe(1);
+    for (let i = 0; i < 64; i += 1) stuck.onAnswer(stuck.onSend(4, 10 * i), 10 * i + 10, 'wasted');
+    expect(stuck.onSend(4, 1_000).phase).toBe(1);
+  });
+
+  it('starting up, judges a level over 150 ms at least: a pause of the machine among a fast core\'s first answers does not refuse a level that pays', () => {
+    // 4 in flight bring 1 useful answer a millisecond, 8 bring 1.3 (as a real PostgreSQL-backed core from 4 to 8).
+    const perMs = (limit: number): number => (limit >= 8 ? 1.3 : 1);
+    const startUp = (startupMinMs?: number): number[] => {
+      const controller = new ConcurrencyController(defaultConcurrencyLimits, startupMinMs === undefined ? {} : { startupMinMs });
+      const clock = { now: 0 };
+      const seen: number[] = [];
+      let answersAt8 = 0;
+      while (seen.length < 2) {
+        const limit = controller.limit;
+        // The machine stops for 30 ms among the first answers at 8 (a collector's pause, another process).
+        if (limit === 8 && (answersAt8 += 1) === 8) clock.now += 30;
+        const ticket = controller.onSend(limit, clock.now);
+        clock.now += 1 / perMs(limit);
+        controller.onAnswer({ ...ticket, sentAt: clock.now - limit / perMs(limit) }, clock.now, 'useful');
+        if (controller.onSend(0, clock.now).phase !== ticket.phase) seen.push(controller.limit);
+      }
+      return seen;
+    };
+    // Judged on its 16 answers (20 ms) alone, 8 looks worse than 4: back to 4, and 8 taken for trouble.
+    expect(startUp(0)).toEqual([8, 4]);
+    // Judged over 150 ms, 8 keeps what it gained: it is the level, and a probe goes a quarter above it.
+    expect(startUp()).toEqual([8, 10]);
   });
 
   it('refuses limits that contradict each other', () => {
