@@ -21,8 +21,13 @@ export const REAL_CORE_API_KEY = 'real-core-api-key-0123456789';
 const FIXED_LEVELS = [1, 2, 4, 8, 16] as const;
 /** Lookups and imports a PostgreSQL-backed core gets before anything is measured. */
 const POSTGRESQL_WARM_MS = 60_000;
-/** Each line's requests before its first figure: the core's JIT compiles the paths of that line's calls. */
-const LINE_WARM_MS = 5_000;
+/**
+ * Each line's requests before its first figure: the core's JIT compiles the paths of that line's calls. Phone users
+ * take longest: on an in-memory core that had served the other two lines, raw 4 rose from 124 to about 220 users a
+ * second over their first 12 to 18 s, and a figure of raw 4 right after a 5 s warm-up made 120 against 252 and 261
+ * for the next two (2026-11-26, 11:20 UTC): the first figure of the line, a push in every odd round, met a colder core.
+ */
+const LINE_WARM_MS: Record<BenchLine, number> = { lookup: 5_000, identity: 5_000, passwordless: 20_000 };
 
 export interface RealCore {
   name: string;
@@ -87,7 +92,7 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
           // A fresh core's first seconds on calls it has not served yet are slower (measured: a PostgreSQL core's
           // passwordless figures went from 87 to 202 users a second between two figures in a row, the first line's
           // warm-up having been lookups and imports only): warmed with this line's own requests, no round starts cold.
-          await rawLoad(url, REAL_CORE_API_KEY, tag('warm'), 4, { ms: LINE_WARM_MS, steps: line });
+          await rawLoad(url, REAL_CORE_API_KEY, tag('warm'), 4, { ms: LINE_WARM_MS[line], steps: line });
           const readings: ControllerReading[] = [];
           const figures = lineFigures(line, url, seconds * 1000, folder, tag, readings);
           const measured = new Map<string, number[]>(figures.map((figure) => [figure.name, []]));
