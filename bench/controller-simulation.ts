@@ -46,8 +46,8 @@ export function benchControllerSimulation(tunings: Record<string, Partial<Contro
 
 function defaultTunings(): Record<string, Partial<ControllerTuning>> {
   return {
-    'default': {},
-    'start-up 0 ms (before)': { startupMinMs: 0 },
+    default: {},
+    'start-up 150 ms': { startupMinMs: 150 },
     'start-up 400 ms': { startupMinMs: 400 },
   };
 }

@@ -11,3 +11,8 @@ export function medianAndSpread(values: readonly number[], digits = 0): string {
   const shown = (value: number): string => value.toFixed(digits);
   return values.length === 1 ? shown(values[0] ?? Number.NaN) : `${shown(median(values))} (${shown(Math.min(...values))}-${shown(Math.max(...values))})`;
 }
+
+/** The mean of some figures (NaN for none). */
+export function mean(values: readonly number[]): number {
+  return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
+}

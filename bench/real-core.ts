@@ -6,7 +6,13 @@ import { promisify } from 'node:util';
 import { CoreClient } from '../core-client/src/http/core-client.js';
 import type { ImportOperation } from '../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
-import { type ConcurrencyLimits, type ControllerReading, defaultConcurrencyLimits, fixedConcurrency } from '../core-client/src/push/concurrency.js';
+import {
+  type ConcurrencyLimits,
+  type ControllerReading,
+  type ControllerTuning,
+  defaultConcurrencyLimits,
+  fixedConcurrency,
+} from '../core-client/src/push/concurrency.js';
 import { runPush } from '../core-client/src/push/engine.js';
 import { contractOnlyIdentityOptions, defaultIdentityOptions } from '../core-client/src/push/identity-options.js';
 import { Secret } from '../core-client/src/secret.js';
@@ -86,15 +92,10 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
     for (const core of cores) {
       const url = await startRealCore(core);
       try {
-        // A PostgreSQL-backed core keeps getting faster through its first minute of load (its lookups went from 246
-        // to 709 users a second over eight figures of 8 s, 10:00 UTC 2026-11-26), an in-memory one within seconds.
-        await rawLoad(url, REAL_CORE_API_KEY, tag('warm'), 4, { ms: core.postgresql ? POSTGRESQL_WARM_MS : 3_000, steps: 'lookup' });
+        await warmCore(url, core, tag);
         if (core.holding > 0) await fill(url, core.holding, tag);
         for (const line of lines) {
-          // A fresh core's first seconds on calls it has not served yet are slower (measured: a PostgreSQL core's
-          // passwordless figures went from 87 to 202 users a second between two figures in a row, the first line's
-          // warm-up having been lookups and imports only): warmed with this line's own requests, no round starts cold.
-          await rawLoad(url, REAL_CORE_API_KEY, tag('warm'), 4, { ms: LINE_WARM_MS[line], steps: line });
+          await warmLine(url, line, tag);
           const readings: ControllerReading[] = [];
           const figures = lineFigures(line, url, seconds * 1000, folder, tag, readings);
           const measured = new Map<string, number[]>(figures.map((figure) => [figure.name, []]));
@@ -215,6 +216,23 @@ function printReadings(title: string, readings: ControllerReading[]): void {
 }
 
 /** Imports `users` users, 8 in flight, no lookup, and prints the rate of each tenth: how the store slows as it fills. */
+/**
+ * A PostgreSQL-backed core keeps getting faster through its first minute of load (its lookups went from 246 to 709
+ * users a second over eight figures of 8 s, 10:00 UTC 2026-11-26), an in-memory one within seconds.
+ */
+export async function warmCore(url: string, core: Pick<RealCore, 'postgresql'>, tag: (kind: string) => string): Promise<void> {
+  await rawLoad(url, REAL_CORE_API_KEY, tag('warm'), 4, { ms: core.postgresql ? POSTGRESQL_WARM_MS : 3_000, steps: 'lookup' });
+}
+
+/**
+ * A fresh core's first seconds on calls it has not served yet are slower (measured: a PostgreSQL core's passwordless
+ * figures went from 87 to 202 users a second between two figures in a row, the first line's warm-up having been
+ * lookups and imports only): warmed with the line's own requests, no round starts cold.
+ */
+export async function warmLine(url: string, line: BenchLine, tag: (kind: string) => string): Promise<void> {
+  await rawLoad(url, REAL_CORE_API_KEY, tag('warm'), 4, { ms: LINE_WARM_MS[line], steps: line });
+}
+
 export async function fill(url: string, users: number, tag: (kind: string) => string): Promise<{ held: number; perSecond: number }[]> {
   const step = Math.max(1, Math.round(users / 10));
   const curve: { held: number; perSecond: number }[] = [];
@@ -282,7 +300,15 @@ async function* records(tag: string, line: BenchLine): AsyncGenerator<PlannedRec
 /** The engine (default concurrency unless `limits` says), stopped after `ms` as a Ctrl-C would. */
 export async function pushFor(
   url: string,
-  run: { tag: string; line: BenchLine; ms: number; limits: ConcurrencyLimits; journalPath: string; readings: ControllerReading[] },
+  run: {
+    tag: string;
+    line: BenchLine;
+    ms: number;
+    limits: ConcurrencyLimits;
+    journalPath: string;
+    readings: ControllerReading[];
+    tuning?: Partial<ControllerTuning>;
+  },
 ): Promise<{ perSecond: number; users: number; meanLimit: number }> {
   const client = new CoreClient({ baseUrl: [url], apiKey: new Secret(REAL_CORE_API_KEY), connections: defaultConcurrencyLimits.max });
   const limits: number[] = [];
@@ -297,6 +323,7 @@ export async function pushFor(
       signal: AbortSignal.timeout(run.ms),
       stopGraceMs: 5_000,
       onControllerReading: (reading) => run.readings.push(reading),
+      ...(run.tuning === undefined ? {} : { controllerTuning: run.tuning }),
       onEvent: (event) => {
         if (event.type === 'progress') limits.push(event.concurrency);
       },

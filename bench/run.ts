@@ -4,6 +4,7 @@ import { benchPush } from './push.js';
 import { benchRealCore } from './real-core.js';
 import { benchRealCorePaired } from './real-core-paired.js';
 import { benchRealCoreLoginTime } from './real-core-login-time.js';
+import { benchRealCoreTunings } from './real-core-tunings.js';
 import { benchStartup } from './startup.js';
 import { benchIdentity } from './identity.js';
 import { benchLegacyHashes } from './legacy-hashes.js';
@@ -23,6 +24,7 @@ const parts: [string, () => Promise<unknown>][] = [
   ['push', () => benchPush({ quick })],
   ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000, rounds: 1 } : {})],
   ['real-core-paired', () => benchRealCorePaired(quick ? { seconds: 4, holding: 2_000 } : {})],
+  ['real-core-tunings', () => benchRealCoreTunings(quick ? { pairs: 1, seconds: 4 } : {})],
   ['real-core-login-time', () => benchRealCoreLoginTime(quick ? { seconds: 4, rounds: 1 } : {})],
   ['locking', () => benchLockingCalibration(quick ? { seconds: 2, rounds: 1, holding: 2_000 } : {})],
   ['lock-leftovers', () => benchLockLeftovers(quick ? { users: 500 } : {})],

@@ -51,8 +51,10 @@ export interface ControllerTuning {
   /** Answers per measurement while starting up (at least; also twice the level). */
   startupAnswers: number;
   /**
-   * Milliseconds a start-up measurement spans at least (from its first counted answer): on a fast core its answers
-   * come within a few dozen milliseconds, where one pause of the machine decides the reading.
+   * Milliseconds a start-up measurement spans at least (from its first counted answer). On a fast core its answers
+   * come within a few dozen milliseconds, where one pause of the machine can decide the reading; on a real
+   * PostgreSQL-backed core 150 ms did no better than none over nine pairs of pushes (620 against 605 users a second,
+   * within the noise; docs/performance.md, issue 29's fourth pass), so by default the answers alone end it.
    */
   startupMinMs: number;
   /** Answers per measurement afterwards (at least; also three times the level). */
@@ -70,7 +72,7 @@ export interface ControllerTuning {
 
 export const defaultControllerTuning: ControllerTuning = Object.freeze({
   startupAnswers: 16,
-  startupMinMs: 150,
+  startupMinMs: 0,
   steadyAnswers: 200,
   startupElasticity: 0.5,
   probeFactor: 1.25,
@@ -137,10 +139,7 @@ type Mode = { kind: 'fixed' } | { kind: 'startup'; cap: number; previous?: Readi
  *   (counted, see `readingOf`), never as a share of failures: a store that locks answers a lost write at once, so more
  *   in flight can mean more failures and still more users a second. Round trips that grow with the number in flight
  *   (a core at its capacity, a store that writes one at a time) lower this figure, so they need no rule of their own.
- * - Starting up, it doubles the level while doubling pays (about 40% more useful answers or better), each level
- *   judged over 150 ms at least: on a real PostgreSQL-backed core 16 answers came within 20 to 40 ms, and a pause in
- *   them sent the start-up back to 4 on a core whose best level is 8 to 16 (docs/performance.md, issue 29's fourth
- *   pass: 598 against 658 users a second over five pushes each).
+ * - Starting up, it doubles the level while doubling pays (about 40% more useful answers or better).
  * - Then it keeps probing a quarter above its level and moves by how much the probe gained: up while more in flight
  *   still brings a little more (an elasticity above `targetElasticity`: 10% more in flight, 0.3% more useful
  *   answers), down when it does not. So it settles just below the point where more in flight stops paying, and

@@ -69,7 +69,7 @@ class PushRun {
     this.#journal = journal;
     this.#report = report;
     this.#coreCheck = journal !== undefined && journal.entries > 0 ? new JournalCoreCheck(options.client, journal.path) : undefined;
-    this.#controller = new ConcurrencyController(options.concurrency ?? defaultConcurrencyLimits, {}, options.onControllerReading);
+    this.#controller = new ConcurrencyController(options.concurrency ?? defaultConcurrencyLimits, options.controllerTuning, options.onControllerReading);
     this.#giveUpAfterMs = options.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
     this.#stop = new RunStop(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS, (stop) =>
       this.#emit({ type: 'stopping', reason: stop.reason, message: stop.message }),

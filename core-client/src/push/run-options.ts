@@ -2,7 +2,7 @@ import type { CoreClient } from '../http/core-client.js';
 import { DEFAULT_GIVE_UP_AFTER_MS, type RetryPolicy, defaultRetryPolicy } from '../http/retry.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
 import type { SyncRunOptions } from '../sync/open-sync.js';
-import type { ConcurrencyLimits, ControllerReading } from './concurrency.js';
+import type { ConcurrencyLimits, ControllerReading, ControllerTuning } from './concurrency.js';
 import type { PushControl } from './control.js';
 import type { PushEventListener } from './events.js';
 import type { IdentityOptions } from './identity-options.js';
@@ -66,6 +66,8 @@ export interface PushRunSettings {
   concurrency?: ConcurrencyLimits;
   /** Each measurement of the concurrency controller as it judged it (the bench logs them; the push's output does not). */
   onControllerReading?: (reading: ControllerReading) => void;
+  /** Knobs of the controller's search other than the defaults (the bench compares tunings on a real core; no flag sets them). */
+  controllerTuning?: Partial<ControllerTuning>;
   /**
    * Attempts per request (`maxAttempts`) and their backoff. Only failures that may be the operation's own use an
    * attempt (see `Dispatcher`); `maxTotalMs` is not used: the give-up time bounds how long a push waits.

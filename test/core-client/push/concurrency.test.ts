@@ -161,11 +161,11 @@ describe('ConcurrencyController on a fake clock', () => {
     expect(stuck.onSend(4, 1_000).phase).toBe(1);
   });
 
-  it('starting up, judges a level over 150 ms at least: a pause of the machine among a fast core\'s first answers does not refuse a level that pays', () => {
+  it("starting up with a least span (`startupMinMs`), judges a level over that span: a pause of the machine among a fast core's first answers does not refuse a level that pays", () => {
     // 4 in flight bring 1 useful answer a millisecond, 8 bring 1.3 (as a real PostgreSQL-backed core from 4 to 8).
     const perMs = (limit: number): number => (limit >= 8 ? 1.3 : 1);
-    const startUp = (startupMinMs?: number): number[] => {
-      const controller = new ConcurrencyController(defaultConcurrencyLimits, startupMinMs === undefined ? {} : { startupMinMs });
+    const startUp = (startupMinMs: number): number[] => {
+      const controller = new ConcurrencyController(defaultConcurrencyLimits, { startupMinMs });
       const clock = { now: 0 };
       const seen: number[] = [];
       let answersAt8 = 0;
@@ -183,7 +183,7 @@ describe('ConcurrencyController on a fake clock', () => {
     // Judged on its 16 answers (20 ms) alone, 8 looks worse than 4: back to 4, and 8 taken for trouble.
     expect(startUp(0)).toEqual([8, 4]);
     // Judged over 150 ms, 8 keeps what it gained: it is the level, and a probe goes a quarter above it.
-    expect(startUp()).toEqual([8, 10]);
+    expect(startUp(150)).toEqual([8, 10]);
   });
 
   it('refuses limits that contradict each other', () => {

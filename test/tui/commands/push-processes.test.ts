@@ -119,7 +119,7 @@ describe('core-migrate push as real processes', () => {
     core.faults.setLatencyMs(500);
     const second = await collect(pushProcess(args, dir));
     core.faults.setLatencyMs(0);
-    expect(second.code).toBe(2);
+    expect(second.code, second.stderr).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`^core-migrate push: The journal .*push\\.journal is in use by another push \\(process ${first.pid} on `));
     expect((await firstExit).code).toBe(0);
     const identities = operationRequests(core).map((request) => JSON.stringify(request.body));
@@ -134,7 +134,7 @@ describe('core-migrate push as real processes', () => {
     const child = pushProcess([source, '--core', core.url, '--journal', 'push.journal', '--concurrency', '2'], dir);
     child.stdout?.once('data', () => child.stdout?.destroy());
     const exit = await collect(child);
-    expect(exit.code).toBe(1);
+    expect(exit.code, exit.stderr).toBe(1);
     expect(exit.stderr).toMatch(/the standard output was closed \(EPIPE\); nothing more is printed and the push stops as on Ctrl-C/);
     expect(exit.stderr).not.toMatch(/\n\s+at /);
     const journal = await readFile(join(dir, 'push.journal'), 'utf8');
@@ -237,7 +237,7 @@ describe('core-migrate push as real processes', () => {
     const mnt = join(dir, 'readonly');
     await mkdir(mnt);
     const exit = await pushOnTmpfs(mnt, 'mount -o remount,ro "$MNT"', [source, '--core', core.url, '--journal', `${mnt}/push.journal`], 'true', dir);
-    expect(exit.code).toBe(2);
+    expect(exit.code, exit.stderr).toBe(2);
     expect(exit.stderr).toMatch(
       /^core-migrate push: The journal .*push\.journal cannot be written: .*readonly is on a read-only file system\. Choose a path on a writable one\.\n$/,
     );
