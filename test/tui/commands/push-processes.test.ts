@@ -29,6 +29,19 @@ function collect(child: ChildProcess): Promise<Exit> {
   return once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
 }
 
+/**
+ * Waits until `reached` holds while the process runs; a process that ended first fails the test with its stderr (a
+ * loop that only polled would spin until the test's timeout and say nothing of why).
+ */
+async function whileRunning(exit: Promise<Exit>, reached: () => boolean): Promise<void> {
+  let ended: Exit | undefined;
+  void exit.then((value) => (ended = value));
+  while (!reached()) {
+    if (ended !== undefined) throw new Error(`the push ended (exit ${String(ended.code)}) before the test could go on: ${ended.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 function pushProcess(args: string[], cwd: string): ChildProcess {
   return spawn(process.execPath, [BIN, 'push', ...args], { cwd, env: { ...process.env, CORE_API_KEY: API_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
@@ -114,7 +127,7 @@ describe('core-migrate push as real processes', () => {
     const args = [source, '--core', core.url, '--journal', 'push.journal', '--concurrency', '2'];
     const first = pushProcess(args, dir);
     const firstExit = collect(first);
-    while (operationRequests(core).length < 10) await new Promise((resolve) => setTimeout(resolve, 2));
+    await whileRunning(firstExit, () => operationRequests(core).length >= 10);
     // The first push is held mid-way (a slow core) until the second one has come and gone.
     core.faults.setLatencyMs(500);
     const second = await collect(pushProcess(args, dir));
@@ -153,9 +166,9 @@ describe('core-migrate push as real processes', () => {
     try {
       const child = pushProcess([source, '--core', proxy.url, '--journal', 'push.journal', '--concurrency', '4'], dir);
       const exit = collect(child);
-      while (operationRequests(core).length < 10) await new Promise((resolve) => setTimeout(resolve, 2));
+      await whileRunning(exit, () => operationRequests(core).length >= 10);
       proxy.setStall(true);
-      while (proxy.stalled() === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      await whileRunning(exit, () => proxy.stalled() > 0);
       // The request deadline (30 s) is far away: only the stop's grace can end these requests.
       child.kill('SIGINT');
       const { code, stdout, stderr } = await exit;

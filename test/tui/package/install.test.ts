@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,21 +18,50 @@ async function version(workspace: string): Promise<string> {
   return (JSON.parse(await readFile(join(root, workspace, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+/** What `npm pack --workspace core-client --workspace core-migrate` reads from the repository. */
+const PACKED_FROM = [
+  'package.json',
+  'tsconfig.json',
+  'core-client/package.json',
+  'core-client/tsconfig.build.json',
+  'core-client/src',
+  'tui/package.json',
+  'tui/tsconfig.build.json',
+  'tui/src',
+  'tui/bin',
+  'infra/package.json',
+  'test/package.json',
+];
+
+/**
+ * A copy of the repository's packed parts (its node_modules linked), where `npm pack` runs: each workspace's prepack
+ * build empties its dist/ and compiles it again, which took the repository's own dist/ away for seconds from the
+ * tests that start the binary meanwhile (a push test failed on `Cannot find module .../tui/dist/invocation.js`).
+ */
+async function packingCopy(): Promise<string> {
+  const copy = await mkdtemp(join(tmpdir(), 'core-migrate-pack-root-'));
+  for (const path of PACKED_FROM) await cp(join(root, path), join(copy, path), { recursive: true });
+  await symlink(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  return copy;
+}
+
 /**
  * The package as an operator gets it: the workspaces packed, the two tarballs installed with npm into an empty
  * folder outside the repository (third-party packages from the registry), and the command run from there.
  */
 describe('the packed core-migrate, installed outside the repository', () => {
   let packs: string;
+  let packingRoot: string;
   let home: string;
   let bin: string;
 
   beforeAll(async () => {
     packs = await mkdtemp(join(tmpdir(), 'core-migrate-packs-'));
+    packingRoot = await packingCopy();
     home = await mkdtemp(join(tmpdir(), 'core-migrate-home-'));
     // The README's command, word for word: it makes exactly the two tarballs it says.
     await run('npm', ['pack', '--workspace', 'core-client', '--workspace', 'core-migrate', '--pack-destination', packs], {
-      cwd: root,
+      cwd: packingRoot,
       env,
       maxBuffer: 1 << 24,
     });
@@ -47,6 +76,7 @@ describe('the packed core-migrate, installed outside the repository', () => {
 
   afterAll(async () => {
     await rm(packs, { recursive: true, force: true });
+    await rm(packingRoot, { recursive: true, force: true });
     await rm(home, { recursive: true, force: true });
   });
 
