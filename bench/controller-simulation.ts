@@ -1,4 +1,5 @@
 import { type ControllerTuning, defaultConcurrencyLimits, fixedConcurrency } from '../core-client/src/push/concurrency.js';
+import { mean } from './medians.js';
 import { defaultContention } from '../test/core-double/contention.js';
 import { type CoreModel, simulatePush } from '../test/core-client/push/simulated-core.js';
 
@@ -33,9 +34,9 @@ export function benchControllerSimulation(tunings: Record<string, Partial<Contro
       for (const [tuningName, tuning] of Object.entries(tunings)) {
         const runs = SEEDS.map((seed) => simulatePush(model, defaultConcurrencyLimits, answers, seed, tuning));
         const ratios = runs.map((run) => run.rate / best);
-        const mean = ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length;
-        const meanLimit = runs.reduce((sum, run) => sum + run.meanLimit, 0) / runs.length;
-        row[tuningName] = `${mean.toFixed(3)} (lowest ${Math.min(...ratios).toFixed(2)}, limit ${meanLimit.toFixed(1)})`;
+        const meanRatio = mean(ratios);
+        const meanLimit = mean(runs.map((run) => run.meanLimit));
+        row[tuningName] = `${meanRatio.toFixed(3)} (lowest ${Math.min(...ratios).toFixed(2)}, limit ${meanLimit.toFixed(1)})`;
       }
       rows.push(row);
     }

@@ -11,6 +11,7 @@ import { type ConcurrencyLimits, defaultConcurrencyLimits, fixedConcurrency } fr
 import { runPush } from '../core-client/src/push/engine.js';
 import { Secret } from '../core-client/src/secret.js';
 import { BENCH_API_KEY, type DoubleProcess, type DoubleSettings, startDoubleProcess } from './double-process.js';
+import { mean } from './medians.js';
 
 export { startDoubleProcess } from './double-process.js';
 
@@ -219,8 +220,12 @@ async function enginePush(urls: string[], operations: ImportOperation[], journal
     });
     const seconds = (performance.now() - started) / 1000;
     if (summary.imported !== operations.length) throw new Error(`engine: ${summary.imported} of ${operations.length} imported`);
-    const meanLimit = mean(limitsSeen);
-    return { perSecond: operations.length / seconds, seconds, operations: operations.length, ...(meanLimit === undefined ? {} : { meanLimit }) };
+    return {
+      perSecond: operations.length / seconds,
+      seconds,
+      operations: operations.length,
+      ...(limitsSeen.length === 0 ? {} : { meanLimit: mean(limitsSeen) }),
+    };
   } finally {
     await client.close();
   }
@@ -282,8 +287,4 @@ async function rawLoad(url: string, operations: ImportOperation[], load: { inFli
   }
   const seconds = (performance.now() - started) / 1000;
   return { perSecond: operations.length / seconds, seconds, operations: operations.length };
-}
-
-function mean(values: readonly number[]): number | undefined {
-  return values.length === 0 ? undefined : values.reduce((sum, value) => sum + value, 0) / values.length;
 }

@@ -16,7 +16,7 @@ import {
 import { runPush } from '../core-client/src/push/engine.js';
 import { contractOnlyIdentityOptions, defaultIdentityOptions } from '../core-client/src/push/identity-options.js';
 import { Secret } from '../core-client/src/secret.js';
-import { median, medianAndSpread } from './medians.js';
+import { mean, median, medianAndSpread } from './medians.js';
 import { bcryptHash, benchPhoneNumber, rawLoad, type RawUserSteps, userEmail } from './raw-load.js';
 
 const run = promisify(execFile);
@@ -328,7 +328,7 @@ export async function pushFor(
         if (event.type === 'progress') limits.push(event.concurrency);
       },
     });
-    const meanLimit = limits.length === 0 ? Number.NaN : limits.reduce((sum, limit) => sum + limit, 0) / limits.length;
+    const meanLimit = mean(limits);
     const created = run.line === 'passwordless' ? summary.passwordlessCreated : summary.imported;
     return { perSecond: created / (summary.elapsedMs / 1000), users: created, meanLimit };
   } finally {
