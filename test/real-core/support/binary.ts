@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { REAL_CORE_API_KEY } from './real-core.js';
@@ -29,7 +30,22 @@ export async function coreMigrate(args: string[], cwd: string): Promise<BinaryRu
 
 /** A failed run's whole output in an assertion message, so a red CI names what the core or the command said. */
 export function described(run: BinaryRun): string {
-  return `exit ${String(run.code)}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+  return `exit ${String(run.code)}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}${reportOf(run)}`;
+}
+
+const ReportPathSchema = z.looseObject({ reportPath: z.string() });
+
+/** The report a `--json` run names (why each record failed, in the command's words), or '' when there is none. */
+function reportOf(run: BinaryRun): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(run.stdout);
+  } catch {
+    return '';
+  }
+  const named = ReportPathSchema.safeParse(parsed);
+  if (!named.success || !existsSync(named.data.reportPath)) return '';
+  return `\n--- report\n${readFileSync(named.data.reportPath, 'utf8')}`;
 }
 
 /** The one JSON document a `--json` run prints on standard output. */
