@@ -27,6 +27,11 @@ export interface ContentionSettings {
   slowerEveryUsers?: number;
   /** A read (a lookup by email) takes this much longer per 1,000 users held; reads do not wait for the store. */
   readMsPerThousandUsers?: number;
+  /**
+   * The share of passwordless consumes that lose the lock after they used their code up (`store.useCode`): a real
+   * core deletes the code in a transaction of its own before it creates the user.
+   */
+  lostConsumeUsedCode?: number;
 }
 
 /**
@@ -34,7 +39,8 @@ export interface ContentionSettings {
  * double's locking model, measured on a real core"): the share of 500s keeps rising past 4 in flight (medians of
  * seven runs: 5%, 8%, 15% and 29% at 2, 4, 8 and 16, the store filling to a few thousand users meanwhile, which
  * `slowerEveryUsers` accounts for), a lost write takes about as long as a written one, a store of 20,000 users loses
- * 18%, 36%, 41% and 75%, and a lookup takes 13 ms empty and 65 ms at 20,000 users. `writeMs` and a latency of 6 ms
+ * 18%, 36%, 41% and 75%, and a lookup takes 13 ms empty and 65 ms at 20,000 users. Of the consumes that lost the
+ * lock, 51 of 1,152 and 106 of 1,191 had used their code up (`npm run bench -- lock-leftovers`). `writeMs` and a latency of 6 ms
  * (`CALIBRATED_LATENCY_MS` of the bench) give the real core's 11-13 ms a write alone and 150-250 imports a second
  * at best on this shared machine.
  */
@@ -46,6 +52,7 @@ export const defaultContention: ContentionSettings = Object.freeze({
   lostWriteTakesTurn: true,
   slowerEveryUsers: 8_000,
   readMsPerThousandUsers: 2.5,
+  lostConsumeUsedCode: 0.07,
 });
 
 /** The double's model before it was measured against a real core (issue 20): 33% lost from 4 on, lost writes at once, no slowing. */
@@ -106,6 +113,11 @@ export class SerialStore {
 export function isWriteCall(method: string, path: string): boolean {
   if (method !== 'POST' && method !== 'PUT') return false;
   return path.split('?')[0]?.endsWith(CorePaths.signIn) !== true;
+}
+
+/** A passwordless consume (its code is used up in a transaction of its own, before the user is made). */
+export function isConsumeCall(method: string, path: string): boolean {
+  return method === 'POST' && path.split('?')[0]?.endsWith(CorePaths.passwordlessConsume) === true;
 }
 
 /**

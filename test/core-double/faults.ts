@@ -55,6 +55,7 @@ export class FaultPlan {
   #storm: { until: number; answer: FaultAnswer } | undefined;
   #poison: { text: string; answer: FaultAnswer } | undefined;
   readonly #random: () => number;
+  #consumesToLose = 0;
 
   /** `random` in [0, 1): who loses a lock conflict (seeded in tests that need the same losers each run). */
   constructor(random: () => number = Math.random) {
@@ -89,6 +90,30 @@ export class FaultPlan {
   /** How much longer a read takes on a store that holds `usersHeld` users (under contention). */
   readDelayMs(usersHeld: number): number {
     return this.#contention === undefined ? 0 : readDelayMs(this.#contention, usersHeld);
+  }
+
+  /** Whether a passwordless consume that lost the lock had used its code up before (`lostConsumeUsedCode`). */
+  lostConsumeUsedCode(): boolean {
+    return this.#contention?.lostConsumeUsedCode !== undefined && this.#random() < this.#contention.lostConsumeUsedCode;
+  }
+
+  /**
+   * The next `count` passwordless consumes of a code that is there use it up, then lose the store's lock (the
+   * locked-table 500), as a real in-memory core's consume can: its retry finds the code used and no user made.
+   */
+  loseConsumesAfterUse(count: number): void {
+    this.#consumesToLose += count;
+  }
+
+  get consumesToLose(): number {
+    return this.#consumesToLose;
+  }
+
+  /** Whether this consume is one `loseConsumesAfterUse` asked for; counts it. */
+  takeLostConsume(): boolean {
+    if (this.#consumesToLose === 0) return false;
+    this.#consumesToLose -= 1;
+    return true;
   }
 
   /** Whether a write that lost the lock takes its turn in the store before it fails (the real store) or fails at once. */
@@ -209,6 +234,7 @@ export class FaultPlan {
     this.#queue.length = 0;
     this.#byRequestNumber.clear();
     this.#slowBodies = [];
+    this.#consumesToLose = 0;
   }
 
   /** The fault for this request, if any; consumes it. */

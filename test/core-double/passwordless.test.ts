@@ -115,6 +115,26 @@ describe('core double: passwordless users', () => {
     expect(double.passwordlessUsers()).toHaveLength(1);
   });
 
+  it("a consume uses up every code of its login, as a real core's does", async () => {
+    const first = await code({ phoneNumber: PHONE });
+    const second = await code({ phoneNumber: PHONE });
+    const other = await code({ phoneNumber: '+447700900123' });
+    expect((await call('POST', '/recipe/signinup/code/consume', first)).json).toMatchObject({ status: 'OK', createdNewUser: true });
+    expect((await call('POST', '/recipe/signinup/code/consume', second)).json).toEqual({ status: 'RESTART_FLOW_ERROR' });
+    expect(double.passwordlessCodes()).toMatchObject([{ preAuthSessionId: other.preAuthSessionId }]);
+  });
+
+  it("a consume lost to the store's lock after it used its code: a 500, the login's codes gone, no user made", async () => {
+    double.faults.loseConsumesAfterUse(1);
+    const lost = await code({ phoneNumber: PHONE });
+    expect(await call('POST', '/recipe/signinup/code/consume', lost)).toMatchObject({ status: 500, text: expect.stringContaining('database table is locked') });
+    expect(double.passwordlessCodes()).toEqual([]);
+    expect(double.passwordlessUsers()).toEqual([]);
+    // Its retry finds the code used; a fresh code makes the user.
+    expect((await call('POST', '/recipe/signinup/code/consume', lost)).json).toEqual({ status: 'RESTART_FLOW_ERROR' });
+    expect((await call('POST', '/recipe/signinup/code/consume', await code({ phoneNumber: PHONE }))).json).toMatchObject({ createdNewUser: true });
+  });
+
   it("changes the phone or email only with rid: passwordless; without it the path is the password user's update (400)", async () => {
     const id = ((await signUp({ phoneNumber: PHONE }))['user'] as { id: string }).id;
     await call('POST', '/recipe/userid/map', { superTokensUserId: id, externalUserId: 'old-1' });

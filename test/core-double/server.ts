@@ -1,8 +1,8 @@
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from '../../core-client/src/contract/names.js';
-import { type DoubleAnswer, textAnswer } from './answers.js';
-import { type ContentionSettings, LOCKED_TABLE_TEXT, isWriteCall, writesToStore } from './contention.js';
+import { type DoubleAnswer, isJsonObject, textAnswer } from './answers.js';
+import { type ContentionSettings, LOCKED_TABLE_TEXT, isConsumeCall, isWriteCall, writesToStore } from './contention.js';
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import { answerCall } from './routes.js';
@@ -96,6 +96,8 @@ export interface CoreDouble {
     slowBodyNext(count: number, ms: number, method?: string, path?: string): void;
     /** A store that locks (`defaultContention`, measured on a real in-memory core: contention.ts). */
     setContention(settings: ContentionSettings | undefined): void;
+    /** The next `count` passwordless consumes of a code that is there use it up, then answer the locked-table 500 (no user made). */
+    loseConsumesAfterUse(count: number): void;
     /** Serve at most `size` requests at once, the others wait (undefined: no limit). */
     setCapacity(size: number | undefined): void;
     /** Every request arriving in the next `ms` gets `answer`, e.g. 429 with Retry-After 1 (a rate-limit storm). */
@@ -136,6 +138,13 @@ class RequestRing {
     this.#slots = [];
     this.#next = 0;
   }
+}
+
+/** A consume that lost the lock after its first transaction: its code is used up, no user made. False when it had no code. */
+function useCodeOf(store: UserStore, body: unknown): boolean {
+  if (!isJsonObject(body)) return false;
+  const { preAuthSessionId, linkCode } = body;
+  return typeof preAuthSessionId === 'string' && typeof linkCode === 'string' && store.useCode(preAuthSessionId, linkCode);
 }
 
 function parseJson(text: string): unknown {
@@ -213,10 +222,14 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
         return;
       }
       const write = fault === undefined && writesToStore(call.method, call.path, body);
-      if (write && plan.losesLock(inFlight, store.size)) {
+      const consume = fault === undefined && isConsumeCall(call.method, call.path);
+      // `loseConsumesAfterUse`: a consume whose code is there uses it up, then loses the lock.
+      const consumeLost = consume && plan.consumesToLose > 0 && useCodeOf(store, parseJson(rawBody)) && plan.takeLostConsume();
+      if (consumeLost || (write && plan.losesLock(inFlight, store.size))) {
         // On the real store a lost write fails after its turn, as late as a written one; the earlier model answered it
         // at once, before any latency (core-behaviour.md, "Under concurrency").
         if (plan.lostWriteTakesTurn) await plan.storeTurn(store.size);
+        if (consume && !consumeLost && plan.lostConsumeUsedCode()) useCodeOf(store, parseJson(rawBody));
         await respond(response, textAnswer(500, LOCKED_TABLE_TEXT), call, { immediate: !plan.lostWriteTakesTurn });
         return;
       }
@@ -319,6 +332,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
       releaseHeld: () => plan.releaseHeld(),
       slowBodyNext: (count, ms, method, path) => plan.slowBodyNext(count, ms, method, path),
       setContention: (contention) => plan.setContention(contention),
+      loseConsumesAfterUse: (count) => plan.loseConsumesAfterUse(count),
       setCapacity: (size) => plan.setCapacity(size),
       failFor: (ms, answer) => plan.failFor(ms, answer),
       failBodiesContaining: (text, answer) => plan.failBodiesContaining(text, answer),

@@ -131,8 +131,8 @@ export class UserStore {
   }
 
   /**
-   * `POST /recipe/signinup/code/consume`: uses the code up and creates the login's passwordless user, or finds the
-   * one it has. Undefined for a code that does not exist, was used or removed, or expired (`RESTART_FLOW_ERROR`).
+   * `POST /recipe/signinup/code/consume`: uses the code up (with every other code of its login, as a real core
+   * does) and creates the login's passwordless user, or finds the one it has. Undefined for a code that does not exist, was used or removed, or expired (`RESTART_FLOW_ERROR`).
    */
   consumeCode(
     scope: Scope,
@@ -142,7 +142,7 @@ export class UserStore {
   ): { user: StoredPasswordlessUser; createdNewUser: boolean; login: PasswordlessLogin } | undefined {
     const code = this.#codes.get(preAuthSessionId);
     if (code === undefined || code.linkCode !== linkCode || code.appId !== scope.appId || code.tenantId !== scope.tenantId) return undefined;
-    this.#codes.delete(preAuthSessionId);
+    this.removeCodes(code, code.login);
     if (now > code.timeCreated + CODE_LIFETIME_MS) return undefined;
     const existing = this.findPasswordlessUser(scope, code.login);
     if (existing !== undefined) return { user: existing, createdNewUser: false, login: code.login };
@@ -153,6 +153,19 @@ export class UserStore {
     // The code went to that email: it is verified, as a real core marks it.
     if ('email' in code.login) this.#verified.add(`${user.id}\n${code.login.email}`);
     return { user, createdNewUser: true, login: code.login };
+  }
+
+  /**
+   * The first part of a consume on its own: the code's login loses every code, and no user is made. A real core
+   * deletes the login's codes in a transaction of its own, then looks for the user and creates it in others: a
+   * consume that loses the store's lock after the first has used its code up and created nobody. False when the
+   * code is not there.
+   */
+  useCode(preAuthSessionId: string, linkCode: string): boolean {
+    const code = this.#codes.get(preAuthSessionId);
+    if (code === undefined || code.linkCode !== linkCode) return false;
+    this.removeCodes(code, code.login);
+    return true;
   }
 
   /** `POST /recipe/signinup/codes/remove`: every code of the login goes. */

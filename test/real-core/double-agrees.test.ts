@@ -251,6 +251,11 @@ const EXCHANGES: Exchange[] = [
   { name: 'remove the codes of the number', method: 'POST', path: '/recipe/signinup/codes/remove', body: { phoneNumber: PHONE } },
   { name: 'remove codes without a login', method: 'POST', path: '/recipe/signinup/codes/remove', body: {} },
   { name: 'consume a removed code', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'leftCode') },
+  // A consume uses up every code of its login (the real core deletes the login's devices), not only its own.
+  { name: 'a first code for a new number', method: 'POST', path: '/recipe/signinup/code', body: { phoneNumber: '+447700900123' }, keep: 'firstOfTwo' },
+  { name: 'a second code for it', method: 'POST', path: '/recipe/signinup/code', body: { phoneNumber: '+447700900123' }, keep: 'secondOfTwo' },
+  { name: 'consume the first', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'firstOfTwo'), keep: 'twoCodesUser' },
+  { name: 'the second is gone with it', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'secondOfTwo') },
   { name: 'a number in no format', method: 'POST', path: '/recipe/signinup/code', body: { phoneNumber: '12' }, keep: 'oddCode' },
   { name: 'consume: stored as given', method: 'POST', path: '/recipe/signinup/code/consume', bodyOf: (ids) => codeOf(ids, 'oddCode'), keep: 'oddUser' },
   { name: 'an email-link code', method: 'POST', path: '/recipe/signinup/code', body: { email: ' PL@Example.com ' }, keep: 'emailCode' },

@@ -255,8 +255,15 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
   return { userId: result.userId, createdHere: ours, outcomeEnd, ...resumed };
 }
 
-/** How many codes one creation makes at most: a second only when the first was used by an attempt whose answer was lost. */
-const MAX_CODES_PER_CREATION = 2;
+/**
+ * How many codes one creation makes at most. A consume that loses a real in-memory core's lock has often used its
+ * code up without making the user (the core deletes the login's codes in a transaction of its own, then creates the
+ * user in another; 51 of 1,152 lost consumes, `npm run bench -- lock-leftovers`), so its retry hears the code is gone
+ * and a fresh code is made. At 25 in flight 2 of 600 phone users lost two consumes in a row that way.
+ */
+const MAX_CODES_PER_CREATION = 6;
+/** Codes found gone by a consume that had no lost attempt (another consume for the login used them) before the creation fails. */
+const MAX_CODES_GONE_UNEXPLAINED = 2;
 
 /**
  * A passwordless user: a code made for its login and consumed at once (the core sends nothing). The code's handles are
@@ -282,16 +289,24 @@ async function createPasswordless(item: PasswordlessOperation, context: UserStep
   // An earlier run announced it and stopped before the answer: a code it made may still be there.
   if (announcedBefore) await context.send((call) => client.removePasswordlessCodes(login, call));
   await context.announce(item);
-  const consumeTrace: SendTrace = { mayHaveReachedCore: false };
   const codeTrace: SendTrace = { mayHaveReachedCore: false, lockConflictWritesNothing: true };
-  for (let made = 1; made <= MAX_CODES_PER_CREATION; made += 1) {
+  let consumeLost = false;
+  let goneUnexplained = 0;
+  let made = 0;
+  while (made < MAX_CODES_PER_CREATION && goneUnexplained < MAX_CODES_GONE_UNEXPLAINED) {
+    made += 1;
     const code = await context.send((call) => client.createPasswordlessCode(login, call), codeTrace);
+    const consumeTrace: SendTrace = { mayHaveReachedCore: false };
     const result = await context.send((call) => client.consumePasswordlessCode(code, call), consumeTrace);
-    // A retry of a consume whose answer was lost finds its code used: the user is there, a new code finds it.
-    if (result.outcome === 'codeGone') continue;
+    consumeLost ||= consumeTrace.mayHaveReachedCore;
+    // A retry of a consume whose answer was lost finds its code used, the user made or not: a fresh code tells.
+    if (result.outcome === 'codeGone') {
+      if (!consumeTrace.mayHaveReachedCore) goneUnexplained += 1;
+      continue;
+    }
     // A code request whose answer was lost may have left a code of its own.
     if (codeTrace.mayHaveReachedCore) await context.send((call) => client.removePasswordlessCodes(login, call));
-    const ours = result.outcome === 'created' || announcedBefore || consumeTrace.mayHaveReachedCore;
+    const ours = result.outcome === 'created' || announcedBefore || consumeLost;
     if (!ours) return existingPasswordless(item, context, result.userId, 'consume');
     journal?.recordStep(item, 'created', { u: result.userId });
     const outcomeEnd = result.outcome === 'existing' ? createdByLostAnswer(item) : doneEnd(item, true);
@@ -302,7 +317,7 @@ async function createPasswordless(item: PasswordlessOperation, context: UserStep
     end: {
       kind: 'failed',
       code: 'passwordlessCodeGone',
-      reason: `the core answered ${MAX_CODES_PER_CREATION} fresh codes for this login as used or expired (RESTART_FLOW_ERROR), so the user was not created; a resume retries it`,
+      reason: `the core answered ${made} fresh codes for this login as used or expired (RESTART_FLOW_ERROR), so the user was not created; a resume retries it`,
     },
   };
 }

@@ -189,6 +189,37 @@ describe('runPush with passwordless users', () => {
     );
   });
 
+  it("consumes that used their code up, then lost the store's lock, three in a row: a fresh code each time, the user created once", async () => {
+    bench.core.faults.loseConsumesAfterUse(3);
+    const { summary } = await bench.push([phoneOperation(1)], { identity: defaultIdentityOptions });
+    expect(summary).toMatchObject({ passwordlessCreated: 1, failed: 0, steps: { mapped: 1 } });
+    expect(bench.core.passwordlessUsers()).toHaveLength(1);
+    expect(bench.core.passwordlessCodes()).toEqual([]);
+    expect(bench.core.requests().filter((request) => request.path.endsWith('/signinup/code'))).toHaveLength(4);
+  });
+
+  it('a core that uses every code up and makes no user: the creation fails after a bounded number of codes, with the reason', async () => {
+    bench.core.faults.loseConsumesAfterUse(1_000);
+    const { summary } = await bench.push([phoneOperation(1), emailLinkOperation(2)], { identity: defaultIdentityOptions });
+    expect(summary).toMatchObject({ passwordlessCreated: 0, failed: 2 });
+    expect(bench.core.passwordlessUsers()).toEqual([]);
+    expect(bench.core.requests().filter((request) => request.path.endsWith('/signinup/code'))).toHaveLength(12);
+    expect(await bench.reportLines()).toContainEqual(
+      expect.objectContaining({ code: 'passwordlessCodeGone', reason: expect.stringContaining('the core answered 6 fresh codes for this login as used') }),
+    );
+  });
+
+  it('a code found gone on its first answer (another consume used it) is made again once, then the creation fails', async () => {
+    bench.core.faults.failBodiesContaining('linkCode', {
+      status: 200,
+      body: JSON.stringify({ status: 'RESTART_FLOW_ERROR' }),
+      contentType: 'application/json',
+    });
+    const { summary } = await bench.push([phoneOperation(1)], { identity: defaultIdentityOptions });
+    expect(summary).toMatchObject({ passwordlessCreated: 0, failed: 1 });
+    expect(bench.core.requests().filter((request) => request.path.endsWith('/signinup/code'))).toHaveLength(2);
+  });
+
   it('a core that loses the passwordless calls mid-run stops the push once, not per user', async () => {
     bench.core.identity.setMissing(['passwordless']);
     const { summary } = await bench.push([phoneOperation(1), phoneOperation(2), phoneOperation(3)], {
