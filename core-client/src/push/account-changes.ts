@@ -8,7 +8,7 @@ import type { AccountState } from '../journal/journal-lines.js';
 import type { Journal } from '../journal/journal.js';
 import type { OperationEnd } from './outcome.js';
 import { assignRoles, roleNotes } from '../roles/user-roles.js';
-import type { UserStepContext } from './user-steps.js';
+import { type UserStepContext, verifyEmailAtCore } from './user-steps.js';
 import { optional } from '../optional.js';
 
 /** A sync's change counts nothing of the steps' (the delta's counts say what changed). */
@@ -97,12 +97,8 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
       }
       if (pending.has('verification') && options.verifyEmails) {
         if (operation.identity?.emailVerified === true) {
-          const token = await context.send((call) => client.createEmailVerificationToken({ userId, email: operation.email }, call));
-          if (token.outcome === 'token') {
-            const verified = await context.send((call) => client.verifyEmail(token.token, call));
-            if (verified.outcome === 'invalidToken')
-              return { kind: 'failed', code: 'verificationFailed', reason: 'the core refused its own fresh verification token; the next sync retries it' };
-          }
+          if (!(await verifyEmailAtCore(context, userId, operation.email)))
+            return { kind: 'failed', code: 'verificationFailed', reason: 'the core refused its own fresh verification token; the next sync retries it' };
         } else {
           await context.send((call) => client.unverifyEmail({ userId, email: operation.email }, call));
         }

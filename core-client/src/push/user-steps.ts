@@ -73,6 +73,24 @@ function groupsOfCreation(item: ImportOperation): FieldGroup[] {
   return item.kind === 'passwordImport' ? ['credentials', 'email'] : ['credentials', 'email', 'verification'];
 }
 
+/**
+ * Marks the user's email verified with a fresh token, used at once. A verify whose answer was lost (a reset, a
+ * timeout, a 500) may have been carried out, and the core deletes a token as it verifies: its retry hears the token
+ * is invalid, so one more token asks the core, which answers "already verified" if it was. False when the core
+ * refused a fresh token it had answered.
+ */
+export async function verifyEmailAtCore(context: Pick<UserStepContext, 'client' | 'send'>, userId: string, email: string): Promise<boolean> {
+  for (let tokens = 1; tokens <= 2; tokens += 1) {
+    const token = await context.send((call) => context.client.createEmailVerificationToken({ userId, email }, call));
+    if (token.outcome === 'alreadyVerified') return true;
+    const trace: SendTrace = { mayHaveReachedCore: false };
+    const verified = await context.send((call) => context.client.verifyEmail(token.token, call), trace);
+    if (verified.outcome === 'verified') return true;
+    if (!trace.mayHaveReachedCore) return false;
+  }
+  return false;
+}
+
 /** Who the user is after its creation step, or how the operation ended already. */
 type Creation =
   | {
@@ -146,12 +164,8 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
 
   if (options.verifyEmails && item.kind === 'passwordImport' && identity.emailVerified && done.has('verified')) context.count('verified');
   else if (options.verifyEmails && item.kind === 'passwordImport' && identity.emailVerified) {
-    const token = await context.send((call) => context.client.createEmailVerificationToken({ userId, email: item.email }, call));
-    if (token.outcome === 'token') {
-      const verified = await context.send((call) => context.client.verifyEmail(token.token, call));
-      if (verified.outcome === 'invalidToken') {
-        return { kind: 'failed', code: 'verificationFailed', reason: 'the core refused its own fresh verification token; a resume retries it' };
-      }
+    if (!(await verifyEmailAtCore(context, userId, item.email))) {
+      return { kind: 'failed', code: 'verificationFailed', reason: 'the core refused its own fresh verification token; a resume retries it' };
     }
     journal?.recordStep(item, 'verified');
     context.count('verified');

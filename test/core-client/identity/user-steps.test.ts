@@ -40,6 +40,28 @@ describe("runPush with each user's identity steps", () => {
     ]);
   });
 
+  it('a verification carried out whose answer was lost: its retry hears the token is gone, a fresh token hears "already verified"', async () => {
+    // The verify is acted on, but its body comes after the client's 2 s deadline: a lost answer, retried.
+    bench.core.faults.slowBodyNext(1, 3_000, 'POST', '/recipe/user/email/verify');
+    const { summary } = await bench.push([withIdentity(1)], { identity: defaultIdentityOptions });
+    expect(summary).toMatchObject({ imported: 1, failed: 0, steps: { verified: 1, metadataWritten: 1 } });
+    const [user] = bench.core.users();
+    expect(user !== undefined && bench.core.identity.isVerified(user.id, user.email)).toBe(true);
+    expect(bench.core.requests().filter((request) => request.path.endsWith('/email/verify/token'))).toHaveLength(2);
+  });
+
+  it('a core that refuses its own fresh token (answered, nothing lost): the user fails with the reason, no second token', async () => {
+    bench.core.faults.failBodiesContaining('"method":"token"', {
+      status: 200,
+      body: '{"status":"EMAIL_VERIFICATION_INVALID_TOKEN_ERROR"}',
+      contentType: 'application/json',
+    });
+    const { summary } = await bench.push([withIdentity(1)], { identity: defaultIdentityOptions });
+    expect(summary).toMatchObject({ imported: 0, failed: 1, steps: { verified: 0 } });
+    expect(await bench.reportLines()).toContainEqual(expect.objectContaining({ code: 'verificationFailed' }));
+    expect(bench.core.requests().filter((request) => request.path.endsWith('/email/verify/token'))).toHaveLength(1);
+  });
+
   it('a core that loses a call mid-run stops the push once (not per user); the resume finishes the created user without importing it again', async () => {
     const items = [withIdentity(1), withIdentity(2), withIdentity(3)];
     bench.core.identity.setMissing(['mapping']);
