@@ -6,13 +6,7 @@ import { promisify } from 'node:util';
 import { CoreClient } from '../core-client/src/http/core-client.js';
 import type { ImportOperation } from '../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
-import {
-  type ConcurrencyLimits,
-  type ControllerReading,
-  type ControllerTuning,
-  defaultConcurrencyLimits,
-  fixedConcurrency,
-} from '../core-client/src/push/concurrency.js';
+import { type ConcurrencyLimits, type ControllerReading, type ControllerTuning, defaultConcurrencyLimits } from '../core-client/src/push/concurrency.js';
 import { runPush } from '../core-client/src/push/engine.js';
 import { contractOnlyIdentityOptions, defaultIdentityOptions } from '../core-client/src/push/identity-options.js';
 import { Secret } from '../core-client/src/secret.js';
@@ -57,7 +51,10 @@ export interface RealCoreBenchOptions {
   /** Seconds a figure. */
   seconds?: number;
   holding?: number;
-  /** Rounds of each line's figures, their order reversed every other round; medians and spreads are printed. */
+  /**
+   * Rounds of each line's figures: each raw level with a push next to it, the order reversed every other round;
+   * medians and spreads are printed.
+   */
   rounds?: number;
   /** Parts of core names to run (all when absent). */
   only?: string[];
@@ -67,16 +64,18 @@ export interface RealCoreBenchOptions {
 /**
  * Issue 29: the default push against real cores (../shared/real-core/: in-memory, empty and holding 20,000 users;
  * PostgreSQL), side by side with a raw load at fixed concurrency that sends what the push sends per user (prebuilt
- * bodies, keep-alive, each 500 sent again after 20 ms), and with the engine held at fixed 4 (what the engine costs
- * apart from its controller). Each core is warmed first (its JIT compiles the import path: the first seconds of a
- * fresh core are several times slower). Each round runs every figure of a line once; the order is reversed every
- * other round, so a core that slows as it fills, or a neighbour's load, weighs on both sides alike.
+ * bodies, keep-alive, each 500 sent again after 20 ms). Each core is warmed first (its JIT compiles the import path:
+ * the first seconds of a fresh core are several times slower). Each round runs every raw level once, each with a
+ * default push right next to it (before it in one round, after it in the next), and the order of the levels is
+ * reversed every other round: the push is compared with each level on a core in the same state. An in-memory store
+ * slows as it fills (a line's figures add tens of thousands of phone users), and a PostgreSQL one speeds up through its
+ * first minutes, so a push measured once a round, first or last, met another core than the raw levels at the far end.
  */
 export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise<void> {
   const seconds = options.seconds ?? 8;
-  // Five: a figure of 8 s varies by ±20% between rounds and a core may stall for seconds (6.6 s once, on an in-memory
-  // core, 11:11 UTC 2026-11-26); the median of three let one bad figure of two decide a line.
-  const rounds = options.rounds ?? 5;
+  // A figure of 8 s varies by ±20% between rounds and a core may stall for seconds (6.6 s once, on an in-memory core,
+  // 11:11 UTC 2026-11-26): three rounds give each level three pairs and the push fifteen figures a line.
+  const rounds = options.rounds ?? 3;
   const holding = options.holding ?? 20_000;
   const lines = options.lines ?? ['lookup', 'identity', 'passwordless'];
   const cores: RealCore[] = [
@@ -97,28 +96,37 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
         for (const line of lines) {
           await warmLine(url, line, tag);
           const readings: ControllerReading[] = [];
-          const figures = lineFigures(line, url, seconds * 1000, folder, tag, readings);
-          const measured = new Map<string, number[]>(figures.map((figure) => [figure.name, []]));
-          const cpuPerUser = new Map<string, number[]>(figures.map((figure) => [figure.name, []]));
-          const limits: number[] = [];
+          const { push, raws } = lineFigures(line, url, seconds * 1000, folder, tag, readings);
+          const measured: LineFigures = { pushes: [], pairs: new Map(), raw: new Map(), cpuPerUser: new Map(), limits: [] };
+          const measure = async (figure: Figure): Promise<number> => {
+            const cpuBefore = process.cpuUsage();
+            const result = await figure.run();
+            const cpu = process.cpuUsage(cpuBefore);
+            measured.cpuPerUser.set(figure.name, [...(measured.cpuPerUser.get(figure.name) ?? []), (cpu.user + cpu.system) / 1000 / Math.max(1, result.users)]);
+            if (result.meanLimit !== undefined) measured.limits.push(result.meanLimit);
+            return result.perSecond;
+          };
           for (let round = 0; round < rounds; round += 1) {
-            const order = round % 2 === 0 ? figures : [...figures].reverse();
-            for (const figure of order) {
-              const cpuBefore = process.cpuUsage();
-              const result = await figure.run();
-              const cpu = process.cpuUsage(cpuBefore);
-              measured.get(figure.name)?.push(result.perSecond);
-              cpuPerUser.get(figure.name)?.push((cpu.user + cpu.system) / 1000 / Math.max(1, result.users));
-              if (result.meanLimit !== undefined) limits.push(result.meanLimit);
+            const levels = round % 2 === 0 ? raws : [...raws].reverse();
+            for (const [level, raw] of levels) {
+              const pushFirst = round % 2 === 0;
+              const before = await measure(pushFirst ? push : raw);
+              const after = await measure(pushFirst ? raw : push);
+              const [pushed, rawed] = pushFirst ? [before, after] : [after, before];
+              measured.pushes.push({ round, perSecond: pushed });
+              measured.raw.set(level, [...(measured.raw.get(level) ?? []), rawed]);
+              measured.pairs.set(level, [...(measured.pairs.get(level) ?? []), pushed / rawed]);
             }
           }
-          rows.push(summaryRow(core.name, line, measured, cpuPerUser, limits, rounds));
+          rows.push(summaryRow(core.name, line, measured, rounds));
           printReadings(`${core.name}, ${line}`, readings);
           // Each row as soon as it is measured: a run cut short still tells what it measured.
           console.log(JSON.stringify(rows.at(-1)));
-          console.log(
-            JSON.stringify({ core: core.name, line, 'each round': Object.fromEntries([...measured].map(([name, values]) => [name, values.map(Math.round)])) }),
-          );
+          const eachFigure = {
+            push: measured.pushes.map((push) => Math.round(push.perSecond)),
+            ...Object.fromEntries([...measured.raw].map(([level, values]) => [`raw ${level}`, values.map(Math.round)])),
+          };
+          console.log(JSON.stringify({ core: core.name, line, 'each figure, in the order of its level': eachFigure }));
         }
       } finally {
         await run(join(REAL_CORE, 'stop.sh'), [String(core.port)]).catch(() => undefined);
@@ -128,7 +136,7 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
     await rm(folder, { recursive: true, force: true });
   }
   console.log(
-    `\nreal-core: users per second, median (min-max) of ${rounds} rounds, ${seconds} s a figure; ratio: each round's push ÷ that round's best raw level, median (min-max); measured ${new Date().toISOString()}`,
+    `\nreal-core: users per second, median (min-max) of ${rounds} rounds, ${seconds} s a figure, each raw level next to a push; ratios: see summaryRow; measured ${new Date().toISOString()}`,
   );
   console.table(rows);
   console.log(
@@ -141,59 +149,68 @@ interface Figure {
   run: () => Promise<{ perSecond: number; users: number; meanLimit?: number }>;
 }
 
-function lineFigures(line: BenchLine, url: string, ms: number, folder: string, tag: (kind: string) => string, readings: ControllerReading[]): Figure[] {
+/** One line's figures as they are measured: every push, and for each raw level its figures and its pairs' ratios. */
+interface LineFigures {
+  pushes: { round: number; perSecond: number }[];
+  raw: Map<number, number[]>;
+  /** push ÷ raw of each pair (the push measured next to that raw figure), by level. */
+  pairs: Map<number, number[]>;
+  cpuPerUser: Map<string, number[]>;
+  limits: number[];
+}
+
+function lineFigures(
+  line: BenchLine,
+  url: string,
+  ms: number,
+  folder: string,
+  tag: (kind: string) => string,
+  readings: ControllerReading[],
+): { push: Figure; raws: [number, Figure][] } {
   const steps: RawUserSteps = line;
-  const push = (name: string, limits: ConcurrencyLimits, keepReadings: boolean): Figure => ({
-    name,
+  const push: Figure = {
+    name: 'push',
     run: async () => {
       const batch = tag('push');
       // Only the first push of a line logs its controller's readings (one table a line, not one a round).
-      const log = keepReadings && readings.length === 0 ? readings : [];
-      const result = await pushFor(url, { tag: batch, line, ms, limits, journalPath: join(folder, `journal-${batch}`), readings: log });
-      // The mean limit column is the default push's; a fixed push's limit is its level.
-      return keepReadings ? result : { perSecond: result.perSecond, users: result.users };
+      const log = readings.length === 0 ? readings : [];
+      return pushFor(url, { tag: batch, line, ms, limits: defaultConcurrencyLimits, journalPath: join(folder, `journal-${batch}`), readings: log });
     },
-  });
-  return [
-    push('push', defaultConcurrencyLimits, true),
-    ...FIXED_LEVELS.map((level): Figure => ({ name: `raw ${level}`, run: () => rawLoad(url, REAL_CORE_API_KEY, tag('raw'), level, { ms, steps }) })),
-    ...(line === 'lookup' ? [push('push fixed 4', fixedConcurrency(4), false)] : []),
-  ];
+  };
+  const raws = FIXED_LEVELS.map((level): [number, Figure] => [
+    level,
+    { name: `raw ${level}`, run: () => rawLoad(url, REAL_CORE_API_KEY, tag('raw'), level, { ms, steps }) },
+  ]);
+  return { push, raws };
 }
 
 /**
- * One line's row. Two ratios: each round's push ÷ that round's best raw level (the issue's measure), whose best of
- * four noisy figures is biased high (with equal levels and a spread of ±15% a figure, the best of four is about 10%
- * above their mean); and, per raw level, the median over rounds of each round's push ÷ that level, the level being
- * the one where this is lowest: a round's ratio cancels what changes between rounds (the in-memory store fills and
- * slows through a run), and choosing the level on all rounds does not pick each round's luckiest figure. The CPU
- * columns are this process's time a user (the engine's or the raw load's own work; the core runs in its own process).
+ * One line's row. Two ratios: the issue's measure, each round's pushes (their mean) ÷ that round's best raw figure,
+ * whose best of five noisy figures is biased high (with equal levels and a spread of ±15% a figure, the best of
+ * four is about 10% above their mean); and, per raw level, the median of its pairs' push ÷ raw (each push measured
+ * right next to that raw figure), the level being the one where this is lowest: a pair cancels what changes through
+ * a line (the in-memory store fills and slows, a PostgreSQL core speeds up), and choosing the level on all rounds
+ * does not pick each round's luckiest figure. The CPU columns are this process's time a user (the engine's or the
+ * raw load's own work; the core runs in its own process).
  */
-function summaryRow(
-  core: string,
-  line: BenchLine,
-  measured: Map<string, number[]>,
-  cpuPerUser: Map<string, number[]>,
-  limits: number[],
-  rounds: number,
-): Record<string, string | number> {
-  const pushes = measured.get('push') ?? [];
+function summaryRow(core: string, line: BenchLine, figures: LineFigures, rounds: number): Record<string, string | number> {
   const ratios = Array.from({ length: rounds }, (_, round) => {
-    const best = Math.max(...FIXED_LEVELS.map((level) => measured.get(`raw ${level}`)?.[round] ?? 0));
-    return (pushes[round] ?? 0) / best;
+    const best = Math.max(...FIXED_LEVELS.map((level) => figures.raw.get(level)?.[round] ?? 0));
+    return mean(figures.pushes.filter((push) => push.round === round).map((push) => push.perSecond)) / best;
   });
-  const againstLevel = FIXED_LEVELS.map((level) => ({
-    level,
-    ratio: median(pushes.map((push, round) => push / (measured.get(`raw ${level}`)?.[round] ?? Number.NaN))),
-  })).reduce((lowest, next) => (next.ratio < lowest.ratio ? next : lowest));
-  const cpu = (name: string): string => median(cpuPerUser.get(name) ?? []).toFixed(2);
+  const againstLevel = FIXED_LEVELS.map((level) => ({ level, ratio: median(figures.pairs.get(level) ?? []) })).reduce((lowest, next) =>
+    next.ratio < lowest.ratio ? next : lowest,
+  );
+  const cpu = (name: string): string => median(figures.cpuPerUser.get(name) ?? []).toFixed(2);
   return {
     core,
     line,
-    ...Object.fromEntries([...measured].map(([name, values]) => [name, medianAndSpread(values)])),
-    'mean limit': medianAndSpread(limits, 1),
+    push: medianAndSpread(figures.pushes.map((push) => push.perSecond)),
+    ...Object.fromEntries(FIXED_LEVELS.map((level) => [`raw ${level}`, medianAndSpread(figures.raw.get(level) ?? [])])),
+    'mean limit': medianAndSpread(figures.limits, 1),
     'push ÷ best raw': medianAndSpread(ratios, 2),
     'push ÷ best level': `${againstLevel.ratio.toFixed(2)} (raw ${againstLevel.level})`,
+    'push ÷ each level': FIXED_LEVELS.map((level) => median(figures.pairs.get(level) ?? []).toFixed(2)).join(' / '),
     'CPU ms a user, push / raw': `${cpu('push')} / ${cpu(`raw ${againstLevel.level}`)}`,
   };
 }
