@@ -5,6 +5,7 @@ import {
   EmailVerifyTokenAnswerSchema,
   PasswordHashImportAnswerSchema,
   PasswordlessCodeAnswerSchema,
+  PasswordlessConsumeAnswerSchema,
   SignUpAnswerSchema,
 } from '../core-client/src/contract/responses.js';
 
@@ -50,6 +51,8 @@ export function bcryptHash(index: number): string {
 const UserIdSchema = PasswordHashImportAnswerSchema.transform((answer) => answer.user.id);
 const SignedUpIdSchema = SignUpAnswerSchema.transform((answer) => (answer.status === CoreStatus.ok ? answer.user.id : undefined));
 const CodeSchema = PasswordlessCodeAnswerSchema.transform(({ preAuthSessionId, linkCode }) => ({ preAuthSessionId, linkCode }));
+/** Whether a consume made or found the user: a consume that lost the lock after using its code up is retried into RESTART_FLOW_ERROR. */
+const ConsumedSchema = PasswordlessConsumeAnswerSchema.transform((answer) => answer.status === CoreStatus.ok);
 const TokenSchema = EmailVerifyTokenAnswerSchema.transform((answer) => ('token' in answer ? answer.token : undefined));
 
 /**
@@ -126,8 +129,13 @@ export async function rawLoad(
       if (user === undefined) return;
       if (load.steps === 'passwordless') {
         await send('GET', user.phoneLookup);
-        const code = CodeSchema.parse(JSON.parse(await send('POST', CorePaths.passwordlessCode, user.codeBody)));
-        await send('POST', CorePaths.passwordlessConsume, JSON.stringify(code));
+        // As the push does: a consume that answers RESTART_FLOW_ERROR (its code used up by an attempt that lost the
+        // lock) made no user, and a fresh code follows. Counted as done before, it had the raw load claim users the
+        // core did not have (8% to 9% of them on a store holding 20,000 users at 8 in flight).
+        for (let consumed = false; !consumed;) {
+          const code = CodeSchema.parse(JSON.parse(await send('POST', CorePaths.passwordlessCode, user.codeBody)));
+          consumed = ConsumedSchema.parse(JSON.parse(await send('POST', CorePaths.passwordlessConsume, JSON.stringify(code))));
+        }
         done += 1;
         continue;
       }
