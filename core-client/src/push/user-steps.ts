@@ -275,7 +275,7 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
  * user in another; 51 of 1,152 lost consumes, `npm run bench -- lock-leftovers`), so its retry hears the code is gone
  * and a fresh code is made. At 25 in flight 2 of 600 passwordless users lost two consumes in a row that way.
  */
-const MAX_CODES_PER_CREATION = 6;
+export const MAX_CODES_PER_CREATION = 6;
 /** Codes found gone by a consume that had no lost attempt (another consume for the login used them) before the creation fails. */
 const MAX_CODES_GONE_UNEXPLAINED = 2;
 
