@@ -23,6 +23,8 @@ export type RawUserSteps = 'import' | 'lookup' | 'identity' | 'passwordless' | '
 
 export interface RawLoadFigures {
   perSecond: number;
+  /** Users a second from `countFromMs` on (the whole figure's when the load has no such mark). */
+  settledPerSecond: number;
   users: number;
   /** Write requests sent (each sending of a write counted) and how many of them answered 500. */
   writes: number;
@@ -70,7 +72,7 @@ export async function rawLoad(
   apiKey: string,
   tag: string,
   inFlight: number,
-  load: { users?: number; ms?: number; steps: RawUserSteps },
+  load: { users?: number; ms?: number; steps: RawUserSteps; countFromMs?: number },
 ): Promise<RawLoadFigures> {
   const headers = { [CoreHeaders.apiKey]: apiKey, [CoreHeaders.contentType]: REQUEST_CONTENT_TYPE };
   const planned = load.users ?? 100_000;
@@ -124,6 +126,8 @@ export async function rawLoad(
   const deadline = load.ms === undefined ? Number.POSITIVE_INFINITY : started + load.ms;
   let next = 0;
   let done = 0;
+  let mark = { at: started, done: 0 };
+  const marking = load.countFromMs === undefined ? undefined : setTimeout(() => (mark = { at: performance.now(), done }), load.countFromMs);
   const worker = async (): Promise<void> => {
     for (let index = next++; index < planned && performance.now() < deadline; index = next++) {
       const user = bodies[index];
@@ -157,11 +161,14 @@ export async function rawLoad(
   try {
     await Promise.all(Array.from({ length: inFlight }, worker));
   } finally {
+    clearTimeout(marking);
     await pool.close();
   }
+  const ended = performance.now();
   const written = figures.writes - figures.locked;
   return {
-    perSecond: done / ((performance.now() - started) / 1000),
+    perSecond: done / ((ended - started) / 1000),
+    settledPerSecond: (done - mark.done) / ((ended - mark.at) / 1000),
     users: done,
     writes: figures.writes,
     locked: figures.locked,

@@ -22,7 +22,7 @@ const parts: [string, () => Promise<unknown>][] = [
   ['startup', () => benchStartup()],
   ['plan', () => benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3))],
   ['push', () => benchPush({ quick })],
-  ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000, rounds: 1 } : {})],
+  ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000, sweepRounds: 1, pairs: 2 } : {})],
   ['real-core-paired', () => benchRealCorePaired(quick ? { seconds: 4, holding: 2_000 } : {})],
   ['real-core-tunings', () => benchRealCoreTunings(quick ? { pairs: 1, seconds: 4 } : {})],
   ['real-core-login-time', () => benchRealCoreLoginTime(quick ? { seconds: 4, rounds: 1 } : {})],
