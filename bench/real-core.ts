@@ -69,7 +69,8 @@ export interface RealCoreBenchOptions {
  * Issue 29: the default push against real cores (../shared/real-core/: in-memory, empty and holding 20,000 users;
  * PostgreSQL), side by side with a raw load at fixed concurrency that sends what the push sends per user (prebuilt
  * bodies, keep-alive, each 500 sent again after 20 ms). Each core is warmed first (its JIT compiles the import path:
- * the first seconds of a fresh core are several times slower). Each line is measured in two steps:
+ * the first seconds of a fresh core are several times slower); an in-memory core is started (and filled) anew for each
+ * line, the PostgreSQL one serves all three. Each line is measured in two steps:
  *
  * - the sweep finds the best fixed level: every raw level once a round, the order reversed every other round, the
  *   level with the highest median;
@@ -105,11 +106,17 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
   const tag = (kind: string): string => `${kind}${(batch += 1)}`;
   try {
     for (const core of cores) {
-      const url = await startRealCore(core);
       try {
-        await warmCore(url, core, tag);
-        if (core.holding > 0) await fill(url, core.holding, tag);
+        let url: string | undefined;
         for (const line of lines) {
+          // An in-memory store slows as it fills (a lookup line adds some 40,000 users to the empty one), so each line
+          // meets a fresh one, filled anew; a PostgreSQL core keeps its warmth.
+          if (url === undefined || !core.postgresql) {
+            if (url !== undefined) await stopRealCore(core.port);
+            url = await startRealCore(core);
+            await warmCore(url, core, tag);
+            if (core.holding > 0) await fill(url, core.holding, tag);
+          }
           await warmLine(url, line, tag);
           const readings: ControllerReading[] = [];
           const { push, raws } = lineFigures(line, url, { ms: seconds * 1000, countFromMs: settleSeconds * 1000 }, folder, tag, readings);
@@ -150,7 +157,7 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
           console.log(JSON.stringify({ core: core.name, line, 'each figure, in the order run': eachFigure }));
         }
       } finally {
-        await run(join(REAL_CORE, 'stop.sh'), [String(core.port)]).catch(() => undefined);
+        await stopRealCore(core.port);
       }
     }
   } finally {
