@@ -4,6 +4,7 @@ import { LOCKED_TABLE_TEXT } from '../../core-double/contention.js';
 import { Journal, JournalError } from '../../../core-client/src/journal/journal.js';
 import type { PasswordlessOperation } from '../../../core-client/src/plan/operation.js';
 import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
+import { MAX_CODES_PER_CREATION } from '../../../core-client/src/push/user-steps.js';
 import { type PushBench, startPushBench } from './engine-support.js';
 import { emailLinkOperation, phoneOperation } from './plan-fixtures.js';
 
@@ -189,13 +190,13 @@ describe('runPush with passwordless users', () => {
     );
   });
 
-  it("consumes that used their code up, then lost the store's lock, three in a row: a fresh code each time, the user created once", async () => {
-    bench.core.faults.loseConsumesAfterUse(3);
+  it("consumes that used their code up, then lost the store's lock, ten in a row: a fresh code each time, the user created once", async () => {
+    bench.core.faults.loseConsumesAfterUse(10);
     const { summary } = await bench.push([phoneOperation(1)], { identity: defaultIdentityOptions });
     expect(summary).toMatchObject({ passwordlessCreated: 1, failed: 0, steps: { mapped: 1 } });
     expect(bench.core.passwordlessUsers()).toHaveLength(1);
     expect(bench.core.passwordlessCodes()).toEqual([]);
-    expect(bench.core.requests().filter((request) => request.path.endsWith('/signinup/code'))).toHaveLength(4);
+    expect(bench.core.requests().filter((request) => request.path.endsWith('/signinup/code'))).toHaveLength(11);
   });
 
   it('a core that uses every code up and makes no user: the creation fails after a bounded number of codes, with the reason', async () => {
@@ -203,9 +204,12 @@ describe('runPush with passwordless users', () => {
     const { summary } = await bench.push([phoneOperation(1), emailLinkOperation(2)], { identity: defaultIdentityOptions });
     expect(summary).toMatchObject({ passwordlessCreated: 0, failed: 2 });
     expect(bench.core.passwordlessUsers()).toEqual([]);
-    expect(bench.core.requests().filter((request) => request.path.endsWith('/signinup/code'))).toHaveLength(12);
+    expect(bench.core.requests().filter((request) => request.path.endsWith('/signinup/code'))).toHaveLength(2 * MAX_CODES_PER_CREATION);
     expect(await bench.reportLines()).toContainEqual(
-      expect.objectContaining({ code: 'passwordlessCodeGone', reason: expect.stringContaining('the core answered 6 fresh codes for this login as used') }),
+      expect.objectContaining({
+        code: 'passwordlessCodeGone',
+        reason: expect.stringContaining(`the core answered ${MAX_CODES_PER_CREATION} fresh codes for this login as used`),
+      }),
     );
   });
 
