@@ -120,13 +120,14 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
           await warmLine(url, line, tag);
           const readings: ControllerReading[] = [];
           const { push, raws } = lineFigures(line, url, { ms: seconds * 1000, countFromMs: settleSeconds * 1000 }, folder, tag, readings);
-          const measured: LineFigures = { sweep: new Map(), best: 0, pushes: [], pairedRaw: [], cpuPerUser: new Map(), limits: [] };
+          const measured: LineFigures = { sweep: new Map(), best: 0, pushes: [], pairedRaw: [], cpuPerUser: new Map(), limits: [], failed: new Map() };
           const measure = async (figure: Figure): Promise<Rate> => {
             const cpuBefore = process.cpuUsage();
             const result = await figure.run();
             const cpu = process.cpuUsage(cpuBefore);
             measured.cpuPerUser.set(figure.name, [...(measured.cpuPerUser.get(figure.name) ?? []), (cpu.user + cpu.system) / 1000 / Math.max(1, result.users)]);
             if (result.meanLimit !== undefined) measured.limits.push(result.meanLimit);
+            measured.failed.set(figure.name, (measured.failed.get(figure.name) ?? 0) + result.failed);
             return { settled: result.settledPerSecond, whole: result.perSecond };
           };
           for (let round = 0; round < sweepRounds; round += 1) {
@@ -191,7 +192,7 @@ interface Rate {
 
 interface Figure {
   name: string;
-  run: () => Promise<{ perSecond: number; settledPerSecond: number; users: number; meanLimit?: number }>;
+  run: () => Promise<{ perSecond: number; settledPerSecond: number; users: number; failed: number; meanLimit?: number }>;
 }
 
 /** One line's figures as they are measured: the sweep's by level, the level chosen, then the pairs. */
@@ -203,6 +204,8 @@ interface LineFigures {
   pairedRaw: Rate[];
   cpuPerUser: Map<string, number[]>;
   limits: number[];
+  /** Users not made, by figure name (the push's failures; the raw load's phone users whose codes were all used up). */
+  failed: Map<string, number>;
 }
 
 function lineFigures(
@@ -249,6 +252,7 @@ function summaryRow(core: string, line: BenchLine, figures: LineFigures): Record
     'push ÷ best level': medianAndSpread(ratios('settled'), 2),
     'push ÷ best level, whole figures': medianAndSpread(ratios('whole'), 2),
     'CPU ms a user, push / raw': `${cpu('push')} / ${cpu(`raw ${figures.best}`)}`,
+    'users not made': [...figures.failed].flatMap(([name, failed]) => (failed > 0 ? [`${name}: ${failed}`] : [])).join(', ') || 'none',
   };
 }
 
@@ -367,7 +371,7 @@ export async function pushFor(
     tuning?: Partial<ControllerTuning>;
     countFromMs?: number;
   },
-): Promise<{ perSecond: number; settledPerSecond: number; users: number; meanLimit: number }> {
+): Promise<{ perSecond: number; settledPerSecond: number; users: number; failed: number; meanLimit: number }> {
   const client = new CoreClient({ baseUrl: [url], apiKey: new Secret(REAL_CORE_API_KEY), connections: defaultConcurrencyLimits.max });
   const limits: number[] = [];
   const createdOf = (counts: PushCounts): number => (run.line === 'passwordless' ? counts.passwordlessCreated : counts.imported);
@@ -404,6 +408,7 @@ export async function pushFor(
       perSecond: created / (summary.elapsedMs / 1000),
       settledPerSecond: marked ? (created - mark.created) / ((ended - mark.at) / 1000) : Number.NaN,
       users: created,
+      failed: summary.failed,
       meanLimit,
     };
   } finally {
