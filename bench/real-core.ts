@@ -82,9 +82,9 @@ export interface RealCoreBenchOptions {
  * does not lower the ratio. Each figure is counted from its second 2 on, the raw load's as the push's: a push of
  * 10 s spends a good part of it in its start-up search (on a PostgreSQL core 3 to 5 s before it passed 6 in flight,
  * the fifth pass's readings), which a migration of thousands of users a minute or more does once; the row also gives
- * the ratio of the whole figures. The previous design (three pairs at each of five levels, the lowest of the five medians)
- * spent its pairs on levels that do not matter and took the lowest of five noisy medians (docs/performance.md, issue
- * 29's sixth pass).
+ * the ratio of the whole figures. The previous design (three pairs at each of five levels, the lowest of the five
+ * medians) spent its pairs on levels that do not matter and took the lowest of five noisy medians (docs/performance.md,
+ * issue 29's sixth pass).
  */
 export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise<void> {
   const seconds = options.seconds ?? 10;
@@ -235,8 +235,8 @@ function lineFigures(
 
 /**
  * One line's row: the sweep's median a level, the level chosen, the pushes and the raw figures beside them (settled
- * rates), and the median of the pairs' push ÷ raw, settled and whole. The CPU columns are this process's time a user (the engine's or the raw load's own
- * work; the core runs in its own process).
+ * rates), and the median of the pairs' push ÷ raw, settled and whole. The CPU columns are this process's time a user
+ * (the engine's or the raw load's own work; the core runs in its own process).
  */
 function summaryRow(core: string, line: BenchLine, figures: LineFigures): Record<string, string | number> {
   const ratios = (of: keyof Rate): number[] => figures.pushes.map((push, index) => push[of] / (figures.pairedRaw[index]?.[of] ?? Number.NaN));
