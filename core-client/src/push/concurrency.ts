@@ -31,9 +31,9 @@ export function fixedConcurrency(requested: number): ConcurrencyLimits {
 }
 
 /**
- * What one request's answer tells the controller: `useful` ended something (a 200, or a final refusal of the record),
- * `wasted` must be sent again (a lock conflict, a server error, a lost connection), `pushBack` is the core asking to
- * slow down (429, 503).
+ * What one request's answer tells the controller: `useful` took a user further (a 200, or a final refusal of the
+ * record), `wasted` did not (a lock conflict, a server error or a lost connection, to be sent again; a passwordless
+ * code found used up, to be made again), `pushBack` is the core asking to slow down (429, 503).
  */
 export type AnswerKind = 'useful' | 'wasted' | 'pushBack';
 

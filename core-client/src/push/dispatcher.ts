@@ -104,8 +104,9 @@ export class Dispatcher {
   /**
    * One request with the push's retries. Resolves to its answer, or rejects with the error that ended it (tagged with
    * the number of attempts in `attemptsOf`), or with `StoppedWaiting` when the run stopped before it could be sent.
+   * An answer for which `advanced` says false (it took its user no further) is a wasted one for the controller.
    */
-  async send<T>(call: (options: CallOptions) => Promise<T>, trace?: SendTrace): Promise<T> {
+  async send<T>(call: (options: CallOptions) => Promise<T>, trace?: SendTrace, advanced?: (answer: T) => boolean): Promise<T> {
     const { policy, random } = this.#options;
     let attempts = 0;
     let counted = 0;
@@ -119,7 +120,7 @@ export class Dispatcher {
       let error: unknown;
       try {
         const answer = await call(this.#options.callOptions);
-        this.#ended(ticket, 'useful', true);
+        this.#ended(ticket, advanced === undefined || advanced(answer) ? 'useful' : 'wasted', true);
         return answer;
       } catch (caught) {
         error = caught;

@@ -91,7 +91,7 @@ class PushRun {
       client: options.client,
       options: options.identity ?? contractOnlyIdentityOptions,
       journal,
-      send: (call, trace) => this.#dispatcher.send(call, trace),
+      send: (call, trace, advanced) => this.#dispatcher.send(call, trace, advanced),
       announce: async (item) => {
         try {
           await journal?.announce(item);

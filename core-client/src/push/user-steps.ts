@@ -54,8 +54,12 @@ export interface UserStepContext {
   /** The steps in force: the operator's choice, less what the core lacks. */
   options: IdentityOptions;
   journal: Journal | undefined;
-  /** Sends one request with the engine's retries and back-pressure; rejects with the last error. */
-  send<T>(call: (options: CallOptions) => Promise<T>, trace?: SendTrace): Promise<T>;
+  /**
+   * Sends one request with the engine's retries and back-pressure; rejects with the last error. `advanced` tells
+   * whether an answer took its user a step further; one that did not (a code found used up) counts, for the
+   * concurrency controller, as a wasted answer.
+   */
+  send<T>(call: (options: CallOptions) => Promise<T>, trace?: SendTrace, advanced?: (answer: T) => boolean): Promise<T>;
   /** Journals the `intent` line before a creation request leaves; rejects (and the push stops) when it cannot. */
   announce(item: ImportOperation): Promise<void>;
   count(counter: StepCounter): void;
@@ -311,9 +315,20 @@ async function createPasswordless(item: PasswordlessOperation, context: UserStep
   let made = 0;
   while (made < MAX_CODES_PER_CREATION && goneUnexplained < MAX_CODES_GONE_UNEXPLAINED) {
     made += 1;
-    const code = await context.send((call) => client.createPasswordlessCode(login, call), codeTrace);
+    // Only the first code and the consume that makes or finds the user take it further: the controller judges a level
+    // by such answers, and more in flight on a store that locks uses up more codes (docs/performance.md).
+    const first = made === 1;
+    const code = await context.send(
+      (call) => client.createPasswordlessCode(login, call),
+      codeTrace,
+      () => first,
+    );
     const consumeTrace: SendTrace = { mayHaveReachedCore: false };
-    const result = await context.send((call) => client.consumePasswordlessCode(code, call), consumeTrace);
+    const result = await context.send(
+      (call) => client.consumePasswordlessCode(code, call),
+      consumeTrace,
+      (answer) => answer.outcome !== 'codeGone',
+    );
     consumeLost ||= consumeTrace.mayHaveReachedCore;
     // A retry of a consume whose answer was lost finds its code used, the user made or not: a fresh code tells.
     if (result.outcome === 'codeGone') {
