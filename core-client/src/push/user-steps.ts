@@ -276,10 +276,10 @@ async function create(item: ImportOperation, context: UserStepContext, progress:
 /**
  * How many codes one creation makes at most. A consume that loses a real in-memory core's lock has often used its
  * code up without making the user (the core deletes the login's codes in a transaction of its own, then creates the
- * user in another; 51 of 1,152 lost consumes, `npm run bench -- lock-leftovers`, and 220 of 1,345 on a store holding
- * some 45,000 users), so its retry hears the code is gone and a fresh code is made. An unlucky login meets it again
- * and again: on stores holding 20,000 and 45,000 users, at 16 and 25 in flight, 4 of 4,140 phone users needed 8 or 9
- * codes (docs/performance.md). The bound only ends a core that never makes the user.
+ * user in another; 51 of 1,152 lost consumes, `npm run bench -- lock-leftovers`, and 220 of 1,345 on a store that
+ * had taken some 35,000 users), so its retry hears the code is gone and a fresh code is made. An unlucky login meets
+ * it again and again: on stores holding 20,000 and 49,000 users, at 16 and 25 in flight, 4 of 4,140 phone users needed
+ * 8 or 9 codes (docs/performance.md). The bound only ends a core that never makes the user.
  */
 export const MAX_CODES_PER_CREATION = 32;
 /** Codes found gone by a consume that had no lost attempt (another consume for the login used them) before the creation fails. */
