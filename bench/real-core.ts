@@ -357,7 +357,8 @@ async function* records(tag: string, line: BenchLine): AsyncGenerator<PlannedRec
 
 /**
  * The engine (default concurrency unless `limits` says), stopped after `ms` as a Ctrl-C would. `settledPerSecond`
- * counts from `countFromMs` on (from the first progress after it; progress comes every 50 ms here).
+ * counts from `countFromMs` on (from the first progress after it; progress comes every 50 ms here), or from the start
+ * when the push ended before.
  */
 export async function pushFor(
   url: string,
@@ -406,7 +407,7 @@ export async function pushFor(
     const created = createdOf(summary);
     return {
       perSecond: created / (summary.elapsedMs / 1000),
-      settledPerSecond: marked ? (created - mark.created) / ((ended - mark.at) / 1000) : Number.NaN,
+      settledPerSecond: (created - mark.created) / ((ended - mark.at) / 1000),
       users: created,
       failed: summary.failed,
       meanLimit,
