@@ -21,8 +21,8 @@ export interface RealCoreTuningsOptions {
  * Two tunings of the controller side by side on one real core (`../shared/real-core/`), in the order ABBA so that a
  * core whose speed drifts (a PostgreSQL one through its first minutes, an in-memory one as it fills) weighs on both
  * alike, with a raw load at fixed levels between the pairs: how a change of the controller was judged on a real core
- * (docs/performance.md, issue 29's fourth pass). Prints every figure, each tuning's mean, and each push's first two
- * readings (the start-up's judgement of 4 against 8).
+ * (docs/performance.md, issue 29's fourth pass). Prints every figure, each tuning's mean, and each push's start-up
+ * readings (the levels it doubled through, and where it stopped).
  */
 export async function benchRealCoreTunings(options: RealCoreTuningsOptions = {}): Promise<void> {
   const postgresql = options.postgresql ?? true;
@@ -51,7 +51,7 @@ export async function benchRealCoreTunings(options: RealCoreTuningsOptions = {})
         const pushTag = tag('push');
         const result = await pushFor(url, { tag: pushTag, line, ms, limits: defaultConcurrencyLimits, journalPath: join(folder, pushTag), readings, tuning });
         perTuning.get(name)?.push(result.perSecond);
-        const startUp = readings.slice(0, 2).map((reading) => `${reading.level}: ${Math.round(reading.usefulPerSecond)}/s`);
+        const startUp = readings.filter((reading) => reading.mode === 'startup').map((reading) => `${reading.level}: ${Math.round(reading.usefulPerSecond)}/s`);
         rows.push({ figure: name, 'users/s': Math.round(result.perSecond), 'mean limit': result.meanLimit.toFixed(1), 'start-up': startUp.join(', ') });
       }
       const level = rawLevels[pair % rawLevels.length] ?? 8;

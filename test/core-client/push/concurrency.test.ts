@@ -38,9 +38,10 @@ describe('ConcurrencyController on a fake clock', () => {
     const controller = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
     // Round trips stay at 10 ms up to 16 in flight (useful answers grow with the level), then grow with it.
     const seen: number[] = [];
-    while (seen.length < 4) seen.push(...answerMany(controller, clock, 1, (limit) => 10 * Math.max(1, limit / 16)));
-    // Doubling 16 to 32 brought nothing: back to 16, and 32 is where the trouble began.
-    expect(seen).toEqual([8, 16, 32, 16]);
+    while (seen.length < 5) seen.push(...answerMany(controller, clock, 1, (limit) => 10 * Math.max(1, limit / 16)));
+    // 4 is measured twice (the first measurement warms up). Doubling 16 to 32 brought nothing: back to 16, and 32 is
+    // where the trouble began.
+    expect(seen).toEqual([4, 8, 16, 32, 16]);
     expect(controller.limit).toBe(16);
     expect(controller.ceiling).toBe(32);
   });
@@ -144,7 +145,7 @@ describe('ConcurrencyController on a fake clock', () => {
 
   it('starting up, judges a level on its useful answers: lost writes, which come back fast, do not cut the measurement short', () => {
     const clock = { now: 0 };
-    const controller = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
+    const controller = new ConcurrencyController({ initial: 4, min: 1, max: 64 }, { startupWarmUp: false });
     // Every other answer a lost write: 30 answers bring 15 useful ones, not yet the 16 a start-up measurement wants.
     for (let i = 0; i < 30; i += 1) {
       clock.now += 10;
@@ -156,7 +157,7 @@ describe('ConcurrencyController on a fake clock', () => {
     controller.onAnswer(controller.onSend(4, clock.now - 10), clock.now + 1, 'useful');
     expect(controller.limit).toBe(8);
     // A core that answers nothing useful still ends the measurement, after four times as many answers.
-    const stuck = new ConcurrencyController({ initial: 4, min: 1, max: 64 });
+    const stuck = new ConcurrencyController({ initial: 4, min: 1, max: 64 }, { startupWarmUp: false });
     for (let i = 0; i < 64; i += 1) stuck.onAnswer(stuck.onSend(4, 10 * i), 10 * i + 10, 'wasted');
     expect(stuck.onSend(4, 1_000).phase).toBe(1);
   });
@@ -165,7 +166,7 @@ describe('ConcurrencyController on a fake clock', () => {
     // 4 in flight bring 1 useful answer a millisecond, 8 bring 1.3 (as a real PostgreSQL-backed core from 4 to 8).
     const perMs = (limit: number): number => (limit >= 8 ? 1.3 : 1);
     const startUp = (startupMinMs: number): number[] => {
-      const controller = new ConcurrencyController(defaultConcurrencyLimits, { startupMinMs });
+      const controller = new ConcurrencyController(defaultConcurrencyLimits, { startupMinMs, startupWarmUp: false });
       const clock = { now: 0 };
       const seen: number[] = [];
       let answersAt8 = 0;
@@ -184,6 +185,28 @@ describe('ConcurrencyController on a fake clock', () => {
     expect(startUp(0)).toEqual([8, 4]);
     // Judged over 150 ms, 8 keeps what it gained: it is the level, and a probe goes a quarter above it.
     expect(startUp(150)).toEqual([8, 10]);
+  });
+
+  it('with a warm-up (`startupWarmUp`), a cold first measurement does not make the first doubling look as if it paid', () => {
+    // A flat core (1 useful answer a millisecond at any level) whose first 16 answers come three times slower: new
+    // connections, code not yet compiled.
+    const startUp = (startupWarmUp: boolean): number[] => {
+      const controller = new ConcurrencyController(defaultConcurrencyLimits, { startupWarmUp });
+      const clock = { now: 0 };
+      const seen: number[] = [];
+      for (let answered = 0; seen.length < 3; answered += 1) {
+        const limit = controller.limit;
+        const ticket = controller.onSend(limit, clock.now);
+        clock.now += answered < 16 ? 3 : 1;
+        controller.onAnswer({ ...ticket, sentAt: clock.now - limit }, clock.now, 'useful');
+        if (controller.onSend(0, clock.now).phase !== ticket.phase) seen.push(controller.limit);
+      }
+      return seen;
+    };
+    // Cold 4 against warm 8: doubling looks as if it paid, and the start-up goes on to 16.
+    expect(startUp(false).slice(0, 2)).toEqual([8, 16]);
+    // 4 measured again once warm: 8 brings nothing, and the search stays at 4.
+    expect(startUp(true)).toEqual([4, 8, 4]);
   });
 
   it('refuses limits that contradict each other', () => {
