@@ -61,9 +61,9 @@ export interface ControllerTuning {
   steadyAnswers: number;
   /**
    * The push's first measurement only warms up: its level is measured again before the first doubling is judged. Its
-   * answers come over new connections to a core whose code for them may not be compiled yet, and were slower than the
-   * same level's next measurement in 4 of 6 pushes on a real in-memory core (by 12% in the median), which made the
-   * doubling look as if it paid (docs/performance.md, issue 29's seventh pass).
+   * answers come over new connections to a core whose code for them may not be compiled yet: on a real in-memory core
+   * the same level's next measurement was faster in 4 of 6 pushes (by 12% in the median), which made the doubling look
+   * as if it paid (docs/performance.md, issue 29's seventh pass).
    */
   startupWarmUp: boolean;
   /** While starting up, the level doubles as long as doubling it raised the useful answers by at least 2^this - 1. */
