@@ -20,7 +20,11 @@ export interface CoreEnvironmentInput {
  */
 export function coreEnvironment(input: CoreEnvironmentInput): string[] {
   const envs = [`API_KEYS=${input.apiKey}`, 'DISABLE_TELEMETRY=true'];
-  if (input.signerKey !== undefined) envs.push(`VENDOR_PASSWORD_HASHING_SIGNER_KEY=${input.signerKey}`);
+  // Under both names: the contract's, and the one a core in the field reads (core-client's contract/names.ts). The
+  // push learns which scrypt name the core takes, but the core must find its key under its own name.
+  if (input.signerKey !== undefined) {
+    envs.push(`VENDOR_PASSWORD_HASHING_SIGNER_KEY=${input.signerKey}`, `FIREBASE_PASSWORD_HASHING_SIGNER_KEY=${input.signerKey}`);
+  }
   if (input.database === 'postgresql') {
     if (input.postgresPassword === undefined) {
       throw new Error('The PostgreSQL password is missing although the database is postgresql; this is a bug in infra/.');

@@ -1,4 +1,4 @@
-import { CoreErrorTexts, CoreStatus, HELLO_BODY, VENDOR_SCRYPT } from '../../core-client/src/contract/names.js';
+import { CoreErrorTexts, CoreStatus, HELLO_BODY, type ScryptAlgorithmName, invalidScryptHashText } from '../../core-client/src/contract/names.js';
 import { type DoubleAnswer, fail, fieldInvalid, isJsonObject, jsonAnswer, requireBoolean, requireString, textAnswer } from './answers.js';
 import { isArgon2Hash, isBcryptHash, parseVendorScryptHash, verifyPassword } from './passwords.js';
 import type { Scope, UserStore } from './store.js';
@@ -13,6 +13,8 @@ export interface HandlerContext {
   /** Refuses with the core's tenant error when the path names a tenant or app the core does not have. */
   requireTenant: () => void;
   signerKey: string | undefined;
+  /** The one name this core imports the scrypt variant under. */
+  scryptAlgorithmName: ScryptAlgorithmName;
   userShape: 'recent' | 'legacy';
 }
 
@@ -43,15 +45,15 @@ export const API_VERSIONS = [
 
 const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
-function readHashingAlgorithm(body: Record<string, unknown>): typeof VENDOR_SCRYPT | undefined {
+function readHashingAlgorithm(body: Record<string, unknown>, known: ScryptAlgorithmName): ScryptAlgorithmName | undefined {
   const raw = body['hashingAlgorithm'];
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string') return fieldInvalid('hashingAlgorithm');
   const algorithm = raw.trim();
   if (algorithm === '') return fail(400, CoreErrorTexts.emptyHashingAlgorithm);
-  // Stricter than a real core, which also knows `bcrypt` and `argon2`: the contract allows only vendor_scrypt.
-  if (algorithm.toLowerCase() !== VENDOR_SCRYPT) return fail(400, CoreErrorTexts.unsupportedHashingAlgorithm);
-  return VENDOR_SCRYPT;
+  // Stricter than a real core, which also knows `bcrypt` and `argon2`: the contract allows only the scrypt variant.
+  if (algorithm.toLowerCase() !== known) return fail(400, CoreErrorTexts.unsupportedHashingAlgorithm);
+  return known;
 }
 
 /** POST /recipe/user/passwordhash/import — checks only prefixes, exactly like the core. */
@@ -59,12 +61,13 @@ export function importPasswordHash(context: HandlerContext): DoubleAnswer {
   const { body } = context;
   const email = normaliseEmail(requireString(body, 'email'));
   const passwordHash = requireString(body, 'passwordHash').trim();
-  const hashingAlgorithm = readHashingAlgorithm(body);
+  // A real core refuses an empty hash before it reads the algorithm's name (scrypt-names.json).
   if (passwordHash === '') return fail(400, CoreErrorTexts.emptyPasswordHash);
+  const hashingAlgorithm = readHashingAlgorithm(body, context.scryptAlgorithmName);
   // A real core finds the tenant here: an empty hash is refused in any tenant, a malformed one only in a known one.
   context.requireTenant();
-  if (hashingAlgorithm === VENDOR_SCRYPT) {
-    if (parseVendorScryptHash(passwordHash) === undefined) return fail(400, CoreErrorTexts.invalidScryptHash);
+  if (hashingAlgorithm !== undefined) {
+    if (parseVendorScryptHash(passwordHash) === undefined) return fail(400, invalidScryptHashText(hashingAlgorithm));
     if (context.signerKey === undefined) return textAnswer(500, CoreErrorTexts.signerKeyMissing);
   } else if (!isBcryptHash(passwordHash) && !isArgon2Hash(passwordHash)) {
     return fail(400, CoreErrorTexts.invalidPasswordHash);

@@ -7,6 +7,7 @@ import {
   DEFAULT_APP_ID,
   DEFAULT_TENANT_ID,
   PASSWORDLESS_RECIPE_ID,
+  type ScryptAlgorithmName,
 } from '../../core-client/src/contract/names.js';
 import { AnswerWith, type DoubleAnswer, fail, isJsonObject, textAnswer } from './answers.js';
 import * as handlers from './handlers.js';
@@ -21,6 +22,7 @@ import type { Scope, UserStore } from './store.js';
 export interface RouterSettings {
   apiKeys: readonly string[];
   signerKey: string | undefined;
+  scryptAlgorithmName: ScryptAlgorithmName;
   tenants: ReadonlySet<string>;
   apps: ReadonlySet<string>;
   store: UserStore;
@@ -194,7 +196,16 @@ export async function answerCall(call: IncomingCall, settings: RouterSettings): 
     // In an unknown tenant a write ends at its first use of the store, or where its handler asks for the tenant.
     const store = tenantKnown ? settings.store : new Proxy(settings.store, { get: refuse });
     const requireTenant = tenantKnown ? () => undefined : refuse;
-    return await route.handler({ scope, body, query: url.searchParams, store, requireTenant, signerKey: settings.signerKey, userShape: settings.userShape });
+    return await route.handler({
+      scope,
+      body,
+      query: url.searchParams,
+      store,
+      requireTenant,
+      signerKey: settings.signerKey,
+      scryptAlgorithmName: settings.scryptAlgorithmName,
+      userShape: settings.userShape,
+    });
   } catch (error) {
     if (error instanceof AnswerWith) return error.answer;
     return textAnswer(500, error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -1,6 +1,13 @@
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { DEFAULT_APP_ID, DEFAULT_TENANT_ID, ERROR_CONTENT_TYPE, SUCCESS_CONTENT_TYPE } from '../../core-client/src/contract/names.js';
+import {
+  DEFAULT_APP_ID,
+  DEFAULT_TENANT_ID,
+  ERROR_CONTENT_TYPE,
+  type ScryptAlgorithmName,
+  SUCCESS_CONTENT_TYPE,
+  VENDOR_SCRYPT,
+} from '../../core-client/src/contract/names.js';
 import { type DoubleAnswer, isJsonObject, textAnswer } from './answers.js';
 import { type ContentionSettings, LOCKED_TABLE_TEXT, isConsumeCall, isWriteCall, writesToStore } from './contention.js';
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
@@ -13,6 +20,12 @@ export interface CoreDoubleOptions {
   apiKeys?: string[];
   /** The scrypt variant's signer key (base64); without it `$f_scrypt$` imports get the core's 500. */
   signerKey?: string;
+  /**
+   * The name under which it imports the scrypt variant: the contract's `vendor_scrypt` (default), or
+   * `firebase_scrypt` as a core in the field (../shared/spec/core-transcripts/scrypt-names.json); the other name is
+   * an unsupported algorithm, as on that core.
+   */
+  scryptAlgorithmName?: ScryptAlgorithmName;
   /** Default 0: a free port. */
   port?: number;
   /** Default 127.0.0.1; a test of plain http to another host binds to an outward address of this machine. */
@@ -177,6 +190,7 @@ export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<
   const settings = {
     apiKeys: options.apiKeys ?? [],
     signerKey: options.signerKey,
+    scryptAlgorithmName: options.scryptAlgorithmName ?? VENDOR_SCRYPT,
     tenants: new Set([DEFAULT_TENANT_ID, ...(options.tenants ?? [])]),
     apps: new Set([DEFAULT_APP_ID, ...(options.apps ?? [])]),
     store,

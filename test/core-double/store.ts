@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { VENDOR_SCRYPT } from '../../core-client/src/contract/names.js';
+import type { ScryptAlgorithmName } from '../../core-client/src/contract/names.js';
 
 /** Which app and tenant a request is for (from its path). */
 export interface Scope {
@@ -12,7 +12,7 @@ export interface StoredEmailPasswordUser extends Scope {
   id: string;
   email: string;
   passwordHash: string;
-  hashingAlgorithm: typeof VENDOR_SCRYPT | undefined;
+  hashingAlgorithm: ScryptAlgorithmName | undefined;
   timeJoined: number;
   /** Set once `/recipe/userid/map` mapped it: every answer then names the user by this id. */
   externalId?: string;
@@ -86,7 +86,7 @@ export class UserStore {
     scope: Scope,
     email: string,
     passwordHash: string,
-    hashingAlgorithm: typeof VENDOR_SCRYPT | undefined,
+    hashingAlgorithm: ScryptAlgorithmName | undefined,
   ): { user: StoredEmailPasswordUser; didUserAlreadyExist: boolean } {
     const key = keyOf(scope, email);
     const existing = this.#emailPassword.get(key);

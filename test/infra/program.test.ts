@@ -54,6 +54,7 @@ describe('the program with database=postgresql (the default)', () => {
       `API_KEYS=${API_KEY}`,
       'DISABLE_TELEMETRY=true',
       `VENDOR_PASSWORD_HASHING_SIGNER_KEY=${SIGNER_KEY}`,
+      `FIREBASE_PASSWORD_HASHING_SIGNER_KEY=${SIGNER_KEY}`,
       'POSTGRESQL_HOST=postgres',
       'POSTGRESQL_PORT=5432',
       'POSTGRESQL_USER=core',

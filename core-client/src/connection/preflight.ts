@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { DEFAULT_APP_ID } from '../contract/names.js';
+import { DEFAULT_APP_ID, SCRYPT_ALGORITHM_NAMES, type ScryptAlgorithmName, VENDOR_SCRYPT } from '../contract/names.js';
 import type { CoreClient } from '../http/core-client.js';
-import { type CoreError, type CoreErrorCode, isCoreError } from '../http/errors.js';
+import { type CoreError, type CoreErrorCode, isCoreError, Unexpected } from '../http/errors.js';
+import type { ProbeOptions } from '../http/channel.js';
 import { pushBacksOnly } from '../http/retry.js';
 import { optional } from '../optional.js';
 
-export const PreflightStepNameSchema = z.enum(['reachable', 'keyAccepted', 'tenantExists']);
+export const PreflightStepNameSchema = z.enum(['reachable', 'keyAccepted', 'tenantExists', 'scryptName']);
 export type PreflightStepName = z.infer<typeof PreflightStepNameSchema>;
 
 export const PreflightStepSchema = z.object({
@@ -27,6 +28,8 @@ export const PreflightReportSchema = z.object({
   steps: z.array(PreflightStepSchema),
   /** The API versions the core speaks (with several: that every core speaks), oldest first; once the key was accepted. */
   versions: z.array(z.string()).optional(),
+  /** The name the core imports the scrypt variant under, once learnt: what a push sends for `vendor_scrypt`. */
+  scryptAlgorithm: z.enum(SCRYPT_ALGORITHM_NAMES).optional(),
   /** Round-trip time of `GET /hello`, in milliseconds (with several cores: the slowest). */
   roundTripMs: z.number().optional(),
   /** The first failed step, for a caller that stops on it (a push exits 3 with this sentence). */
@@ -69,11 +72,12 @@ interface CoreCheck {
   steps: PreflightStep[];
   roundTripMs?: number;
   versions?: string[];
+  scryptAlgorithm?: ScryptAlgorithmName;
 }
 
 /**
- * The pre-flight alone: the core answers `/hello` (reachable), `/apiversion` (the key is accepted), and the tenant
- * path exists. A step's own failure is reported at once (it is not sent again), but a core that pushes back (429, 503)
+ * The pre-flight alone: the core answers `/hello` (reachable), `/apiversion` (the key is accepted), the tenant
+ * path exists, and which name the core takes for the scrypt variant (the client then sends that name). A step's own failure is reported at once (it is not sent again), but a core that pushes back (429, 503)
  * is waited out as its Retry-After asks, within the client's give-up time; a step after a failure is skipped. Nothing
  * is written: the tenant's probe is a body the core refuses. With several cores each
  * is checked in turn, its steps labelled with it, and the pre-flight passes only when every core passes.
@@ -89,6 +93,13 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
       checks.push({ ...check, steps: check.steps.map((step) => ({ ...step, core: url })) });
     }
   }
+  const names = checks.flatMap((check) => (check.scryptAlgorithm === undefined ? [] : [check.scryptAlgorithm]));
+  const scryptAlgorithm = names[0];
+  if (scryptAlgorithm !== undefined && names.some((name) => name !== scryptAlgorithm)) {
+    const last = checks.at(-1)?.steps.at(-1);
+    if (last !== undefined) Object.assign(last, disagreeingNames(names));
+  }
+  if (scryptAlgorithm !== undefined) client.useScryptAlgorithmName(scryptAlgorithm);
   const steps = checks.flatMap((check) => check.steps);
   const failure = steps.find((step) => step.status === 'failed');
   const roundTrips = checks.flatMap((check) => (check.roundTripMs === undefined ? [] : [check.roundTripMs]));
@@ -100,6 +111,7 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
     target,
     steps,
     ...optional('versions', versions),
+    ...optional('scryptAlgorithm', scryptAlgorithm),
     ...(roundTrips.length === 0 ? {} : { roundTripMs: Math.max(...roundTrips) }),
     ...(failure === undefined ? {} : { failure: { step: failure.name, sentence: failure.sentence, errorKind: failure.errorKind ?? 'unexpected' } }),
   };
@@ -113,7 +125,10 @@ async function checkCore(client: CoreClient, target: string, core: number | unde
 
   const hello = await attempt(() => client.hello(call));
   if (isCoreError(hello)) {
-    steps.push(failed('reachable', hello), skipped('keyAccepted', afterFailure), skipped('tenantExists', afterFailure));
+    steps.push(
+      failed('reachable', hello),
+      ...['keyAccepted' as const, 'tenantExists' as const, 'scryptName' as const].map((name) => skipped(name, afterFailure)),
+    );
     return { steps };
   }
   const roundTripMs = Math.round(hello.roundTripMs * 10) / 10;
@@ -121,7 +136,7 @@ async function checkCore(client: CoreClient, target: string, core: number | unde
 
   const apiVersion = await attempt(() => client.apiVersion(call));
   if (isCoreError(apiVersion)) {
-    steps.push(failed('keyAccepted', apiVersion), skipped('tenantExists', afterFailure));
+    steps.push(failed('keyAccepted', apiVersion), skipped('tenantExists', afterFailure), skipped('scryptName', afterFailure));
     return { steps, roundTripMs };
   }
   const versions = [...apiVersion.versions].sort(compareVersions);
@@ -134,13 +149,47 @@ async function checkCore(client: CoreClient, target: string, core: number | unde
 
   const { tenantId, appId } = client.scope;
   const tenant = await attempt(() => client.probeTenant(call));
-  if (isCoreError(tenant)) {
-    steps.push(failed('tenantExists', tenant));
-  } else if (tenant.exists) {
-    const scope = appId === DEFAULT_APP_ID ? `Tenant "${tenantId}"` : `Tenant "${tenantId}" of app "${appId}"`;
-    steps.push({ name: 'tenantExists', status: 'ok', sentence: `${scope} exists${tenant.note === undefined ? '.' : `; note: ${tenant.note}`}` });
-  } else {
-    steps.push(failed('tenantExists', tenant.error));
+  if (isCoreError(tenant) || !tenant.exists) {
+    steps.push(failed('tenantExists', isCoreError(tenant) ? tenant : tenant.error), skipped('scryptName', afterFailure));
+    return { steps, roundTripMs, versions };
   }
-  return { steps, roundTripMs, versions };
+  const scope = appId === DEFAULT_APP_ID ? `Tenant "${tenantId}"` : `Tenant "${tenantId}" of app "${appId}"`;
+  steps.push({ name: 'tenantExists', status: 'ok', sentence: `${scope} exists${tenant.note === undefined ? '.' : `; note: ${tenant.note}`}` });
+  const learnt = await learnScryptName(client, call);
+  steps.push(learnt.step);
+  return { steps, roundTripMs, versions, ...optional('scryptAlgorithm', learnt.name) };
+}
+
+/**
+ * Which name the core takes for the scrypt variant, the contract's first: a core in the field answers `Unsupported
+ * password hashing algorithm` to `vendor_scrypt` and takes `firebase_scrypt`. Nothing is written (the hash is one no
+ * core reads).
+ */
+async function learnScryptName(client: CoreClient, call: ProbeOptions): Promise<{ step: PreflightStep; name?: ScryptAlgorithmName }> {
+  for (const name of SCRYPT_ALGORITHM_NAMES) {
+    const probe = await attempt(() => client.probeScryptName(name, call));
+    if (isCoreError(probe)) return { step: failed('scryptName', probe) };
+    if (probe.outcome === 'unknowable')
+      return { step: skipped('scryptName', `Not learnt (${probe.note}); scrypt-variant users are sent as ${VENDOR_SCRYPT}.`) };
+    if (probe.outcome === 'known') {
+      const other = name === VENDOR_SCRYPT ? '' : ` (it does not know the contract's "${VENDOR_SCRYPT}")`;
+      return { step: { name: 'scryptName', status: 'ok', sentence: `The core imports the scrypt variant as "${name}"${other}.` }, name };
+    }
+  }
+  const names = SCRYPT_ALGORITHM_NAMES.map((name) => `"${name}"`).join(' nor ');
+  const error = new Unexpected(
+    `The core knows neither ${names} for the scrypt variant (it answered "Unsupported password hashing algorithm" to both): it cannot import scrypt-variant users; check the core address and version.`,
+    'Unsupported password hashing algorithm',
+  );
+  return { step: failed('scryptName', error) };
+}
+
+/** Several cores behind one migration that take different names: the push could send only one. */
+function disagreeingNames(names: readonly ScryptAlgorithmName[]): Pick<PreflightStep, 'status' | 'sentence' | 'errorKind'> {
+  const distinct = [...new Set(names)].map((name) => `"${name}"`).join(' and ');
+  return {
+    status: 'failed',
+    sentence: `The cores take different names for the scrypt variant (${distinct}): give cores of one version.`,
+    errorKind: 'unexpected',
+  };
 }

@@ -72,14 +72,26 @@ export const ERROR_CONTENT_TYPE = 'text/html;charset=UTF-8';
 
 /** The only `hashingAlgorithm` value of the contract; BCrypt and Argon2 hashes omit the field. */
 export const VENDOR_SCRYPT = 'vendor_scrypt';
-/** Other names an export gives the scrypt variant: the one a real core uses for it (`firebase_scrypt`). */
-export const VENDOR_SCRYPT_ALIASES: readonly string[] = ['firebase_scrypt'];
+/**
+ * The name a core of this kind in the field takes for the scrypt variant instead: it answers `Unsupported password
+ * hashing algorithm` to the contract's (../shared/spec/core-transcripts/scrypt-names.json). The pre-flight learns which
+ * of the two a core takes; the plan and the journal keep the contract's.
+ */
+export const FIELD_SCRYPT = 'firebase_scrypt';
+/** The names a core may take for the scrypt variant, the contract's first (the order the pre-flight tries them in). */
+export const SCRYPT_ALGORITHM_NAMES = [VENDOR_SCRYPT, FIELD_SCRYPT] as const;
+export type ScryptAlgorithmName = (typeof SCRYPT_ALGORITHM_NAMES)[number];
+/** Other names an export gives the scrypt variant: the one a real core uses for it. */
+export const VENDOR_SCRYPT_ALIASES: readonly string[] = [FIELD_SCRYPT];
 /** The prefix of an scrypt-variant hash string. */
 export const VENDOR_SCRYPT_HASH_PREFIX = '$f_scrypt$';
 
 /** The core's environment variable (and config key, lower-cased) for the scrypt variant's signer key. */
 export const SIGNER_KEY_ENV = 'VENDOR_PASSWORD_HASHING_SIGNER_KEY';
 export const SIGNER_KEY_CONFIG_NAME = 'vendor_password_hashing_signer_key';
+/** The same setting's names on a core in the field (config.yaml, and its container's environment). */
+export const FIELD_SIGNER_KEY_ENV = 'FIREBASE_PASSWORD_HASHING_SIGNER_KEY';
+export const FIELD_SIGNER_KEY_CONFIG_NAME = 'firebase_password_hashing_signer_key';
 
 /** The tenant and app every core has; requests for them need no path prefix. */
 export const DEFAULT_TENANT_ID = 'public';
@@ -124,7 +136,11 @@ export const CoreErrorTexts = {
   emptyHashingAlgorithm: 'Hashing Algorithm cannot be an empty string',
   emptyPasswordHash: 'Password hash cannot be an empty string',
   invalidPasswordHash: 'Password hash is in invalid format',
+  /** How every malformed-hash refusal starts (`… invalid format`, `… invalid BCrypt format`, `… invalid Firebase SCrypt format`). */
+  invalidHashPrefix: 'Password hash is in invalid',
   invalidScryptHash: 'Password hash is in invalid SCrypt format',
+  /** What a core in the field says of a malformed hash under its own name of the scrypt variant. */
+  invalidFieldScryptHash: 'Password hash is in invalid Firebase SCrypt format',
   fieldInvalid: (field: string) => `Field name '${field}' is invalid in JSON input`,
   /** A required string that is empty once trimmed (`role`, `permissions`, `externalUserId`). */
   emptyField: emptyFieldText,
@@ -153,3 +169,8 @@ export const SIGNER_KEY_MISSING_PATTERN = /password_hashing_signer_key'?\s+canno
  */
 export const STORE_CONTENTION_PATTERN =
   /database (table )?is locked|SQLITE_(BUSY|LOCKED)|deadlock detected|could not serialize access|lock wait timeout exceeded/i;
+
+/** A core's refusal of a malformed scrypt-variant hash, under the name the import gave. */
+export function invalidScryptHashText(name: ScryptAlgorithmName): string {
+  return name === FIELD_SCRYPT ? CoreErrorTexts.invalidFieldScryptHash : CoreErrorTexts.invalidScryptHash;
+}

@@ -1,5 +1,15 @@
 import { hkdfSync } from 'node:crypto';
-import { CoreErrorTexts, CoreHeaders, type CorePath, CorePaths, CoreStatus, HELLO_BODY, PASSWORDLESS_RECIPE_ID } from '../contract/names.js';
+import {
+  CoreErrorTexts,
+  CoreHeaders,
+  type CorePath,
+  CorePaths,
+  CoreStatus,
+  HELLO_BODY,
+  PASSWORDLESS_RECIPE_ID,
+  type ScryptAlgorithmName,
+  VENDOR_SCRYPT,
+} from '../contract/names.js';
 import {
   EmailVerifyTokenBodySchema,
   type PasswordHashImportBody,
@@ -73,6 +83,8 @@ export type SignInUpResult = { outcome: 'created' | 'existing'; userId: string }
 export type SignInResult = { outcome: 'signedIn' | 'wrongCredentials' | 'notAvailable' };
 export type SignUpResult = { outcome: 'created'; userId: string } | { outcome: 'emailExists' };
 export type TenantProbeResult = { exists: true; note?: string } | { exists: false; error: CoreError };
+/** Whether a core imports the scrypt variant under a name; `unknowable` when the import path is refused outright (403). */
+export type ScryptNameProbeResult = { outcome: 'known' | 'unknown' } | { outcome: 'unknowable'; note: string };
 export type UserIdMapResult =
   | { outcome: 'mapped' }
   /** This exact mapping exists already: done. */
@@ -110,6 +122,8 @@ export const TENANT_PROBE_BODY = { email: 'core-migrate-probe@tenant.invalid', p
 export class CoreClient {
   readonly #channel: CoreChannel;
   readonly #apiKey: Secret;
+  /** The name the core takes for the scrypt variant (the contract's until the pre-flight learns another). */
+  #scryptAlgorithmName: ScryptAlgorithmName = VENDOR_SCRYPT;
 
   constructor(options: CoreClientOptions) {
     this.#channel = new CoreChannel(options);
@@ -136,8 +150,19 @@ export class CoreClient {
     return this.#channel.coreStates();
   }
 
+  /** The scrypt variant's name this client sends (the plan's `vendor_scrypt` goes out as it). */
+  get scryptAlgorithmName(): ScryptAlgorithmName {
+    return this.#scryptAlgorithmName;
+  }
+
+  /** Sends the scrypt variant under the name the core takes, as the pre-flight learnt it (`probeScryptName`). */
+  useScryptAlgorithmName(name: ScryptAlgorithmName): void {
+    this.#scryptAlgorithmName = name;
+  }
+
   async importPasswordHash(body: PasswordHashImportBody, options: CallOptions = {}): Promise<ImportPasswordHashResult> {
-    const payload = PasswordHashImportBodySchema.parse(body);
+    const parsed = PasswordHashImportBodySchema.parse(body);
+    const payload = parsed.hashingAlgorithm === undefined ? parsed : { ...parsed, hashingAlgorithm: this.#scryptAlgorithmName };
     const exchange: Exchange = {
       method: 'POST',
       path: this.#channel.recipePath(CorePaths.passwordHashImport),
@@ -536,6 +561,30 @@ export class CoreClient {
     }
     const error = this.#channel.errorOf(answer);
     return answer.status === 403 ? { exists: true, note: error.message } : { exists: false, error };
+  }
+
+  /**
+   * Whether the core imports the scrypt variant under `name`, learnt without writing: an import of a hash no core
+   * reads, under that name. A real core 10.0.7 answers 400 `Unsupported password hashing algorithm` to a name it does
+   * not know, and 400 `Password hash is in invalid … format` to one it knows (core-transcripts/scrypt-names.json). A
+   * 403 (the recipe is off for the tenant) tells nothing; any other answer is thrown as its core error.
+   */
+  async probeScryptName(name: ScryptAlgorithmName, options: ProbeOptions = {}): Promise<ScryptNameProbeResult> {
+    const body = { ...TENANT_PROBE_BODY, hashingAlgorithm: name };
+    const answer = await this.#channel.refusal({ method: 'POST', path: this.#channel.recipePath(CorePaths.passwordHashImport), body }, options);
+    const text = answer.bodyText.trim();
+    if (answer.status === 400 && text === CoreErrorTexts.unsupportedHashingAlgorithm) return { outcome: 'unknown' };
+    if (answer.status === 400 && text.startsWith(CoreErrorTexts.invalidHashPrefix)) return { outcome: 'known' };
+    if (answer.status === 200) {
+      throw new Unexpected(
+        `The core accepted the password hash "${TENANT_PROBE_BODY.passwordHash}" on ${answer.context.request}, which no authentication core does: check the core address.`,
+        text,
+        { status: answer.status, request: answer.context.request },
+      );
+    }
+    const error = this.#channel.errorOf(answer);
+    if (answer.status === 403) return { outcome: 'unknowable', note: error.message };
+    throw error;
   }
 
   /**

@@ -1,4 +1,11 @@
-import { CoreErrorTexts, SIGNER_KEY_ENV, SIGNER_KEY_MISSING_PATTERN, STORE_CONTENTION_PATTERN } from '../contract/names.js';
+import {
+  CoreErrorTexts,
+  FIELD_SIGNER_KEY_CONFIG_NAME,
+  FIELD_SIGNER_KEY_ENV,
+  SIGNER_KEY_ENV,
+  SIGNER_KEY_MISSING_PATTERN,
+  STORE_CONTENTION_PATTERN,
+} from '../contract/names.js';
 import {
   AuthRejected,
   ContractViolation,
@@ -69,7 +76,8 @@ export function errorFromResponse(response: ErrorResponse, context: ExchangeCont
   if (status === 500 && SIGNER_KEY_MISSING_PATTERN.test(response.bodyText)) {
     return new SignerKeyMissing(
       `The core cannot import vendor_scrypt hashes because it has no signer key: set ${SIGNER_KEY_ENV} on the core ` +
-        "(for the infra stack, its `signerKey` secret) to the provider's base64_signer_key, and restart the core.",
+        `(${FIELD_SIGNER_KEY_ENV}, or ${FIELD_SIGNER_KEY_CONFIG_NAME} in config.yaml, on a core in the field; ` +
+        "for the infra stack, its `signerKey` secret) to the provider's base64_signer_key, and restart the core.",
       details,
     );
   }

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { CoreClient } from '../../../core-client/src/http/core-client.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { runPreflight, type PreflightReport } from '../../../core-client/src/connection/preflight.js';
@@ -35,7 +36,7 @@ describe('runPreflight against the core double', () => {
   it('passes every step and reports versions and the round-trip time, creating no user', async () => {
     const report = await preflight({ baseUrl: core.url, apiKey: API_KEY, tenantId: 'tenant-a' });
     expect(report.ok).toBe(true);
-    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'ok' });
+    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'ok', scryptName: 'ok' });
     expect(report.versions?.length).toBeGreaterThan(0);
     expect(report.roundTripMs).toBeGreaterThanOrEqual(0);
     expect(report.failure).toBeUndefined();
@@ -63,7 +64,7 @@ describe('runPreflight against the core double', () => {
   it('fails the key step on a wrong key (401) and skips the tenant', async () => {
     const report = await preflight({ baseUrl: core.url, apiKey: WRONG_KEY });
     expect(report.ok).toBe(false);
-    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'failed', tenantExists: 'skipped' });
+    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'failed', tenantExists: 'skipped', scryptName: 'skipped' });
     expect(report.failure).toMatchObject({ step: 'keyAccepted', errorKind: 'authRejected' });
     expect(report.failure?.sentence).toContain('refused the api-key');
     expect(JSON.stringify(report)).not.toContain(WRONG_KEY);
@@ -74,14 +75,14 @@ describe('runPreflight against the core double', () => {
     await gone.close();
     const report = await preflight({ baseUrl: gone.url, apiKey: API_KEY });
     expect(report.ok).toBe(false);
-    expect(statuses(report)).toEqual({ reachable: 'failed', keyAccepted: 'skipped', tenantExists: 'skipped' });
+    expect(statuses(report)).toEqual({ reachable: 'failed', keyAccepted: 'skipped', tenantExists: 'skipped', scryptName: 'skipped' });
     expect(report.failure).toMatchObject({ step: 'reachable', errorKind: 'transient' });
     expect(report.roundTripMs).toBeUndefined();
   });
 
   it('fails the tenant step for a tenant the core does not have', async () => {
     const report = await preflight({ baseUrl: core.url, apiKey: API_KEY, tenantId: 'no-such-tenant' });
-    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'failed' });
+    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'failed', scryptName: 'skipped' });
     expect(report.failure).toMatchObject({ step: 'tenantExists', errorKind: 'tenantNotFound' });
     expect(report.failure?.sentence).toContain('no-such-tenant');
   });
@@ -89,7 +90,70 @@ describe('runPreflight against the core double', () => {
   it('probes the tenant without creating a user', async () => {
     const before = core.users().length;
     const report = await preflight({ baseUrl: core.url, apiKey: API_KEY });
-    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'ok' });
+    expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'ok', scryptName: 'ok' });
     expect(core.users().length).toBe(before);
+  });
+});
+
+describe('the scrypt variant: the pre-flight learns the name the core takes, without writing', () => {
+  it('a core that takes the contract name: vendor_scrypt, learnt by one import that no core carries out', async () => {
+    const before = core.requests().length;
+    const report = await preflight({ baseUrl: core.url, apiKey: API_KEY });
+    expect(report).toMatchObject({ ok: true, scryptAlgorithm: 'vendor_scrypt' });
+    expect(report.steps.at(-1)).toMatchObject({ name: 'scryptName', status: 'ok', sentence: 'The core imports the scrypt variant as "vendor_scrypt".' });
+    const probes = core
+      .requests()
+      .slice(before)
+      .filter((request) => request.rawBody.includes('hashingAlgorithm'));
+    expect(probes.map((request) => request.body)).toEqual([
+      { email: 'core-migrate-probe@tenant.invalid', passwordHash: 'core-migrate-probe', hashingAlgorithm: 'vendor_scrypt' },
+    ]);
+    expect(core.writeCount()).toBe(0);
+  });
+
+  it('a core in the field, which takes firebase_scrypt: the client sends that name from then on', async () => {
+    const field = await startCoreDouble({ apiKeys: [API_KEY], scryptAlgorithmName: 'firebase_scrypt' });
+    const client = new CoreClient({ baseUrl: field.url, apiKey: new Secret(API_KEY) });
+    try {
+      const report = await runPreflight(client);
+      expect(report).toMatchObject({ ok: true, scryptAlgorithm: 'firebase_scrypt' });
+      expect(report.steps.at(-1)?.sentence).toBe(
+        'The core imports the scrypt variant as "firebase_scrypt" (it does not know the contract\'s "vendor_scrypt").',
+      );
+      expect(client.scryptAlgorithmName).toBe('firebase_scrypt');
+      expect(field.users()).toEqual([]);
+    } finally {
+      await client.close();
+      await field.close();
+    }
+  });
+
+  it('a core that knows neither name fails the step with a sentence naming both (a core answering unlike any of its kind)', async () => {
+    const server = createServer((request, response) => {
+      const answer =
+        request.url === '/hello' ? 'Hello' : request.url === '/apiversion' ? '{"versions":["5.2"]}' : request.url?.endsWith('/import') ? '' : 'Not found';
+      if (request.url?.endsWith('/import')) {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        request.on('end', () => {
+          response.writeHead(400, { 'content-type': 'text/html;charset=UTF-8' });
+          response.end(body.includes('hashingAlgorithm') ? 'Unsupported password hashing algorithm\n' : 'Password hash is in invalid format\n');
+        });
+        return;
+      }
+      response.writeHead(answer === 'Not found' ? 404 : 200, { 'content-type': 'application/json;charset=UTF-8' });
+      response.end(answer);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const report = await preflight({ baseUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY });
+      expect(report).toMatchObject({ ok: false, failure: { step: 'scryptName', errorKind: 'unexpected' } });
+      expect(report.failure?.sentence).toContain('neither "vendor_scrypt" nor "firebase_scrypt"');
+      expect(report.scryptAlgorithm).toBeUndefined();
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -93,7 +93,7 @@ describe('a core that cannot be reached over TLS is one sentence, never a stack'
       expect(report.ok).toBe(false);
       expect(report.failure).toMatchObject({ step: 'reachable', errorKind: 'tlsFailed' });
       expect(report.failure?.sentence).toContain('CERT_HAS_EXPIRED');
-      expect(report.steps.map((step) => step.status)).toEqual(['failed', 'skipped', 'skipped']);
+      expect(report.steps.map((step) => step.status)).toEqual(['failed', 'skipped', 'skipped', 'skipped']);
     } finally {
       await probe.close();
     }

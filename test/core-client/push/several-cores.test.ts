@@ -82,9 +82,11 @@ describe('a push over several cores that share one database', () => {
       `${first.url} reachable ok`,
       `${first.url} keyAccepted ok`,
       `${first.url} tenantExists ok`,
+      `${first.url} scryptName ok`,
       `${gone} reachable failed`,
       `${gone} keyAccepted skipped`,
       `${gone} tenantExists skipped`,
+      `${gone} scryptName skipped`,
     ]);
     expect(report.failure?.sentence).toContain(gone);
     const both = await runPreflight(clientFor(first.url, second.url));

@@ -20,6 +20,7 @@ const STEP_LABELS: Record<PreflightStepName, string> = {
   reachable: 'reachable',
   keyAccepted: 'api-key',
   tenantExists: 'tenant',
+  scryptName: 'scrypt',
 };
 
 /** The identity calls beyond the contract, one line each: what a push can keep of a migrated user. */

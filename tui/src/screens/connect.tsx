@@ -7,7 +7,12 @@ import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenSpec, se
 import type { AppState } from '../app/state.js';
 
 const noStack = '(none: type the core below)';
-const stepLabels = { reachable: 'core reachable', keyAccepted: 'api-key accepted', tenantExists: 'tenant exists' } as const;
+const stepLabels = {
+  reachable: 'core reachable',
+  keyAccepted: 'api-key accepted',
+  tenantExists: 'tenant exists',
+  scryptName: 'scrypt name',
+} as const;
 
 function fields({ state }: FieldsContext): FieldSpec[] {
   const { draft, stacks } = state;
