@@ -2,8 +2,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 /**
- * `npm run test:real-core`: the suites that run the `core-migrate` binary against a real core (../shared/real-core,
- * started by each suite on a free port). Not part of `npm test`: `.ci/run` runs it after.
+ * `npm run test:real-core`: the suites that run the `core-migrate` binary against a live core you run yourself, given
+ * by URL (REAL_CORE_URL, REAL_CORE_PG_URL, REAL_CORE_API_KEY, REAL_CORE_SIGNER_KEY; docs/contributing.md). Without
+ * them every suite is skipped, its title saying why. Not part of `npm test`.
  */
 export default defineConfig({
   ...base,
@@ -11,10 +12,11 @@ export default defineConfig({
     ...base.test,
     include: ['test/real-core/**/*.test.ts'],
     exclude: configDefaults.exclude,
-    // Each file starts its own core (a JVM of up to 1 GiB); one file at a time keeps a 2-core machine responsive.
+    // The files share the cores they are given: each needs them empty, and leaves them so, one file at a time.
     maxWorkers: 1,
-    // The first start on a fresh machine installs Java with apt and builds the core.
-    hookTimeout: 600_000,
+    hookTimeout: 120_000,
+    // Each skipped suite's line names why (which variable is missing).
+    reporters: ['verbose'],
     testTimeout: 180_000,
   },
 });

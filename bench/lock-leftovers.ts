@@ -18,10 +18,9 @@ interface Answer {
  * time, then every one that answered 500 looked up (the user by email; the login's codes); then codes consumed the
  * same way, and for each consume that answered 500 whether its user exists and its code is still there.
  */
-export async function benchLockLeftovers(options: { users?: number; port?: number } = {}): Promise<void> {
+export async function benchLockLeftovers(options: { users?: number } = {}): Promise<void> {
   const users = options.users ?? 2_000;
-  const port = options.port ?? Number(process.env.BENCH_REAL_CORE_PORT ?? 3901) + 4;
-  const url = await startRealCore({ port, postgresql: false });
+  const url = await startRealCore({ postgresql: false });
   const pool = new Pool(url, { connections: IN_FLIGHT });
   const headers = { [CoreHeaders.apiKey]: REAL_CORE_API_KEY, [CoreHeaders.contentType]: REQUEST_CONTENT_TYPE };
   const send = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> => {
@@ -82,7 +81,7 @@ export async function benchLockLeftovers(options: { users?: number; port?: numbe
     });
   } finally {
     await pool.close();
-    await stopRealCore(port);
+    await stopRealCore({ postgresql: false });
   }
   console.log(`\nlock-leftovers: what a write that lost the lock left on a real in-memory core (${IN_FLIGHT} in flight, each sent once)`);
   console.table(rows);

@@ -35,12 +35,11 @@ interface Store {
  * users, how long a lookup and an import take one at a time. The double runs in its own process with the model
  * `defaultContention` and `CALIBRATED_LATENCY_MS`.
  */
-export async function benchLockingCalibration(options: { seconds?: number; rounds?: number; holding?: number; port?: number } = {}): Promise<void> {
+export async function benchLockingCalibration(options: { seconds?: number; rounds?: number; holding?: number } = {}): Promise<void> {
   const seconds = options.seconds ?? 3;
   const rounds = options.rounds ?? 3;
   const holding = options.holding ?? 20_000;
-  const port = options.port ?? Number(process.env.BENCH_REAL_CORE_PORT ?? 3901) + 3;
-  const real = await startRealCore({ port, postgresql: false });
+  const real = await startRealCore({ postgresql: false });
   let realLevels: Map<number, LockingFigures>;
   let realFilled: Map<number, FilledFigures>;
   try {
@@ -49,7 +48,7 @@ export async function benchLockingCalibration(options: { seconds?: number; round
     realLevels = await measureLevels(store, 'real', seconds, rounds);
     realFilled = await measureFilling(store, 'real', holding);
   } finally {
-    await stopRealCore(port);
+    await stopRealCore({ postgresql: false });
   }
   const double = await startDoubleProcess();
   let doubleLevels: Map<number, LockingFigures>;

@@ -14,8 +14,6 @@ import { BENCH_SIGN_UP_PASSWORD, rawLoad, userEmail } from './raw-load.js';
 import { REAL_CORE_API_KEY, type RealCore, startRealCore, stopRealCore } from './real-core.js';
 
 const LEVELS = [1, 2, 4, 8] as const;
-/** Ports 3921-3922 are this bench's by default; BENCH_LOGIN_TIME_PORT moves the first. */
-const firstPort = Number(process.env.BENCH_LOGIN_TIME_PORT ?? 3921);
 /** What `login-migration serve` gives a sign-in's requests to the core (its SIGN_IN_GIVE_UP_AFTER_SECONDS). */
 const SIGN_IN_GIVE_UP_AFTER_SECONDS = 10;
 /**
@@ -59,9 +57,9 @@ interface Figure {
 export async function benchRealCoreLoginTime(options: LoginTimeBenchOptions = {}): Promise<void> {
   const seconds = options.seconds ?? 8;
   const rounds = options.rounds ?? 3;
-  const cores: Pick<RealCore, 'name' | 'port' | 'postgresql'>[] = [
-    { name: 'real in-memory, empty', port: firstPort, postgresql: false },
-    { name: 'real PostgreSQL', port: firstPort + 1, postgresql: true },
+  const cores: Pick<RealCore, 'name' | 'postgresql'>[] = [
+    { name: 'real in-memory, empty', postgresql: false },
+    { name: 'real PostgreSQL', postgresql: true },
   ].filter((core) => options.only === undefined || options.only.some((part) => core.name.includes(part)));
   const folder = await mkdtemp(join(tmpdir(), 'core-migrate-bench-login-time-'));
   const store = await openWaitingStore(join(folder, 'waiting.sqlite'));
@@ -76,7 +74,7 @@ export async function benchRealCoreLoginTime(options: LoginTimeBenchOptions = {}
       try {
         rows.push(...(await measureCore(core.name, url, { store, verify: pool.verify, legacyHash, seconds, rounds, tag })));
       } finally {
-        await stopRealCore(core.port);
+        await stopRealCore(core);
       }
     }
   } finally {

@@ -19,15 +19,14 @@ interface PairedCore {
  * two identical real cores, and the default push on one while the raw load at a fixed level runs on the other, at
  * the same time, then the other way round. Both sides meet the same neighbours, so their ratio holds where the
  * figures themselves do not. For each level, push ÷ raw; the push's ratio to the best raw level is the smallest of
- * them (the raw level that did best against the push running beside it). Ports: `firstPort` and the next one.
+ * them (the raw level that did best against the push running beside it). Cores: REAL_CORE_URL and REAL_CORE_URL_2 (PostgreSQL: REAL_CORE_PG_URL and REAL_CORE_PG_URL_2).
  */
 export async function benchRealCorePaired(
-  options: { seconds?: number; holding?: number; rounds?: number; firstPort?: number; only?: string[]; lines?: BenchLine[] } = {},
+  options: { seconds?: number; holding?: number; rounds?: number; only?: string[]; lines?: BenchLine[] } = {},
 ): Promise<void> {
   const seconds = options.seconds ?? 6;
   const rounds = options.rounds ?? 1;
   const holding = options.holding ?? 20_000;
-  const firstPort = options.firstPort ?? Number(process.env.BENCH_REAL_CORE_PORT ?? 3901) + 5;
   const lines = options.lines ?? ['lookup', 'identity'];
   const kinds: PairedCore[] = [
     { name: 'real in-memory, empty', postgresql: false, holding: 0 },
@@ -40,9 +39,9 @@ export async function benchRealCorePaired(
   const tag = (kind: string): string => `${kind}${(batch += 1)}`;
   try {
     for (const kind of kinds) {
-      const ports = [firstPort, firstPort + 1] as const;
+      const sides = [{ postgresql: kind.postgresql }, { postgresql: kind.postgresql, second: true }] as const;
       try {
-        const urls = await Promise.all(ports.map((port) => startRealCore({ port, postgresql: kind.postgresql })));
+        const urls = await Promise.all(sides.map((side) => startRealCore(side)));
         await Promise.all(urls.map((url) => rawLoad(url, REAL_CORE_API_KEY, tag('warm'), 4, { ms: 3_000, steps: 'lookup' })));
         if (kind.holding > 0) await Promise.all(urls.map((url) => rawLoad(url, REAL_CORE_API_KEY, tag('fill'), 8, { users: kind.holding, steps: 'import' })));
         for (const line of lines) {
@@ -88,7 +87,7 @@ export async function benchRealCorePaired(
           console.log(JSON.stringify(rows.at(-1)));
         }
       } finally {
-        await Promise.all(ports.map((port) => stopRealCore(port)));
+        await Promise.all(sides.map((side) => stopRealCore(side)));
       }
     }
   } finally {

@@ -18,7 +18,7 @@ export interface RealCoreTuningsOptions {
 }
 
 /**
- * Two tunings of the controller side by side on one real core (`../shared/real-core/`), in the order ABBA so that a
+ * Two tunings of the controller side by side on one live core (REAL_CORE_URL, or REAL_CORE_PG_URL), in the order ABBA so that a
  * core whose speed drifts (a PostgreSQL one through its first minutes, an in-memory one as it fills) weighs on both
  * alike, with a raw load at fixed levels between the pairs: how a change of the controller was judged on a real core
  * (docs/performance.md, issue 29's fourth pass). Prints every figure, each tuning's mean, and each push's start-up
@@ -34,13 +34,12 @@ export async function benchRealCoreTunings(options: RealCoreTuningsOptions = {})
     ['default', {}],
     [JSON.stringify(options.tuning ?? { startupMinMs: 150 }), options.tuning ?? { startupMinMs: 150 }],
   ];
-  const port = Number(process.env.BENCH_REAL_CORE_PORT ?? 3921);
   const folder = await mkdtemp(join(tmpdir(), 'core-migrate-bench-tunings-'));
   let batch = 0;
   const tag = (kind: string): string => `${kind}${(batch += 1)}`;
   const rows: Record<string, string | number>[] = [];
   const perTuning = new Map<string, number[]>(tunings.map(([name]) => [name, []]));
-  const url = await startRealCore({ port, postgresql });
+  const url = await startRealCore({ postgresql });
   try {
     await warmCore(url, { postgresql }, tag);
     await warmLine(url, line, tag);
@@ -59,7 +58,7 @@ export async function benchRealCoreTunings(options: RealCoreTuningsOptions = {})
       rows.push({ figure: `raw ${level}`, 'users/s': Math.round(raw.perSecond), 'mean limit': '', 'start-up': '' });
     }
   } finally {
-    await stopRealCore(port);
+    await stopRealCore({ postgresql });
     await rm(folder, { recursive: true, force: true });
   }
   console.log(`\nreal-core-tunings: ${postgresql ? 'PostgreSQL' : 'in-memory'} core, ${line} line, ${ms / 1000} s a figure, in the order run`);

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CoreClient } from '../core-client/src/http/core-client.js';
 import type { ImportOperation } from '../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
@@ -14,10 +12,9 @@ import type { PushCounts } from '../core-client/src/summary/push-summary.js';
 import { mean, median, medianAndSpread } from './medians.js';
 import { bcryptHash, benchPhoneNumber, rawLoad, type RawUserSteps, userEmail } from './raw-load.js';
 
-const run = promisify(execFile);
-const REAL_CORE = join(import.meta.dirname, '..', '..', 'shared', 'real-core');
-/** The real core's default api-key (../shared/real-core/README.md). */
-export const REAL_CORE_API_KEY = 'real-core-api-key-0123456789';
+import { REAL_CORE_API_KEY, emptyCore, requireEmptyCore } from '../test/real-core/support/real-core.js';
+
+export { REAL_CORE_API_KEY };
 /** 16 too: a PostgreSQL-backed core still gains past 8 on some runs (core-behaviour.md: up to about 8-16). */
 const FIXED_LEVELS = [1, 2, 4, 8, 16] as const;
 /** Lookups and imports a PostgreSQL-backed core gets before anything is measured. */
@@ -32,10 +29,8 @@ const PROGRESS_EVERY_MS = 50;
  */
 const LINE_WARM_MS: Record<BenchLine, number> = { lookup: 5_000, identity: 5_000, passwordless: 20_000 };
 
-export interface RealCore {
+export interface RealCore extends LiveCoreKind {
   name: string;
-  port: number;
-  postgresql: boolean;
   /** Users imported before anything is measured (a store that already holds some). */
   holding: number;
 }
@@ -46,9 +41,6 @@ export interface RealCore {
  * phone users (the lookup by number, a code made and consumed at once: three requests, two of them writes).
  */
 export type BenchLine = 'lookup' | 'identity' | 'passwordless';
-
-/** Ports 3901-3919 are this bench's by default; BENCH_REAL_CORE_PORT moves the first. */
-const firstPort = Number(process.env.BENCH_REAL_CORE_PORT ?? 3901);
 
 export interface RealCoreBenchOptions {
   /** Seconds a figure. */
@@ -66,10 +58,10 @@ export interface RealCoreBenchOptions {
 }
 
 /**
- * Issue 29: the default push against real cores (../shared/real-core/: in-memory, empty and holding 20,000 users;
+ * Issue 29: the default push against live cores (REAL_CORE_URL, REAL_CORE_PG_URL: in-memory, empty and holding 20,000 users;
  * PostgreSQL), side by side with a raw load at fixed concurrency that sends what the push sends per user (prebuilt
  * bodies, keep-alive, each 500 sent again after 20 ms). Each core is warmed first (its JIT compiles the import path:
- * the first seconds of a fresh core are several times slower); an in-memory core is started (and filled) anew for each
+ * the first seconds of a fresh core are several times slower); an in-memory core is emptied (and filled) anew for each
  * line, the PostgreSQL one serves all three. Each line is measured in two steps:
  *
  * - the sweep finds the best fixed level: every raw level once a round, the order reversed every other round, the
@@ -97,9 +89,9 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
   const holding = options.holding ?? 20_000;
   const lines = options.lines ?? ['lookup', 'identity', 'passwordless'];
   const cores: RealCore[] = [
-    { name: 'real in-memory, empty', port: firstPort, postgresql: false, holding: 0 },
-    { name: `real in-memory, holding ${holding}`, port: firstPort + 1, postgresql: false, holding },
-    { name: 'real PostgreSQL', port: firstPort + 2, postgresql: true, holding: 0 },
+    { name: 'real in-memory, empty', postgresql: false, holding: 0 },
+    { name: `real in-memory, holding ${holding}`, postgresql: false, holding },
+    { name: 'real PostgreSQL', postgresql: true, holding: 0 },
   ].filter((core) => options.only === undefined || options.only.some((part) => core.name.includes(part)));
   const rows: Record<string, string | number>[] = [];
   const folder = await mkdtemp(join(tmpdir(), 'core-migrate-bench-real-'));
@@ -111,9 +103,8 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
         let url: string | undefined;
         for (const line of lines) {
           // An in-memory store slows as it fills (a lookup line adds some 40,000 users to the empty one), so each line
-          // meets a fresh one, filled anew; a PostgreSQL core keeps its warmth.
+          // meets it emptied, filled anew; a PostgreSQL core keeps its users and its warmth.
           if (url === undefined || !core.postgresql) {
-            if (url !== undefined) await stopRealCore(core.port);
             url = await startRealCore(core);
             await warmCore(url, core, tag);
             if (core.holding > 0) await fill(url, core.holding, tag);
@@ -159,7 +150,7 @@ export async function benchRealCore(options: RealCoreBenchOptions = {}): Promise
           console.log(JSON.stringify({ core: core.name, line, 'each figure, in the order run': eachFigure }));
         }
       } finally {
-        await stopRealCore(core.port);
+        await stopRealCore(core);
       }
     }
   } finally {
@@ -304,15 +295,43 @@ export async function fill(url: string, users: number, tag: (kind: string) => st
   return curve;
 }
 
-export async function startRealCore(core: Pick<RealCore, 'port' | 'postgresql'>): Promise<string> {
-  const { stdout } = await run(join(REAL_CORE, 'start.sh'), [String(core.port), ...(core.postgresql ? ['--postgresql'] : [])], { timeout: 300_000 });
-  const url = stdout.trim().split('\n').pop() ?? '';
-  if (!url.startsWith('http://127.0.0.1:')) throw new Error(`real core on ${core.port} did not start: ${stdout}`);
+/**
+ * Which live core a figure runs on: `REAL_CORE_URL` (in-memory) or `REAL_CORE_PG_URL` (PostgreSQL), and for the paired
+ * bench's second core of a kind `REAL_CORE_URL_2` / `REAL_CORE_PG_URL_2`. Nothing here starts a core: run one yourself
+ * (docs/contributing.md, "Tests against a real core").
+ */
+export interface LiveCoreKind {
+  postgresql: boolean;
+  second?: boolean;
+}
+
+const benchCoresSeen = new Set<string>();
+
+function liveCoreUrl(kind: LiveCoreKind): string {
+  const variable = `${kind.postgresql ? 'REAL_CORE_PG_URL' : 'REAL_CORE_URL'}${kind.second === true ? '_2' : ''}`;
+  const url = process.env[variable]?.trim() ?? '';
+  if (url === '' || REAL_CORE_API_KEY === '')
+    throw new Error(`The real-core bench needs ${variable} and REAL_CORE_API_KEY: a live core of your own (docs/performance.md).`);
+  return url.replace(/\/+$/, '');
+}
+
+/**
+ * The live core of a kind, as a fresh one: empty. The first time, it must be empty already (the bench measures no one
+ * else's users, and removes none of them); after that the bench removes the users it made itself.
+ */
+export async function startRealCore(kind: LiveCoreKind): Promise<string> {
+  const url = liveCoreUrl(kind);
+  if (benchCoresSeen.has(url)) await emptyCore(url);
+  else {
+    await requireEmptyCore(url);
+    benchCoresSeen.add(url);
+  }
   return url;
 }
 
-export async function stopRealCore(port: number): Promise<void> {
-  await run(join(REAL_CORE, 'stop.sh'), [String(port)]).catch(() => undefined);
+/** Leaves the live core empty, as the bench found it. */
+export async function stopRealCore(kind: LiveCoreKind): Promise<void> {
+  await emptyCore(liveCoreUrl(kind));
 }
 
 function operation(tag: string, index: number, line: BenchLine): ImportOperation {

@@ -1,18 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { coreMigrate, described } from './support/binary.js';
 import { userCount } from './support/core-calls.js';
-import { startRealCore, type RealCore } from './support/real-core.js';
+import { describeLive, useRealCore, type RealCore } from './support/real-core.js';
 
 /** `core-migrate check` against a real core: what it says of a tenant depends on how a real core refuses a write. */
-describe('check on a real core', () => {
+describeLive('check on a real core', { core: 'memory' }, () => {
   let core: RealCore;
   let dir: string;
 
   beforeAll(async () => {
-    [core, dir] = await Promise.all([startRealCore({ storage: 'memory' }), mkdtemp(join(tmpdir(), 'real-core-check-'))]);
+    [core, dir] = await Promise.all([useRealCore({ core: 'memory' }), mkdtemp(join(tmpdir(), 'real-core-check-'))]);
   });
   afterAll(async () => {
     await core?.stop();

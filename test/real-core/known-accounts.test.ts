@@ -1,22 +1,19 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { coreMigrate, described, jsonOf } from './support/binary.js';
-import { isPasswordUser, oldUsers, SUITE_SCRYPT, writeFirebaseExport, writeHashConfig } from './support/exports.js';
-import { startRealCore, type RealCore } from './support/real-core.js';
+import { isPasswordUser, oldUsers, writeFirebaseExport, writeHashConfig } from './support/exports.js';
+import { describeLive, useRealCore, type RealCore } from './support/real-core.js';
 
 /** `--verify-credentials` on a real core: known passwords are proved before the push, and signed in after it. */
-describe('a Firebase push with known accounts, on a real core', () => {
+describeLive('a Firebase push with known accounts, on a real core', { core: 'memory', signerKey: true }, () => {
   let core: RealCore;
   let dir: string;
   const known = oldUsers('fb', 6).filter(isPasswordUser).slice(0, 3);
 
   beforeAll(async () => {
-    [core, dir] = await Promise.all([
-      startRealCore({ storage: 'memory', signerKey: SUITE_SCRYPT.signerKey, logRequests: true }),
-      mkdtemp(join(tmpdir(), 'real-core-known-')),
-    ]);
+    [core, dir] = await Promise.all([useRealCore({ core: 'memory', signerKey: true }, { logRequests: true }), mkdtemp(join(tmpdir(), 'real-core-known-'))]);
     await writeFile(join(dir, 'known.txt'), `${known.map((user) => `${user.email} ${user.password}`).join('\n')}\n`, { mode: 0o600 });
   });
   afterAll(async () => {

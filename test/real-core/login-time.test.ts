@@ -4,14 +4,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoreClient } from '../../core-client/src/http/core-client.js';
 import { migrateAtLogin, openLoginMigration } from '../../core-client/src/login-time/migrate-at-login.js';
 import { Secret } from '../../core-client/src/secret.js';
 import { legacyHashVector } from '../core-client/login-time/hash-vectors.js';
 import { coreMigrate, described, jsonOf } from './support/binary.js';
 import { coreIdMappedTo, isEmailVerified, metadataOf, signIn, userCount } from './support/core-calls.js';
-import { REAL_CORE_API_KEY, startRealCore, type RealCore } from './support/real-core.js';
+import { REAL_CORE_API_KEY, describeLive, useRealCore, type RealCore } from './support/real-core.js';
 
 // Made by Django and passlib themselves (test/fixtures/hash-vectors/legacy/README.md).
 const django = legacyHashVector('django', (hash) => hash.startsWith('pbkdf2_sha256$1000$'));
@@ -20,12 +20,12 @@ const BIN = fileURLToPath(new URL('../../tui/bin/core-migrate.js', import.meta.u
 const SERVICE_KEY = 'the-real-core-login-service-key-0123';
 
 /** A login-time migration on a real core: park with the push, then the library call at each user's first sign-in. */
-describe('login-time migration on a real core', () => {
+describeLive('login-time migration on a real core', { core: 'memory' }, () => {
   let core: RealCore;
   let dir: string;
 
   beforeAll(async () => {
-    [core, dir] = await Promise.all([startRealCore({ storage: 'memory' }), mkdtemp(join(tmpdir(), 'real-core-login-time-'))]);
+    [core, dir] = await Promise.all([useRealCore({ core: 'memory' }), mkdtemp(join(tmpdir(), 'real-core-login-time-'))]);
   });
   afterAll(async () => {
     await core?.stop();

@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { coreMigrate, described, jsonOf } from './support/binary.js';
 import { signIn, userCount } from './support/core-calls.js';
 import { isPasswordUser, oldUsers, SUITE_SCRYPT, writeFirebaseExport, writeHashConfig, type OldUser, type PasswordUser } from './support/exports.js';
 import { OLD_SYSTEMS } from './support/old-systems.js';
-import { startRealCore, type RealCore } from './support/real-core.js';
+import { describeLive, useRealCore, type RealCore } from './support/real-core.js';
 
 /**
  * An operator's ordinary mistakes (issue 25, items 1–3) on a real core: each costs no user and ends in a sentence.
@@ -20,47 +20,49 @@ const unrelatedUsers = (): OldUser[] =>
     ...(isPasswordUser(user) ? { password: `${user.password}-b` } : { googleId: `${user.googleId}-b` }),
   }));
 
-describe.each(OLD_SYSTEMS)('$name on a real core: a sync given the wrong journal or export', (system) => {
-  let core: RealCore;
-  let dir: string;
+for (const system of OLD_SYSTEMS) {
+  describeLive(`${system.name} on a real core: a sync given the wrong journal or export`, { core: 'memory', signerKey: system.signerKey !== undefined }, () => {
+    let core: RealCore;
+    let dir: string;
 
-  beforeAll(async () => {
-    [core, dir] = await Promise.all([
-      startRealCore({ storage: 'memory', logRequests: true, ...(system.signerKey === undefined ? {} : { signerKey: system.signerKey }) }),
-      mkdtemp(join(tmpdir(), 'real-core-mistakes-')),
-    ]);
+    beforeAll(async () => {
+      [core, dir] = await Promise.all([
+        useRealCore({ core: 'memory', signerKey: system.signerKey !== undefined }, { logRequests: true }),
+        mkdtemp(join(tmpdir(), 'real-core-mistakes-')),
+      ]);
+    });
+    afterAll(async () => {
+      await core?.stop();
+      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    });
+
+    it("refuses an unrelated export and a mistyped journal before sending anything; the first migration's users stay", async () => {
+      const first = oldUsers('a', 6);
+      const push = await coreMigrate(['push', ...(await system.writeExport(dir, 'a-users', first)), '--journal', 'a.journal', '--core', core.url], dir);
+      expect(push.code, described(push)).toBe(0);
+      const usersAfterPush = await userCount(core.url);
+
+      const unrelated = await system.writeExport(dir, 'b-users', unrelatedUsers());
+      const sync = await coreMigrate(['sync', ...unrelated, '--journal', 'a.journal', '--deleted', 'remove', '--core', core.url], dir);
+      expect(sync.code, described(sync)).toBe(2);
+      expect(sync.stderr).toMatch(/0 of the journal's \d+ users appear in this export/);
+      expect(sync.stderr).not.toMatch(/\n\s+at /);
+
+      const mistyped = await coreMigrate(['sync', ...unrelated, '--journal', 'a.jornal', '--core', core.url], dir);
+      expect(mistyped.code, described(mistyped)).toBe(2);
+      expect(mistyped.stderr).toContain('a.jornal');
+
+      const sent = await core.requestsReceived();
+      expect(sent.filter((line) => line.includes('unrelated.example') || (line.includes('/user/remove') && !line.endsWith(' {}')))).toEqual([]);
+      expect(await userCount(core.url)).toBe(usersAfterPush);
+      for (const user of first.filter(isPasswordUser).filter((user) => user.disabled !== true)) {
+        expect(await signIn(core.url, user.email, user.password), user.email).toBeDefined();
+      }
+    });
   });
-  afterAll(async () => {
-    await core?.stop();
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-  });
+}
 
-  it("refuses an unrelated export and a mistyped journal before sending anything; the first migration's users stay", async () => {
-    const first = oldUsers('a', 6);
-    const push = await coreMigrate(['push', ...(await system.writeExport(dir, 'a-users', first)), '--journal', 'a.journal', '--core', core.url], dir);
-    expect(push.code, described(push)).toBe(0);
-    const usersAfterPush = await userCount(core.url);
-
-    const unrelated = await system.writeExport(dir, 'b-users', unrelatedUsers());
-    const sync = await coreMigrate(['sync', ...unrelated, '--journal', 'a.journal', '--deleted', 'remove', '--core', core.url], dir);
-    expect(sync.code, described(sync)).toBe(2);
-    expect(sync.stderr).toMatch(/0 of the journal's \d+ users appear in this export/);
-    expect(sync.stderr).not.toMatch(/\n\s+at /);
-
-    const mistyped = await coreMigrate(['sync', ...unrelated, '--journal', 'a.jornal', '--core', core.url], dir);
-    expect(mistyped.code, described(mistyped)).toBe(2);
-    expect(mistyped.stderr).toContain('a.jornal');
-
-    const sent = await core.requestsReceived();
-    expect(sent.filter((line) => line.includes('unrelated.example') || (line.includes('/user/remove') && !line.endsWith(' {}')))).toEqual([]);
-    expect(await userCount(core.url)).toBe(usersAfterPush);
-    for (const user of first.filter(isPasswordUser).filter((user) => user.disabled !== true)) {
-      expect(await signIn(core.url, user.email, user.password), user.email).toBeDefined();
-    }
-  });
-});
-
-describe('a Firebase push with a wrong hash config, on a real core: a rerun fixes it', () => {
+describeLive('a Firebase push with a wrong hash config, on a real core: a rerun fixes it', { core: 'memory', signerKey: true }, () => {
   let core: RealCore;
   let dir: string;
   const users = oldUsers('fb', 3);
@@ -70,7 +72,7 @@ describe('a Firebase push with a wrong hash config, on a real core: a rerun fixe
 
   beforeAll(async () => {
     [core, dir] = await Promise.all([
-      startRealCore({ storage: 'memory', signerKey: SUITE_SCRYPT.signerKey, logRequests: true }),
+      useRealCore({ core: 'memory', signerKey: true }, { logRequests: true }),
       mkdtemp(join(tmpdir(), 'real-core-hash-config-')),
     ]);
   });
@@ -101,12 +103,12 @@ describe('a Firebase push with a wrong hash config, on a real core: a rerun fixe
   });
 });
 
-describe('https:// against a core that speaks plain HTTP', () => {
+describeLive('https:// against a core that speaks plain HTTP', { core: 'memory' }, () => {
   let core: RealCore;
   let dir: string;
 
   beforeAll(async () => {
-    [core, dir] = await Promise.all([startRealCore({ storage: 'memory' }), mkdtemp(join(tmpdir(), 'real-core-tls-'))]);
+    [core, dir] = await Promise.all([useRealCore({ core: 'memory' }), mkdtemp(join(tmpdir(), 'real-core-tls-'))]);
   });
   afterAll(async () => {
     await core?.stop();

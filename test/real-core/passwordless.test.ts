@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CoreClient } from '../../core-client/src/http/core-client.js';
 import { probeIdentityFeatures } from '../../core-client/src/identity/features.js';
 import type { PlanItem } from '../../core-client/src/plan/operation.js';
@@ -11,20 +11,20 @@ import { defaultIdentityOptions } from '../../core-client/src/push/identity-opti
 import { Secret } from '../../core-client/src/secret.js';
 import { emailLinkOperation, fastRetry, phoneOperation } from '../core-client/push/plan-fixtures.js';
 import { callCore } from './support/core-calls.js';
-import { REAL_CORE_API_KEY, startRealCore, type RealCore } from './support/real-core.js';
+import { REAL_CORE_API_KEY, describeLive, useRealCore, type RealCore } from './support/real-core.js';
 
 async function* recordsOf(items: PlanItem[]): AsyncGenerator<PlannedRecord> {
   for (const item of items) yield { location: item.location, items: [item] };
 }
 
 /** Passwordless users (issue 27) on a real core: the client's calls, then a push of phone and email-link users. */
-describe('passwordless users on a real core', () => {
+describeLive('passwordless users on a real core', { core: 'memory' }, () => {
   let core: RealCore;
   let client: CoreClient;
   let dir: string;
 
   beforeAll(async () => {
-    [core, dir] = await Promise.all([startRealCore({ storage: 'memory' }), mkdtemp(join(tmpdir(), 'real-core-passwordless-'))]);
+    [core, dir] = await Promise.all([useRealCore({ core: 'memory' }), mkdtemp(join(tmpdir(), 'real-core-passwordless-'))]);
     // One request at a time: the in-memory store answers concurrent writes with lock conflicts (retried, but slower).
     client = new CoreClient({ baseUrl: core.url, apiKey: new Secret(REAL_CORE_API_KEY), retry: fastRetry });
   });

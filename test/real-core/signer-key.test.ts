@@ -1,19 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { coreMigrate, described } from './support/binary.js';
 import { userCount } from './support/core-calls.js';
 import { oldUsers, writeFirebaseExport } from './support/exports.js';
-import { startRealCore, type RealCore } from './support/real-core.js';
+import { describeLive, useRealCore, type RealCore } from './support/real-core.js';
 
 /** A real core without the scrypt variant's signer key answers 500 to every such import: the push must stop at the first. */
-describe('a Firebase push to a real core without the signer key', () => {
+describeLive('a Firebase push to a real core without the signer key', { core: 'noSignerKey' }, () => {
   let core: RealCore;
   let dir: string;
 
   beforeAll(async () => {
-    [core, dir] = await Promise.all([startRealCore({ storage: 'memory', logRequests: true }), mkdtemp(join(tmpdir(), 'real-core-signer-key-'))]);
+    [core, dir] = await Promise.all([useRealCore({ core: 'noSignerKey' }, { logRequests: true }), mkdtemp(join(tmpdir(), 'real-core-signer-key-'))]);
   });
   afterAll(async () => {
     await core?.stop();
@@ -25,7 +25,7 @@ describe('a Firebase push to a real core without the signer key', () => {
     const push = await coreMigrate(['push', ...exported, '--core', core.url], dir);
     expect(push.code, described(push)).toBe(2);
     expect(push.stdout + push.stderr).toContain('no signer key: set VENDOR_PASSWORD_HASHING_SIGNER_KEY');
-    const imports = (await core.requestsReceived()).filter((line) => line.includes('"hashingAlgorithm":"vendor_scrypt"'));
+    const imports = (await core.requestsReceived()).filter((line) => line.includes('"passwordHash":"$f_scrypt$'));
     expect(imports).toHaveLength(1);
     expect(await userCount(core.url)).toBe(0);
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { VENDOR_SCRYPT } from '../../core-client/src/contract/names.js';
-import { TENANT_PROBE_BODY } from '../../core-client/src/http/core-client.js';
+import { CorePaths, SCRYPT_ALGORITHM_NAMES, type ScryptAlgorithmName, VENDOR_SCRYPT } from '../../core-client/src/contract/names.js';
+import { CoreClient, TENANT_PROBE_BODY } from '../../core-client/src/http/core-client.js';
+import { Secret } from '../../core-client/src/secret.js';
 
 /**
  * The exchanges a real core's answers were recorded for (`../shared/spec/core-transcripts/`, kept in
@@ -88,7 +89,8 @@ const RID = { rid: 'passwordless' };
  * The calls core-migrate makes, and their refusals, in the order a migration makes them. The double must answer each
  * as the real core does (status, kind of body, body), ids and times aside.
  */
-export function coreExchanges(hashes: ExchangeHashes): Exchange[] {
+/** The exchanges, with the scrypt variant sent under the name the core takes (the contract's unless told). */
+export function coreExchanges(hashes: ExchangeHashes, scryptName: ScryptAlgorithmName = VENDOR_SCRYPT): Exchange[] {
   const { bcrypt: HASH, otherBcrypt: OTHER_HASH, scrypt } = hashes;
   return [
     { name: 'liveness', method: 'GET', path: '/hello', apiKey: null },
@@ -133,7 +135,7 @@ export function coreExchanges(hashes: ExchangeHashes): Exchange[] {
       name: 'import scrypt variant',
       method: 'POST',
       path: '/recipe/user/passwordhash/import',
-      body: { email: 'sam@example.com', passwordHash: scrypt.hash, hashingAlgorithm: VENDOR_SCRYPT },
+      body: { email: 'sam@example.com', passwordHash: scrypt.hash, hashingAlgorithm: scryptName },
       keep: 'sam',
     },
     { name: 'import empty hash', method: 'POST', path: '/recipe/user/passwordhash/import', body: { email: 'e@example.com', passwordHash: '' } },
@@ -407,9 +409,52 @@ export async function exchange(url: string, apiKey: string, step: Exchange, ids:
 }
 
 /** Runs every exchange in order against one core and returns what it answered, in the recordings' form. */
-export async function recordExchanges(url: string, apiKey: string, hashes: ExchangeHashes): Promise<Transcript> {
+export async function recordExchanges(
+  url: string,
+  apiKey: string,
+  hashes: ExchangeHashes,
+  scryptName: ScryptAlgorithmName = VENDOR_SCRYPT,
+): Promise<Transcript> {
   const ids: Ids = new Map();
   const steps: Transcript = [];
-  for (const step of coreExchanges(hashes)) steps.push({ name: step.name, method: step.method, answer: seen(await exchange(url, apiKey, step, ids)) });
+  for (const step of coreExchanges(hashes, scryptName))
+    steps.push({ name: step.name, method: step.method, answer: seen(await exchange(url, apiKey, step, ids)) });
   return steps;
+}
+
+/** The name a live core takes for the scrypt variant, learnt as the pre-flight learns it (nothing is written). */
+export async function scryptNameOf(url: string, apiKey: string): Promise<ScryptAlgorithmName> {
+  const client = new CoreClient({ baseUrl: url, apiKey: new Secret(apiKey), retry: false });
+  try {
+    for (const name of SCRYPT_ALGORITHM_NAMES) if ((await client.probeScryptName(name)).outcome === 'known') return name;
+    throw new Error(`${url} knows none of ${SCRYPT_ALGORITHM_NAMES.join(', ')} for the scrypt variant`);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The name-probe bodies of `scrypt-names.json`: each name of the scrypt variant, and one no core knows. */
+export const SCRYPT_NAME_EXCHANGES = ['vendor_scrypt', 'firebase_scrypt', 'no_such_algorithm'].flatMap((name) => [
+  { name: `name probe: ${name}`, body: { email: 'p@x.example', passwordHash: 'x', hashingAlgorithm: name } },
+  { name: `empty hash: ${name}`, body: { email: 'p@x.example', passwordHash: '', hashingAlgorithm: name } },
+  { name: `no email: ${name}`, body: { passwordHash: 'x', hashingAlgorithm: name } },
+]);
+
+/** `scrypt-names.json`: a core reached directly, asked which name of the scrypt variant it takes. */
+export const ScryptNamesSchema = z.object({
+  core: z.string(),
+  exchanges: z.array(
+    z.object({ name: z.string(), method: z.literal('POST'), path: z.string(), body: z.record(z.string(), z.unknown()), answer: SeenAnswerSchema }),
+  ),
+});
+export type ScryptNames = z.infer<typeof ScryptNamesSchema>;
+
+/** Sends the name probes to one core and returns them with its answers, in `scrypt-names.json`'s form. */
+export async function recordScryptNames(url: string, apiKey: string, core: string): Promise<ScryptNames> {
+  const exchanges: ScryptNames['exchanges'] = [];
+  for (const step of SCRYPT_NAME_EXCHANGES) {
+    const answer = seen(await callCore(url, 'POST', CorePaths.passwordHashImport, step.body, apiKey));
+    exchanges.push({ name: step.name, method: 'POST', path: CorePaths.passwordHashImport, body: step.body, answer });
+  }
+  return { core, exchanges };
 }

@@ -1,38 +1,19 @@
 import { z } from 'zod';
+import { callCore as call } from '../../support/core-exchanges.js';
 import { REAL_CORE_API_KEY } from './real-core.js';
 
-/** A core's answer as a test reads it: the status code, and the body as JSON (or as text when it is not JSON). */
-export interface CoreAnswer {
-  status: number;
-  contentType: string;
-  body: unknown;
-  text: string;
-}
+export type { CoreAnswer } from '../../support/core-exchanges.js';
 
-/** One call with the contract's two headers (the api-key may be left out or changed to test the refusal). */
-export async function callCore(
+/** One call to a live core with the suites' api-key (given as `null` or another key to test a refusal). */
+export function callCore(
   url: string,
   method: string,
   path: string,
   body?: unknown,
   apiKey: string | null = REAL_CORE_API_KEY,
   extraHeaders: Record<string, string> = {},
-): Promise<CoreAnswer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...extraHeaders };
-  if (apiKey !== null) headers['api-key'] = apiKey;
-  const answer = await fetch(`${url}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await answer.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // A core's errors are plain text (core-behaviour.md): keep them as they are.
-  }
-  return { status: answer.status, contentType: answer.headers.get('content-type') ?? '', body: parsed, text };
+) {
+  return call(url, method, path, body, apiKey, extraHeaders);
 }
 
 const OkUser = z.looseObject({ id: z.string() });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { VENDOR_SCRYPT_VECTOR } from '../../core-double/known-hashes.js';
 import { makeVendorScryptHash } from '../../support/vendor-scrypt-maker.js';
+import { REAL_CORE_SIGNER_KEY } from './real-core.js';
 
 interface OldProfile {
   oldId: string;
@@ -50,7 +51,8 @@ export interface ScryptParameters {
 }
 
 export const SUITE_SCRYPT: Readonly<ScryptParameters> = {
-  signerKey: VENDOR_SCRYPT_VECTOR.signerKey,
+  // The live core's own key: the suites' hashes must be made with the key the core verifies with.
+  signerKey: REAL_CORE_SIGNER_KEY ?? VENDOR_SCRYPT_VECTOR.signerKey,
   saltSeparator: VENDOR_SCRYPT_VECTOR.saltSeparator,
   memCost: 8,
   rounds: 2,
