@@ -1,5 +1,5 @@
 import { verify as argon2Verify } from '@node-rs/argon2';
-import { decodeUnpaddedBase64 } from './base64.js';
+import { decodeStrictBase64 } from './base64.js';
 import { argon2CostProblem } from './cost-limits.js';
 import { reject, type FamilyOutcome } from './families.js';
 
@@ -96,7 +96,7 @@ function decodeBase64Part(text: string, name: 'salt' | 'hash', min: number, max:
     unpadded = text.replace(/=+$/, '');
     warnings.push(`the ${name} had "=" padding, which encoded Argon2 strings leave out: it was removed`);
   }
-  const bytes = decodeUnpaddedBase64(unpadded);
+  const bytes = decodeStrictBase64(unpadded, 'absent');
   if (bytes === undefined) return { problem: `the ${name} is not unpadded standard base64` };
   if (bytes.length < min || bytes.length > max) {
     return { problem: `the ${name} decodes to ${bytes.length} bytes, outside the plausible ${min}–${max} (truncated?)` };

@@ -67,11 +67,22 @@ export function toStandardBase64(text: string): Base64Outcome {
   return { ok: true, value, byteLength: Math.floor((dataLength * 3) / 4), convertedFromWebSafe: webSafe, paddingAdded: padding !== needed };
 }
 
-/** Decodes the unpadded standard base64 of PHC strings (Argon2); `undefined` when it is not exactly that. */
-export function decodeUnpaddedBase64(text: string): Buffer | undefined {
-  if (!/^[A-Za-z0-9+/]+$/.test(text) || text.length % 4 === 1) return undefined;
-  const bytes = Buffer.from(text, 'base64');
-  return bytes.toString('base64').replace(/=+$/, '') === text ? bytes : undefined;
+/** Where a family's encoder puts "=" padding: always (RFC 4648), never (PHC strings, passlib), or either is met. */
+export type Base64Padding = 'required' | 'absent' | 'optional';
+
+/**
+ * The one strict decoder of standard base64 for hashes: the bytes only when `text` is exactly what an encoder with
+ * that padding writes, else `undefined`. With padding required, input that ends mid-group is refused, as OpenLDAP's
+ * decoder does: a cut-short hash is malformed, never read as a shorter one. Empty text is zero bytes; whether zero
+ * bytes will do is the caller's to say.
+ */
+export function decodeStrictBase64(text: string, padding: Base64Padding): Buffer | undefined {
+  if (text === '') return Buffer.alloc(0);
+  const decoded = toStandardBase64(text);
+  if (!decoded.ok || decoded.convertedFromWebSafe) return undefined;
+  if (padding === 'required' && decoded.paddingAdded) return undefined;
+  if (padding === 'absent' && text.endsWith('=')) return undefined;
+  return Buffer.from(decoded.value, 'base64');
 }
 
 export function isAscii(text: string): boolean {

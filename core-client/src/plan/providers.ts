@@ -1,6 +1,6 @@
 import { Problem } from '../problem.js';
 
-/** Export provider ids (Firebase, Auth0) → the short provider names the core's thirdPartyId expects. */
+/** Export provider ids (Firebase, Auth0, Cognito) → the short provider names the core's thirdPartyId expects. */
 export const defaultProviderMap: Readonly<Record<string, string>> = {
   'google.com': 'google',
   'facebook.com': 'facebook',
@@ -19,6 +19,10 @@ export const defaultProviderMap: Readonly<Record<string, string>> = {
   windowslive: 'microsoft',
   linkedin: 'linkedin',
   yahoo: 'yahoo',
+  // Cognito identity provider names, as a federated user's `identities` attribute gives them
+  Google: 'google',
+  Facebook: 'facebook',
+  SignInWithApple: 'apple',
 };
 
 /** Provider ids that name the password or phone login of the old system itself, not a third-party account. */

@@ -4,7 +4,8 @@ import type { SourceUser } from '../sources/source-user.js';
 /**
  * Roles of the old system (issue 21). Where a record keeps them differs by system and project: Firebase custom claims
  * (`{"role":"editor"}`, `{"roles":["admin"]}`, `{"admin":true}`), Auth0 `app_metadata.roles`, a generic export's
- * mapped `roles` field. The operator names the place (`--roles-from`); the plan only offers what it found.
+ * mapped `roles` field, a Cognito user's groups (`roles`) or a `custom:role` attribute (`customAttributes.role`). The
+ * operator names the place (`--roles-from`); the plan only offers what it found.
  */
 
 /** How roles are read and renamed: the settings `--roles-from`, `--role-map` and `--roles-file`. */
@@ -27,7 +28,7 @@ export interface RecordRoles {
 }
 
 /** The profile objects of a record that may hold roles, by the name a path gives them. */
-const containers = ['customClaims', 'appMetadata', 'userMetadata'] as const;
+const containers = ['customClaims', 'appMetadata', 'userMetadata', 'customAttributes'] as const;
 /** Keys inside those objects that hold roles in the projects seen. */
 const ROLE_KEY = /^(roles?|groups?)$/i;
 

@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { isCognitoCsvHeader } from './cognito/cognito-csv.js';
 import { firebaseCsvWidth } from './firebase/firebase-csv.js';
 import { SourceError } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
@@ -16,10 +17,13 @@ interface Head {
   firstLineComplete: boolean;
 }
 
+/** `aws cognito-idp list-users` output: its `Users` key comes first. */
+const COGNITO_JSON_START = /^\{\s*"Users"\s*:/;
+
 /** A JSON array or a Firebase export is told by its first characters: no need to read its (maybe endless) first line. */
 function decidedByStart(text: string): boolean {
   const start = text.trimStart();
-  return start.startsWith('[') || /^\{\s*"users"\s*:/.test(start);
+  return start.startsWith('[') || /^\{\s*"users"\s*:/.test(start) || COGNITO_JSON_START.test(start);
 }
 
 /**
@@ -96,6 +100,7 @@ function detectJsonFamily(path: string, head: string): SourceFormat | SourceErro
   const text = head.trimStart();
   if (text.startsWith('[')) return 'json-array';
   if (/^\{\s*"users"\s*:/.test(text)) return 'firebase-json';
+  if (COGNITO_JSON_START.test(text)) return 'cognito-json';
   if (parsedJson(firstLine(text)) === undefined) {
     return new SourceError(
       'unknown-format',
@@ -111,6 +116,7 @@ function detectJsonFamily(path: string, head: string): SourceFormat | SourceErro
 function detectCsvFamily(path: string, head: string): SourceFormat | SourceError {
   try {
     const [fields] = parse(firstLine(head.trimStart()), { relax_column_count: true }) as string[][];
+    if (fields !== undefined && isCognitoCsvHeader(fields)) return 'cognito-csv';
     return fields !== undefined && firebaseCsvWidth(fields) !== undefined ? 'firebase-csv' : 'csv';
   } catch {
     return new SourceError('unknown-format', { file: path, line: 1 }, 'the first line is neither JSON nor readable CSV; name the format with --format');
@@ -121,7 +127,8 @@ function detectCsvFamily(path: string, head: string): SourceFormat | SourceError
  * Guesses the format from the name (a `.gz` suffix aside) and the first bytes: `{"users":` is a Firebase
  * export, `[` a JSON array, an object per line NDJSON (Auth0 when its first object has Auth0's keys; a line of
  * `null` or a number before it is a record the reader refuses, not the end of the file), and a CSV first row of
- * Firebase's width (28 or 52 columns and a trailing comma) a Firebase CSV, any other CSV a header row.
+ * Firebase's width (28 or 52 columns and a trailing comma) a Firebase CSV, any other CSV a header row. Cognito:
+ * `{"Users":` is `list-users` output, a CSV header with `cognito:username` its user-import layout.
  */
 export async function detectFormat(path: string, maxLineBytes: number = DEFAULT_MAX_LINE_BYTES): Promise<SourceFormat | SourceError> {
   let read: Head;

@@ -1,4 +1,6 @@
 import { readAuth0 } from './auth0/auth0.js';
+import { readCognitoCsv } from './cognito/cognito-csv.js';
+import { readCognitoJson } from './cognito/cognito-json.js';
 import { detectFormat } from './detect-format.js';
 import { readFirebaseCsv } from './firebase/firebase-csv.js';
 import { readFirebaseJson } from './firebase/firebase-json.js';
@@ -55,5 +57,9 @@ async function* readRecords(path: string, options: OpenSourceOptions): AsyncGene
       return yield* readJsonArray(path, mapping);
     case 'csv':
       return yield* readCsv(path, mapping);
+    case 'cognito-json':
+      return yield* readCognitoJson(path);
+    case 'cognito-csv':
+      return yield* readCognitoCsv(path);
   }
 }

@@ -26,6 +26,8 @@ export const SourceProfileSchema = z.object({
   /** Auth0 `user_metadata` and `app_metadata`. */
   userMetadata: z.record(z.string(), z.unknown()).optional(),
   appMetadata: z.record(z.string(), z.unknown()).optional(),
+  /** Cognito `custom:*` attributes, under their names without the prefix. */
+  customAttributes: z.record(z.string(), z.string()).optional(),
 });
 export type SourceProfile = z.infer<typeof SourceProfileSchema>;
 
@@ -36,11 +38,11 @@ export type SourceProfile = z.infer<typeof SourceProfileSchema>;
 export const SourceUserSchema = z.object({
   kind: z.literal('user'),
   location: RecordLocationSchema,
-  /** The old system's id (Firebase localId, Auth0 user_id as exported, a generic export's mapped id): kept as the user's id. */
+  /** The old system's id (Firebase localId, Auth0 user_id as exported, Cognito sub, a generic export's mapped id): kept as the user's id. */
   sourceId: z.string().optional(),
-  /** Which system the export came from (`firebase`, `auth0`, or the generic format), named in the mapping and metadata. */
+  /** Which system the export came from (`firebase`, `auth0`, `cognito`, or the generic format), named in the mapping and metadata. */
   system: z.string().optional(),
-  /** The old system's admins disabled the account (Firebase `disabled`, Auth0 `blocked`). */
+  /** The old system's admins disabled the account (Firebase `disabled`, Auth0 `blocked`, Cognito `Enabled: false`). */
   disabled: z.boolean().optional(),
   profile: SourceProfileSchema.optional(),
   email: z.string().optional(),
@@ -55,13 +57,15 @@ export const SourceUserSchema = z.object({
   phoneNumber: z.string().optional(),
   /**
    * The old system says whether its user signs in with a code or link sent to its email: Auth0's `email` connection
-   * (true) or its database (false, a password user whose hash is missing). Unsaid (Firebase, generic exports): an
-   * email with neither a password hash, a provider nor a phone login is taken for an email-link user.
+   * (true) or its database (false, a password user whose hash is missing), and Cognito (false for every user: it
+   * exports no hashes). Unsaid (Firebase, generic exports): an email with neither a password hash, a provider nor a
+   * phone login is taken for an email-link user.
    */
   signsInByEmailCode: z.boolean().optional(),
   /**
-   * A generic export's mapped `roles` field, as read (a string, a list or an object; CSV: text). Firebase and Auth0
-   * keep roles in the profile (`customClaims`, `appMetadata`); `--roles-from` names where (see plan/roles.ts).
+   * A generic export's mapped `roles` field, as read (a string, a list or an object; CSV: text), or a Cognito user's
+   * groups. Firebase and Auth0 keep roles in the profile (`customClaims`, `appMetadata`); `--roles-from` names where
+   * (see plan/roles.ts).
    */
   roles: z.unknown().optional(),
 });

@@ -136,7 +136,7 @@ function Body({ state, fields: list, columns, rows }: BodyProps) {
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        {columns >= 70 ? 'Which export holds the users? Firebase JSON/CSV, Auth0, NDJSON, JSON array, CSV.' : 'Which export holds the users?'}
+        {columns >= 70 ? 'Which export holds the users? Firebase, Auth0, Cognito, NDJSON, JSON array, CSV.' : 'Which export holds the users?'}
       </Text>
       <Box marginTop={1}>
         <FieldList

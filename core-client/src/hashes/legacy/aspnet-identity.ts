@@ -1,5 +1,5 @@
 import { type LegacyFamilyRules } from './family.js';
-import { decodeBase64 } from './encodings.js';
+import { decodeStrictBase64 } from '../base64.js';
 import { unusable } from './outcome.js';
 import { describePbkdf2 } from './parameters.js';
 import { pbkdf2Cost, verifyPbkdf2, type Pbkdf2Parameters } from './pbkdf2.js';
@@ -20,7 +20,7 @@ export const aspnetIdentityV2: LegacyFamilyRules<Pbkdf2Parameters> = {
   // Base64 whose first byte is 0x00: "A" then one of A–P (the length is checked when it is read).
   detect: (hash) => /^A[A-P][A-Za-z0-9+/]{18,}={0,2}$/.test(hash),
   parse(hash) {
-    const bytes = decodeBase64(hash);
+    const bytes = decodeStrictBase64(hash, 'optional');
     if (bytes === undefined || bytes.length !== V2_LENGTH || bytes[0] !== 0x00) {
       return unusable('malformed_hash', 'malformed ASP.NET Identity v2 hash: it must be the base64 of 49 bytes starting with 0x00');
     }
@@ -36,7 +36,7 @@ export const aspnetIdentityV3: LegacyFamilyRules<Pbkdf2Parameters> = {
   detect: (hash) => /^A[Q-Za-f][A-Za-z0-9+/]{18,}={0,2}$/.test(hash),
   parse(hash) {
     const label = 'ASP.NET Identity v3';
-    const bytes = decodeBase64(hash);
+    const bytes = decodeStrictBase64(hash, 'optional');
     if (bytes === undefined || bytes.length < V3_HEADER + MIN_SALT + MIN_KEY || bytes[0] !== 0x01) {
       return unusable('malformed_hash', `malformed ${label} hash: it must be the base64 of 0x01, PRF, iterations, salt length, salt and key`);
     }

@@ -14,7 +14,7 @@ function djangoPbkdf2(digestName: 'sha256' | 'sha1', label: string): LegacyFamil
     .object({
       iterations: decimalField('iterations'),
       salt: textSaltField(),
-      key: base64Field('hash', { exact: DIGEST_LENGTHS[digestName] }),
+      key: base64Field('hash', 'optional', { exact: DIGEST_LENGTHS[digestName] }),
     })
     .transform((parts) => ({ ...parts, digest: digestName }));
   return {

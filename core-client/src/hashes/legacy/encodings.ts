@@ -1,22 +1,18 @@
-import { toStandardBase64 } from '../base64.js';
+import { decodeStrictBase64 } from '../base64.js';
 
-/** Strict decoders: each accepts only what the family's own encoder writes, so a corrupted hash is caught here. */
+/**
+ * Strict decoders: each accepts only what the family's own encoder writes, so a corrupted hash is caught here. Standard
+ * base64 has one decoder, `decodeStrictBase64` (`../base64.ts`), told by each family where its encoder puts padding.
+ */
 
 export function decodeHex(text: string): Buffer | undefined {
   return text.length > 0 && text.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(text) ? Buffer.from(text, 'hex') : undefined;
 }
 
-/** Standard base64, padded or not (Django and Keycloak pad, passlib's scrypt does not). */
-export function decodeBase64(text: string): Buffer | undefined {
-  if (/[-_]/.test(text)) return undefined;
-  const decoded = toStandardBase64(text);
-  return decoded.ok ? Buffer.from(decoded.value, 'base64') : undefined;
-}
-
 /** passlib's "adapted base64": standard base64 with `.` for `+` and no padding. */
 export function decodeAdaptedBase64(text: string): Buffer | undefined {
-  if (/[+=]/.test(text)) return undefined;
-  return decodeBase64(text.replace(/\./g, '+'));
+  if (text.includes('+')) return undefined;
+  return decodeStrictBase64(text.replace(/\./g, '+'), 'absent');
 }
 
 /** A decimal without sign or leading zeros, within the safe integers. */

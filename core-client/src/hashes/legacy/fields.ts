@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { decodeAdaptedBase64, decodeBase64, decodeHex, parseDecimal } from './encodings.js';
+import { decodeStrictBase64, type Base64Padding } from '../base64.js';
+import { decodeAdaptedBase64, decodeHex, parseDecimal } from './encodings.js';
 import { unusable, type LegacyUnusable } from './outcome.js';
 
 /** Field schemas for the parts of a hash: each takes the text as written and gives the value, or says what is wrong. */
@@ -24,6 +25,11 @@ function bytesField(decode: Decoder, encoding: string, name: string, lengths?: {
       context.addIssue({ code: 'custom', message: `the ${name} is not ${encoding}` });
       return z.NEVER;
     }
+    // Zero bytes only where the family allows them (passlib's scrypt salt); elsewhere an empty part is a cut hash.
+    if (bytes.length === 0 && (lengths?.min ?? 1) > 0) {
+      context.addIssue({ code: 'custom', message: `the ${name} is empty` });
+      return z.NEVER;
+    }
     if (lengths?.exact !== undefined && bytes.length !== lengths.exact) {
       context.addIssue({ code: 'custom', message: `the ${name} is ${bytes.length} bytes instead of ${lengths.exact} (truncated?)` });
       return z.NEVER;
@@ -37,7 +43,9 @@ function bytesField(decode: Decoder, encoding: string, name: string, lengths?: {
 }
 
 export const hexField = (name: string, lengths?: { min?: number; exact?: number }) => bytesField(decodeHex, 'hexadecimal', name, lengths);
-export const base64Field = (name: string, lengths?: { min?: number; exact?: number }) => bytesField(decodeBase64, 'base64', name, lengths);
+/** Standard base64, with "=" padding where the family's reference wants it. */
+export const base64Field = (name: string, padding: Base64Padding, lengths?: { min?: number; exact?: number }) =>
+  bytesField((text) => decodeStrictBase64(text, padding), padding === 'required' ? 'padded base64' : 'base64', name, lengths);
 export const adaptedBase64Field = (name: string, lengths?: { min?: number; exact?: number }) =>
   bytesField(decodeAdaptedBase64, "passlib's adapted base64", name, lengths);
 

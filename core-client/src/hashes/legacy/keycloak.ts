@@ -67,8 +67,10 @@ export const keycloakPbkdf2: LegacyFamilyRules<Pbkdf2Parameters> = {
       );
     const schema = z.object({
       iterations: decimalField('iterations'),
-      salt: base64Field('salt', { min: 8 }),
-      key: base64Field('key').refine((key) => KEYCLOAK_KEY_LENGTHS.includes(key.length), { message: 'the key is not the 32 or 64 bytes Keycloak derives' }),
+      salt: base64Field('salt', 'optional', { min: 8 }),
+      key: base64Field('key', 'optional').refine((key) => KEYCLOAK_KEY_LENGTHS.includes(key.length), {
+        message: 'the key is not the 32 or 64 bytes Keycloak derives',
+      }),
     });
     const parts = parseParts(schema, { iterations: shape[2], salt: shape[3], key: shape[4] }, LABEL);
     return isUnusable(parts) ? parts : { ...parts, digest: KEYCLOAK_ALGORITHMS[algorithm.data] };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type LegacyFamilyRules } from './family.js';
 import { bufferSchema } from './fields.js';
-import { decodeBase64 } from './encodings.js';
+import { decodeStrictBase64 } from '../base64.js';
 import { unusable } from './outcome.js';
 import { DIGEST_LENGTHS, digest, sameBytes, type DigestName } from './primitives.js';
 import { digestName } from './parameters.js';
@@ -19,11 +19,12 @@ function ldapScheme(scheme: string, name: DigestName, salted: boolean): LegacyFa
   return {
     detect: (hash) => hash.slice(0, prefix.length).toUpperCase() === prefix,
     parse(hash) {
-      const bytes = decodeBase64(hash.slice(prefix.length));
+      // slappasswd pads, and OpenLDAP refuses base64 that ends mid-group: such a hash was cut short.
+      const bytes = decodeStrictBase64(hash.slice(prefix.length), 'required');
       const fits = bytes !== undefined && (salted ? bytes.length > length : bytes.length === length);
       if (!fits) {
         const expected = salted ? `more than ${length} bytes (digest and salt)` : `${length} bytes`;
-        return unusable('malformed_hash', `malformed LDAP ${prefix} hash: it must be ${prefix} and the base64 of ${expected}`);
+        return unusable('malformed_hash', `malformed LDAP ${prefix} hash: it must be ${prefix} and the padded base64 of ${expected}`);
       }
       return { digest: bytes.subarray(0, length), salt: bytes.subarray(length) };
     },

@@ -35,8 +35,9 @@ export const passlibPbkdf2Sha256 = passlibPbkdf2('pbkdf2-sha256', 'sha256', 'pas
 export const passlibPbkdf2Sha512 = passlibPbkdf2('pbkdf2-sha512', 'sha512', 'passlib PBKDF2-SHA512');
 export const passlibPbkdf2Sha1 = passlibPbkdf2('pbkdf2', 'sha1', 'passlib PBKDF2-SHA1');
 
-const V2 = /^\$bcrypt-sha256\$v=2,t=(2b),r=(\d{1,2})\$([./A-Za-z0-9]{22})\$([./A-Za-z0-9]{31})$/;
-const V1 = /^\$bcrypt-sha256\$(2a|2b),(\d{1,2})\$([./A-Za-z0-9]{22})\$([./A-Za-z0-9]{31})$/;
+// passlib refuses a zero-padded cost ("zero-padded rounds"), unlike bcrypt's own two-digit one.
+const V2 = /^\$bcrypt-sha256\$v=2,t=(2b),r=(0|[1-9]\d?)\$([./A-Za-z0-9]{22})\$([./A-Za-z0-9]{31})$/;
+const V1 = /^\$bcrypt-sha256\$(2a|2b),(0|[1-9]\d?)\$([./A-Za-z0-9]{22})\$([./A-Za-z0-9]{31})$/;
 
 /**
  * passlib's `$bcrypt-sha256$` (the cost written without a leading zero): version 2 (`v=2,t=2b,r=<cost>`, passlib 1.7.3 on) bcrypts base64(HMAC-SHA256(key = the
@@ -45,7 +46,7 @@ const V1 = /^\$bcrypt-sha256\$(2a|2b),(\d{1,2})\$([./A-Za-z0-9]{22})\$([./A-Za-z
 export const passlibBcryptSha256 = bcryptSha256Rules({
   label: 'passlib bcrypt-sha256',
   prefix: '$bcrypt-sha256$',
-  shape: '$bcrypt-sha256$v=2,t=2b,r=<cost>$<salt>$<checksum>',
+  shape: '$bcrypt-sha256$v=2,t=2b,r=<cost, no leading zero>$<salt>$<checksum>',
   read(hash) {
     const v2 = V2.exec(hash);
     if (v2 !== null) {
@@ -85,8 +86,8 @@ export const passlibScrypt = scryptRules({
         .transform((log2) => 2 ** log2),
       r: decimalField('r'),
       p: decimalField('p'),
-      salt: base64Field('salt'),
-      key: base64Field('checksum', { exact: 32 }),
+      salt: base64Field('salt', 'optional', { min: 0 }),
+      key: base64Field('checksum', 'optional', { exact: 32 }),
     });
     return parseParts(schema, { N: shape[1], r: shape[2], p: shape[3], salt: shape[4], key: shape[5] }, SCRYPT_LABEL);
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { decodeBase64, decodeHex } from './encodings.js';
+import { decodeStrictBase64 } from '../base64.js';
+import { decodeHex } from './encodings.js';
 import { type LegacyFamilyRules } from './family.js';
 import { bufferSchema } from './fields.js';
 import { unusable, type LegacyUnusable } from './outcome.js';
@@ -27,7 +28,8 @@ export function saltedDigestHash(scheme: unknown, record: { digestHex: string; s
   const declared = SaltedDigestSchemeSchema.safeParse(scheme);
   if (!declared.success) return unusable('malformed_hash', `the salted digest scheme is not valid: ${declared.error.issues[0]?.message ?? ''}`);
   const { digest: name, saltPosition, saltEncoding } = declared.data;
-  const salt = saltEncoding === 'text' ? Buffer.from(record.salt, 'utf8') : saltEncoding === 'hex' ? decodeHex(record.salt) : decodeBase64(record.salt);
+  const salt =
+    saltEncoding === 'text' ? Buffer.from(record.salt, 'utf8') : saltEncoding === 'hex' ? decodeHex(record.salt) : decodeStrictBase64(record.salt, 'optional');
   if (salt === undefined || salt.length === 0) return unusable('malformed_hash', `malformed salted ${name} digest: the salt is empty or not ${saltEncoding}`);
   const stored = record.digestHex.trim().toLowerCase();
   if (stored.length !== 2 * DIGEST_LENGTHS[name] || decodeHex(stored) === undefined) {
@@ -46,7 +48,7 @@ export const saltedDigest: LegacyFamilyRules<SaltedDigest> = {
   parse(hash) {
     const shape = SHAPE.exec(hash);
     const name = DigestNameSchema.safeParse(shape?.[1]);
-    const salt = decodeBase64(shape?.[3] ?? '');
+    const salt = decodeStrictBase64(shape?.[3] ?? '', 'optional');
     const stored = decodeHex(shape?.[4] ?? '');
     if (shape === null || !name.success || salt === undefined || stored === undefined || stored.length !== DIGEST_LENGTHS[name.data]) {
       return unusable(
