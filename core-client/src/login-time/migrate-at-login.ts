@@ -16,7 +16,7 @@ export type LegacyVerifier = (password: Secret, hash: string) => Promise<LegacyV
 export type LoginCoreClient = ArrivalClient & Pick<CoreClient, 'signUp' | 'signIn' | 'userByEmail' | 'removeUser'>;
 
 export interface LoginMigrationOptions {
-  /** The waiting store the push parked users in: a SQLite file's path, a `postgresql://` URL, or a store already open. */
+  /** The waiting store the push parked users in (refused when it does not exist): a SQLite file's path, a `postgresql://` URL, or a store already open. */
   store: string | WaitingStore;
   /** The core the users are created in (its api-key is the migration's). It stays the caller's: `close()` leaves it open. */
   core: LoginCoreClient;
@@ -45,7 +45,8 @@ const CONCURRENT_POLL_MS = 50;
 
 export async function openLoginMigration(options: LoginMigrationOptions): Promise<LoginMigration> {
   const ownsStore = typeof options.store === 'string';
-  const store = typeof options.store === 'string' ? await openWaitingStore(options.store) : options.store;
+  // Only the push creates a store: a mistyped one would answer `notWaiting` to every parked user.
+  const store = typeof options.store === 'string' ? await openWaitingStore(options.store, { create: false }) : options.store;
   return {
     store,
     core: options.core,

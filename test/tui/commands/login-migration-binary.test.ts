@@ -144,6 +144,24 @@ describe('core-migrate login-migration serve on the store a push wrote', () => {
     expect(Answer.parse(await answer.json())).toEqual({ outcome: 'migrated', userId: 'dj-1' });
   });
 
+  it('a mistyped --store is refused with a sentence and exit 2, before listening, and no store is created', async () => {
+    const push = await runCli(['push', 'users.ndjson', '--core', core.url, '--login-time', 'waiting.sqlite'], dir);
+    expect(push.exitCode, push.stderr).toBe(0);
+    const child = spawn(process.execPath, [BIN, 'login-migration', 'serve', '--store', 'wating.sqlite', '--core', core.url, '--port', '0'], {
+      cwd: dir,
+      env: { ...process.env, CORE_API_KEY: API_KEY, LOGIN_MIGRATION_SERVICE_KEY: SERVICE_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code, printed).toBe(2);
+    expect(printed).toContain(`--store wating.sqlite: the waiting store ${join(dir, 'wating.sqlite')} does not exist (a push with --login-time creates it)`);
+    expect(printed).not.toContain('listening');
+    await expect(stat(join(dir, 'wating.sqlite'))).rejects.toThrow();
+  });
+
   it('a store that is not there (here from LOGIN_MIGRATION_STORE, as the infra gives it) is a sentence and exit 2, before listening', async () => {
     const child = spawn(process.execPath, [BIN, 'login-migration', 'serve', '--core', core.url, '--port', '0'], {
       cwd: dir,

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openWaitingStore } from '../../../core-client/src/login-time/store/open-store.js';
 import type { WaitingStore } from '../../../core-client/src/login-time/store/waiting-store.js';
@@ -100,5 +101,20 @@ describe('core-migrate login-migration status on a PostgreSQL store', () => {
     expect(run.exitCode).toBe(0);
     expect(jsonOf(run)).toMatchObject({ waiting: 2, migrated: 3 });
     expect(run.stdout + run.stderr).not.toContain(password);
+  });
+
+  it('refuses a database no push wrote a store in (exit 2), and creates nothing there', async () => {
+    const url = await postgres.newDatabase();
+    const parsed = new URL(url);
+    const password = parsed.password;
+    parsed.password = '';
+    const run = await runCli(['login-migration', 'status', '--store', parsed.toString()], process.cwd(), { PGPASSWORD: password });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("does not exist: its database has no waiting users' table (a push with --login-time creates it)");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const tables = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+    await client.end();
+    expect(tables.rows).toEqual([]);
   });
 });
