@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { link, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -76,6 +76,53 @@ describe('core-migrate login-migration status', () => {
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('does not exist');
     await expect(stat(join(dir, 'nothing-here.sqlite'))).rejects.toThrow();
+  });
+});
+
+describe('core-migrate login-migration status --waiting-list: checked like every output, before anything is opened', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'login-status-list-'));
+    const store = await openWaitingStore(join(dir, 'waiting.sqlite'));
+    await fill(store);
+    await store.close();
+    await writeFile(join(dir, 'users.ndjson'), '{"email":"ada@example.com","passwordHash":"x"}\n');
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('never over the store, a file SQLite keeps beside it, a link to it, or an export; nothing is written and the store still counts', async () => {
+    const storeBytes = await readFile(join(dir, 'waiting.sqlite'));
+    await writeFile(join(dir, 'waiting.sqlite-journal'), '');
+    await symlink(join(dir, 'waiting.sqlite'), join(dir, 'link.csv'));
+    await link(join(dir, 'waiting.sqlite'), join(dir, 'hard.csv'));
+    for (const [list, refusal] of [
+      ['waiting.sqlite', /would overwrite the waiting store .*waiting\.sqlite: it is the same path/],
+      ['hard.csv', /would overwrite the waiting store .*waiting\.sqlite: it is the same file \(through a link\)/],
+      ['waiting.sqlite-journal', /would overwrite the waiting store .*waiting\.sqlite-journal/],
+      ['link.csv', /is a symbolic link/],
+      ['users.ndjson', /users\.ndjson exists and is not a waiting list \(its first line is not email,old_id\): nothing was written/],
+      ['.', /is a folder/],
+    ] as const) {
+      const run = await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--waiting-list', list], dir);
+      expect(run.exitCode, list).toBe(2);
+      expect(run.stderr, list).toMatch(refusal);
+      expect(run.stdout, list).toBe('');
+    }
+    expect(await readFile(join(dir, 'waiting.sqlite'))).toEqual(storeBytes);
+    expect(await readFile(join(dir, 'users.ndjson'), 'utf8')).toBe('{"email":"ada@example.com","passwordHash":"x"}\n');
+    const status = jsonOf(await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--json'], dir));
+    expect(status).toMatchObject({ waiting: 2, migrated: 3 });
+  });
+
+  it('writes a new list, and writes an earlier list (or an empty file) anew', async () => {
+    await writeFile(join(dir, 'empty.csv'), '');
+    for (const list of ['reset.csv', 'reset.csv', 'empty.csv']) {
+      const run = await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--waiting-list', list], dir);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect((await readFile(join(dir, list), 'utf8')).split('\n')[0]).toBe('email,old_id');
+    }
   });
 });
 
