@@ -133,7 +133,8 @@ async function create(login: LoginMigration, user: StoredWaitingUser, password: 
     const end = await runArrivalSteps(core, coreUserId, user);
     // Created and able to sign in even when its old id is taken (or its core id was lost): it is in the core now.
     const userId = end.ok ? end.userId : coreUserId;
-    await store.markMigrated(user.email, userId).catch(() => undefined);
+    // Recorded, or taken back below: a user the store does not name as arrived is one no rollback would find.
+    await store.markMigrated(user.email, userId);
     return { outcome: 'migrated', userId };
   } catch (error) {
     // The core (or store) failed before the user was complete: take back what this sign-in created, so that nothing

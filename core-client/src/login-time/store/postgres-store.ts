@@ -253,6 +253,10 @@ class PostgresStore implements WaitingStore {
     return result.rowCount ?? 0;
   }
 
+  async checkAvailable(): Promise<void> {
+    await this.#query('answer', `SELECT 1 FROM ${WAITING_TABLE} LIMIT 1`, []);
+  }
+
   async close(): Promise<void> {
     await this.pool.end().catch(() => undefined);
   }
