@@ -6,7 +6,7 @@ import type { Secret } from '../secret.js';
 import { runArrivalSteps, type ArrivalClient } from './arrival-steps.js';
 import type { LoginMigrationAnswer } from './login-answer.js';
 import { openWaitingStore } from './store/open-store.js';
-import { DEFAULT_CLAIM_LEASE_MS, isWaitingStoreError, type WaitingStore } from './store/waiting-store.js';
+import { DEFAULT_CLAIM_LEASE_MS, isWaitingStoreError, type WaitingStore, type WaitingStoreError } from './store/waiting-store.js';
 import type { StoredWaitingUser } from './store/waiting-user.js';
 
 /** Checks a password against a legacy hash: `verifyLegacyPassword`, or a service's pool of worker threads doing the same. */
@@ -28,6 +28,8 @@ export interface LoginMigrationOptions {
   concurrentWaitMs?: number;
   /** What a "try later" answer tells the backend to wait. Default 5 s. */
   retryAfterSeconds?: number;
+  /** Told of each store failure a sign-in met (answered `tryLater storeUnavailable`), for the operator's log. */
+  onStoreFailure?: (error: WaitingStoreError) => void;
 }
 
 /** An open login-time migration: a store and a client to the core. `close()` closes the store if it opened it. */
@@ -38,6 +40,7 @@ export interface LoginMigration {
   readonly claimLeaseMs: number;
   readonly concurrentWaitMs: number;
   readonly retryAfterSeconds: number;
+  readonly onStoreFailure: (error: WaitingStoreError) => void;
   close(): Promise<void>;
 }
 
@@ -54,6 +57,7 @@ export async function openLoginMigration(options: LoginMigrationOptions): Promis
     claimLeaseMs: options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS,
     concurrentWaitMs: options.concurrentWaitMs ?? 10_000,
     retryAfterSeconds: options.retryAfterSeconds ?? 5,
+    onStoreFailure: options.onStoreFailure ?? ((): void => undefined),
     close: () => (ownsStore ? store.close() : Promise.resolve()),
   };
 }
@@ -76,7 +80,10 @@ export async function migrateAtLogin(login: LoginMigration, attempt: { email: st
     if (verification.outcome !== 'match') return { outcome: 'wrongCredentials' };
     return await arrive(login, email, attempt.password);
   } catch (error) {
-    if (isWaitingStoreError(error)) return tryLater(login, 'storeUnavailable');
+    if (isWaitingStoreError(error)) {
+      login.onStoreFailure(error);
+      return tryLater(login, 'storeUnavailable');
+    }
     if (isCoreError(error)) return tryLater(login, 'coreUnreachable');
     throw error;
   }

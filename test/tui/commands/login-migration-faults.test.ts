@@ -83,7 +83,10 @@ describe('core-migrate login-migration serve when its core or its store is wrong
 
   /** Waits for the service to log such a line: it writes each after its answer, on a pipe of its own. */
   async function logged(service: Service, line: Partial<z.infer<typeof LogLine>>): Promise<void> {
-    const seen = (): boolean => logLines(service).some((logLine) => Object.entries(line).every(([key, value]) => logLine[key] === value));
+    await printed(service, () => logLines(service).some((logLine) => Object.entries(line).every(([key, value]) => logLine[key] === value)));
+  }
+
+  async function printed(service: Service, seen: () => boolean): Promise<void> {
     if (!seen()) {
       await new Promise<void>((resolve) => {
         const look = (): void => {
@@ -149,6 +152,12 @@ describe('core-migrate login-migration serve when its core or its store is wrong
     expect(core.emailPasswordUsers()).toEqual([]);
     expect(await health(service.url)).toEqual({ status: 503, body: { status: 'notReady', reasons: ['storeUnavailable'] } });
     await logged(service, { path: '/migrate', status: 503, outcome: 'tryLater', reason: 'storeUnavailable' });
+    // And once, for the operator, what happened to it.
+    const why = `the waiting store ${join(dir, 'waiting.sqlite')} stopped, as its file was removed while it was open`;
+    await printed(service, () => service.printed().includes(why));
+    expect(await signIn(service.url)).toMatchObject({ status: 503 });
+    await logged(service, { path: '/health', status: 503 });
+    expect(service.printed().split(why)).toHaveLength(2);
   });
 
   it('stops serving a store whose file was replaced by another (a copy put in its place)', async () => {

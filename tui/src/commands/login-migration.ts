@@ -44,7 +44,18 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
   const storeFlag = typeof flags['store'] === 'string' ? flags['store'] : '';
   const store = /^postgres(ql)?:\/\//i.test(storeFlag) ? storeFlag : resolve(io.cwd, storeFlag);
   try {
-    const login = await openLoginMigration({ store, core: client, verify });
+    let lastStoreFailure: string | undefined;
+    const login = await openLoginMigration({
+      store,
+      core: client,
+      verify,
+      // Once for each new failure, not once a sign-in: a store gone for good would fill the log.
+      onStoreFailure: (error) => {
+        if (error.message === lastStoreFailure) return;
+        lastStoreFailure = error.message;
+        io.stderr.write(`core-migrate login-migration serve: ${error.message}; sign-ins are answered tryLater storeUnavailable.\n`);
+      },
+    });
     return {
       migrate: (attempt) => migrateAtLogin(login, attempt),
       readiness: loginServiceReadiness({ core: client, store: login.store }),
