@@ -174,6 +174,14 @@ describe.each(kinds)('the waiting store on $name', (kind) => {
       expect(await store.counts()).toMatchObject({ waiting: 1, migrated: 1 });
     }));
 
+  it('answers checkAvailable while open, and a store error once it cannot answer (closed)', () =>
+    withStore(async (store) => {
+      await store.checkAvailable();
+      await store.close();
+      const error: unknown = await store.checkAvailable().catch((caught: unknown) => caught);
+      expect(isWaitingStoreError(error) && error.kind).toBe('unavailable');
+    }));
+
   it('is the same store when opened again (by another server)', () =>
     withStore(async (store, location) => {
       await store.park(parked('ada@example.com'));
