@@ -54,7 +54,8 @@ export function openSqliteStore(path: string, options: { create?: boolean } = {}
     database.exec(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_state ON ${WAITING_TABLE} (state)`);
     // A park replaces the row of the same old id under another email: found by this index, not by a scan.
     database.exec(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_source_id ON ${WAITING_TABLE} (source_id)`);
-    return new SqliteStore(path, database, statSync(path));
+    const { dev, ino } = statSync(path);
+    return new SqliteStore(path, database, { dev, ino });
   } catch (error) {
     throw new WaitingStoreError('unavailable', `the waiting store ${path} cannot be opened as a SQLite database (${codeOf(error)})`, { cause: error });
   }
@@ -65,18 +66,17 @@ function codeOf(error: unknown): string {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'an error';
 }
 
-/** A file as the store found it: the same path must go on naming it (device and inode); `size` only ever grows. */
+/** A file as the store found it: the same path must go on naming it (device and inode). */
 interface FileSeen {
   dev: number;
   ino: number;
-  size: number;
 }
 
 class SqliteStore implements WaitingStore {
   /** Why the store stopped for good (its files changed under it), once they did. */
   #lost: string | undefined;
-  /** The shared-memory file SQLite maps beside a WAL database (`-shm`), once seen. */
-  #sharedMemory: FileSeen | undefined;
+  /** The shared-memory file SQLite maps beside a WAL database (`-shm`), once seen, and its length then. */
+  #sharedMemory: (FileSeen & { size: number }) | undefined;
 
   constructor(
     readonly location: string,
