@@ -101,6 +101,14 @@ export {
   type LoginServiceSettingsInput,
 } from './login-time/service/service-settings.js';
 export {
+  loginServiceReadiness,
+  HealthAnswerSchema,
+  NotReadyReasonSchema,
+  type HealthAnswer,
+  type NotReadyReason,
+  type ReadinessCheck,
+} from './login-time/service/readiness.js';
+export {
   LoginServiceSettingError,
   resolveServiceKey,
   SERVICE_KEY_ENV,

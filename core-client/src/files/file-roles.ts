@@ -15,6 +15,7 @@ export const fileRoles = [
   'rollbackRecord',
   'savedHashParameters',
   'waitingList',
+  'waitingStore',
 ] as const;
 export type FileRole = (typeof fileRoles)[number];
 
@@ -56,4 +57,5 @@ export const fileRoleWords: Record<FileRole, string> = {
   rollbackRecord: 'the rollback record',
   savedHashParameters: 'the saved hash parameters',
   waitingList: 'the waiting list',
+  waitingStore: 'the waiting store',
 };

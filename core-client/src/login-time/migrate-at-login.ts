@@ -6,7 +6,7 @@ import type { Secret } from '../secret.js';
 import { runArrivalSteps, type ArrivalClient } from './arrival-steps.js';
 import type { LoginMigrationAnswer } from './login-answer.js';
 import { openWaitingStore } from './store/open-store.js';
-import { DEFAULT_CLAIM_LEASE_MS, isWaitingStoreError, type WaitingStore } from './store/waiting-store.js';
+import { DEFAULT_CLAIM_LEASE_MS, isWaitingStoreError, type WaitingStore, type WaitingStoreError } from './store/waiting-store.js';
 import type { StoredWaitingUser } from './store/waiting-user.js';
 
 /** Checks a password against a legacy hash: `verifyLegacyPassword`, or a service's pool of worker threads doing the same. */
@@ -16,7 +16,7 @@ export type LegacyVerifier = (password: Secret, hash: string) => Promise<LegacyV
 export type LoginCoreClient = ArrivalClient & Pick<CoreClient, 'signUp' | 'signIn' | 'userByEmail' | 'removeUser'>;
 
 export interface LoginMigrationOptions {
-  /** The waiting store the push parked users in: a SQLite file's path, a `postgresql://` URL, or a store already open. */
+  /** The waiting store the push parked users in (refused when it does not exist): a SQLite file's path, a `postgresql://` URL, or a store already open. */
   store: string | WaitingStore;
   /** The core the users are created in (its api-key is the migration's). It stays the caller's: `close()` leaves it open. */
   core: LoginCoreClient;
@@ -28,6 +28,8 @@ export interface LoginMigrationOptions {
   concurrentWaitMs?: number;
   /** What a "try later" answer tells the backend to wait. Default 5 s. */
   retryAfterSeconds?: number;
+  /** Told of each store failure a sign-in met (answered `tryLater storeUnavailable`), for the operator's log. */
+  onStoreFailure?: (error: WaitingStoreError) => void;
 }
 
 /** An open login-time migration: a store and a client to the core. `close()` closes the store if it opened it. */
@@ -38,6 +40,7 @@ export interface LoginMigration {
   readonly claimLeaseMs: number;
   readonly concurrentWaitMs: number;
   readonly retryAfterSeconds: number;
+  readonly onStoreFailure: (error: WaitingStoreError) => void;
   close(): Promise<void>;
 }
 
@@ -45,7 +48,8 @@ const CONCURRENT_POLL_MS = 50;
 
 export async function openLoginMigration(options: LoginMigrationOptions): Promise<LoginMigration> {
   const ownsStore = typeof options.store === 'string';
-  const store = typeof options.store === 'string' ? await openWaitingStore(options.store) : options.store;
+  // Only the push creates a store: a mistyped one would answer `notWaiting` to every parked user.
+  const store = typeof options.store === 'string' ? await openWaitingStore(options.store, { create: false }) : options.store;
   return {
     store,
     core: options.core,
@@ -53,6 +57,7 @@ export async function openLoginMigration(options: LoginMigrationOptions): Promis
     claimLeaseMs: options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS,
     concurrentWaitMs: options.concurrentWaitMs ?? 10_000,
     retryAfterSeconds: options.retryAfterSeconds ?? 5,
+    onStoreFailure: options.onStoreFailure ?? ((): void => undefined),
     close: () => (ownsStore ? store.close() : Promise.resolve()),
   };
 }
@@ -75,7 +80,10 @@ export async function migrateAtLogin(login: LoginMigration, attempt: { email: st
     if (verification.outcome !== 'match') return { outcome: 'wrongCredentials' };
     return await arrive(login, email, attempt.password);
   } catch (error) {
-    if (isWaitingStoreError(error)) return tryLater(login, 'storeUnavailable');
+    if (isWaitingStoreError(error)) {
+      login.onStoreFailure(error);
+      return tryLater(login, 'storeUnavailable');
+    }
     if (isCoreError(error)) return tryLater(login, 'coreUnreachable');
     throw error;
   }
@@ -132,7 +140,8 @@ async function create(login: LoginMigration, user: StoredWaitingUser, password: 
     const end = await runArrivalSteps(core, coreUserId, user);
     // Created and able to sign in even when its old id is taken (or its core id was lost): it is in the core now.
     const userId = end.ok ? end.userId : coreUserId;
-    await store.markMigrated(user.email, userId).catch(() => undefined);
+    // Recorded, or taken back below: a user the store does not name as arrived is one no rollback would find.
+    await store.markMigrated(user.email, userId);
     return { outcome: 'migrated', userId };
   } catch (error) {
     // The core (or store) failed before the user was complete: take back what this sign-in created, so that nothing

@@ -1,5 +1,15 @@
 import { defaultSettings, type MigrationSettings } from './settings.js';
 import { settingFlags, type SettingCommand } from './setting-flags.js';
+import { SERVICE_KEY_FLAG } from '../login-time/service/service-key.js';
+
+/** The file the service's own key is read from in the command a push prints: made once, then given to the backend. */
+export const SUGGESTED_SERVICE_KEY_FILE = 'service.key';
+
+/**
+ * The shell line, printed before that command, that makes the key file: a long random key, readable by its owner
+ * only, and never over a key already there (the backend may hold it).
+ */
+export const MAKE_SERVICE_KEY_LINE = `[ -e ${SUGGESTED_SERVICE_KEY_FILE} ] || (umask 077 && openssl rand -hex 32 > ${SUGGESTED_SERVICE_KEY_FILE})`;
 
 /**
  * The command line that runs `command` with these settings: the export, then every setting that differs from its
@@ -34,12 +44,13 @@ export function commandLineOf(settings: MigrationSettings, command: SettingComma
 
 /**
  * The service that migrates the users a push parked (`--login-time`) at their first sign-in, on the push's store and
- * core; undefined without a login-time store.
+ * core, with its own key from `SUGGESTED_SERVICE_KEY_FILE` (it does not start without one); undefined without a
+ * login-time store.
  */
 export function loginServiceCommandOf(settings: MigrationSettings): string[] | undefined {
   if (settings.loginTime === undefined) return undefined;
   const [, ...connection] = commandLineOf(settings, 'serve');
-  return ['login-migration', 'serve', '--store', settings.loginTime, ...connection];
+  return ['login-migration', 'serve', '--store', settings.loginTime, ...connection, SERVICE_KEY_FLAG, SUGGESTED_SERVICE_KEY_FILE];
 }
 
 /** Quotes an argument for a POSIX shell only when it needs it, so a printed command can be pasted as it is. */

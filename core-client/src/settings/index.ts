@@ -26,7 +26,7 @@ export { describeProblem, parseSettings, runProblem, settingProblem, type Proble
 export { Problem, isProblem, type ProblemKind } from '../problem.js';
 export { resolveRunPaths, defaultReportName, defaultJournalName, roleOfSetting, type RunPaths } from './run-paths.js';
 export { settingOfRole } from '../files/file-roles.js';
-export { commandLineOf, loginServiceCommandOf, shellQuote, formatCommandLine } from './command-line.js';
+export { commandLineOf, loginServiceCommandOf, MAKE_SERVICE_KEY_LINE, shellQuote, formatCommandLine } from './command-line.js';
 export { ExitCode, exitCodeOfPlan, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
 export { unprovenScryptWarning, KNOWN_ACCOUNT_LINE } from './scrypt-proof.js';
 export { withheldRemovalsSentence } from './sync-guard-sentences.js';

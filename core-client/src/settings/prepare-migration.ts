@@ -6,6 +6,7 @@ import type { HashConfig } from '../hashes/hash-config.js';
 import type { CoreClient } from '../http/core-client.js';
 import { IdentityProbeError, identityOptionsFor, missingFeaturesSentence, probeIdentityFeatures, type StepFeature } from '../identity/features.js';
 import { IdentityOptionsSchema, type IdentityOptions } from '../push/identity-options.js';
+import { isPostgresUrl } from '../login-time/store/open-store.js';
 import { rolesRecordPath } from '../identity/roles.js';
 import { MAX_WANTED_ROLES } from '../plan/roles.js';
 import type { PlanOptions } from '../plan/plan-source.js';
@@ -148,7 +149,12 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   const inputFiles = paths.inputs.filter((input) => input.role !== 'auth0PasswordFile');
   const outputs: NamedFile[] = [{ role: 'report', path: paths.reportPath }];
   if (!settings.dryRun) outputs.push({ role: 'journal', path: paths.journalPath }, { role: 'rolesRecord', path: rolesRecordPath(paths.journalPath) });
-  const refused = await checkOutputPaths(migrationInputs({ sourcePath: paths.sourcePath, planOptions, inputFiles }), outputs);
+  // A SQLite waiting store is written by the push (a dry run only keeps the report off it).
+  const store: NamedFile[] =
+    paths.loginTimeStore === undefined || isPostgresUrl(paths.loginTimeStore) ? [] : [{ role: 'waitingStore', path: paths.loginTimeStore }];
+  if (!settings.dryRun) outputs.push(...store);
+  const inputs = [...migrationInputs({ sourcePath: paths.sourcePath, planOptions, inputFiles }), ...(settings.dryRun ? store : [])];
+  const refused = await checkOutputPaths(inputs, outputs);
   if (refused !== undefined) return refused;
   for (const warning of await exposedFileWarnings(paths)) say('warning', warning);
   const credentialsPath = paths.inputs.find((input) => input.role === 'credentials')?.path;

@@ -9,6 +9,7 @@ import type { WaitingStore } from '../../../core-client/src/login-time/store/wai
 import type { ParkedUser } from '../../../core-client/src/login-time/store/waiting-user.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
+import { waitFor } from '../push/engine-support.js';
 import { legacyHashVector } from './hash-vectors.js';
 
 const API_KEY = 'login-time-test-api-key-0123456789';
@@ -140,6 +141,18 @@ describe('migrateAtLogin', () => {
       outcome: 'tryLater',
       reason: 'storeUnavailable',
     });
+    expect(core.emailPasswordUsers()).toEqual([]);
+  });
+
+  it('takes back the user it created when the store cannot record its arrival (its file removed meanwhile): none a rollback would miss', async () => {
+    // Held after the sign-up, before the arrival is recorded (the pre-flight's probe sends an empty body to that path).
+    core.faults.holdPath('/recipe/userid/map', 'POST', 'superTokensUserId');
+    const answering = migrateAtLogin(login, { email: 'ada@example.com', password: new Secret(PASSWORD) });
+    await waitFor(() => core.faults.heldCount() >= 1, 'the mapping of the created user');
+    expect(core.emailPasswordUsers()).toHaveLength(1);
+    rmSync(join(directory, 'waiting.sqlite'));
+    core.faults.releaseHeld();
+    expect(await answering).toMatchObject({ outcome: 'tryLater', reason: 'storeUnavailable' });
     expect(core.emailPasswordUsers()).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,12 @@ afterAll(async () => {
 });
 
 let files = 0;
+
+/** A copy of the file beside it, to put in its place. */
+function copy(path: string): string {
+  copyFileSync(path, `${path}.copy`);
+  return `${path}.copy`;
+}
 const kinds = [
   {
     name: 'SQLite',
@@ -168,6 +174,14 @@ describe.each(kinds)('the waiting store on $name', (kind) => {
       expect(await store.counts()).toMatchObject({ waiting: 1, migrated: 1 });
     }));
 
+  it('answers checkAvailable while open, and a store error once it cannot answer (closed)', () =>
+    withStore(async (store) => {
+      await store.checkAvailable();
+      await store.close();
+      const error: unknown = await store.checkAvailable().catch((caught: unknown) => caught);
+      expect(isWaitingStoreError(error) && error.kind).toBe('unavailable');
+    }));
+
   it('is the same store when opened again (by another server)', () =>
     withStore(async (store, location) => {
       await store.park(parked('ada@example.com'));
@@ -188,6 +202,27 @@ describe('the SQLite store file', () => {
     await store.park(parked('ada@example.com'));
     await store.close();
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('whose file is removed, replaced or whose -shm is cut short while open stops: every call a store error, the store untouched', async () => {
+    const cases = [
+      ['removed', (path: string) => rmSync(path)],
+      ['replaced', (path: string) => renameSync(copy(path), path)],
+      ['-shm cut short', (path: string) => truncateSync(`${path}-shm`, 0)],
+    ] as const;
+    for (const [change, makeChange] of cases) {
+      const path = join(directory, `changed-${files++}.sqlite`);
+      const store = await openWaitingStore(path);
+      await store.park(parked('ada@example.com'));
+      await store.checkAvailable();
+      makeChange(path);
+      for (const call of [() => store.checkAvailable(), () => store.claim('ada@example.com'), () => store.park(parked('bob@example.com'))]) {
+        const error: unknown = await call().catch((caught: unknown) => caught);
+        expect(isWaitingStoreError(error) && error.message, change).toMatch(/stopped, as .* while it was open: nothing more is read or written in it/);
+      }
+      // Closed without a checkpoint through the lost map (a SIGBUS otherwise, at close or as the process exits).
+      await store.close();
+    }
   });
 
   it('that cannot be created is a store error naming the path, not a crash', async () => {

@@ -25,7 +25,7 @@ describe('the app with a login-time migration', () => {
     await press(app, keys.enter, 'y');
     const summary = flat(await waitFor(app, 'Push finished.', 20_000));
     expect(summary).toMatch(
-      /3 user\(s\) wait for their first sign-in; start the service your backend asks \(docs\/login-time\.md\): .*login-migration serve --store waiting\.sqlite --core http:\/\/127\.0\.0\.1:\d+/,
+      /3 user\(s\) wait for their first sign-in; start the service your backend asks \(docs\/login-time\.md\), with a key of its own .*openssl rand -hex 32 > service\.key\) .*login-migration serve --store waiting\.sqlite --core http:\/\/127\.0\.0\.1:\d+ --service-key-file service\.key/,
     );
     app.unmount();
   });

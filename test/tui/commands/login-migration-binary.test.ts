@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,6 +101,65 @@ describe('core-migrate login-migration serve on the store a push wrote', () => {
 
     // Neither the passwords nor the legacy hashes were ever printed.
     for (const secret of [django.password, django.hash, phpass.password, phpass.hash, SERVICE_KEY, API_KEY]) expect(output).not.toContain(secret);
+  });
+
+  it("the push's closing hint runs as printed: its key line makes the service's key once, and its serve line starts the service with it", async () => {
+    // A `core-migrate` on PATH, as an installed one: the hint then names it so.
+    await mkdir(join(dir, 'bin'));
+    await writeFile(join(dir, 'bin', 'core-migrate'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+    const path = `${join(dir, 'bin')}:${process.env['PATH'] ?? ''}`;
+    const push = await runCli(['push', 'users.ndjson', '--core', core.url, '--login-time', 'waiting.sqlite'], dir, { PATH: path });
+    const hint = push.stdout.split('\n');
+    const at = hint.findIndex((line) => line.includes('wait in the login-time store'));
+    const [keyLine, serveLine] = [hint[at + 1]?.trim() ?? '', hint[at + 2]?.trim() ?? ''];
+    expect(serveLine, push.stdout).toMatch(/^core-migrate login-migration serve /);
+    const shell = { cwd: dir, env: { ...process.env, PATH: path, CORE_API_KEY: API_KEY, LOGIN_MIGRATION_SERVICE_KEY: '' } };
+    const made = spawn('sh', ['-c', keyLine], shell);
+    expect((await once(made, 'exit'))[0]).toBe(0);
+    const key = await readFile(join(dir, 'service.key'), 'utf8');
+    expect(key.trim()).toMatch(/^[0-9a-f]{64}$/);
+    expect((await stat(join(dir, 'service.key'))).mode & 0o777).toBe(0o600);
+    // Run again, it keeps the key the backend was given.
+    const again = spawn('sh', ['-c', keyLine], shell);
+    expect((await once(again, 'exit'))[0]).toBe(0);
+    expect(await readFile(join(dir, 'service.key'), 'utf8')).toBe(key);
+
+    // The serve line exactly as printed; only a free port is added, as the default one may be taken on this machine.
+    const child = spawn('sh', ['-c', `exec ${serveLine} --port 0`], { ...shell, stdio: ['ignore', 'pipe', 'pipe'] });
+    service = child;
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        const found = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+        if (found !== undefined) resolve(found);
+      });
+      child.once('exit', (code) => reject(new Error(`the printed command ended (${String(code)}) before listening:\n${output}`)));
+    });
+    const answer = await fetch(`${url}/migrate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key.trim()}` },
+      body: JSON.stringify({ email: 'ada@example.com', password: django.password }),
+    });
+    expect(Answer.parse(await answer.json())).toEqual({ outcome: 'migrated', userId: 'dj-1' });
+  });
+
+  it('a mistyped --store is refused with a sentence and exit 2, before listening, and no store is created', async () => {
+    const push = await runCli(['push', 'users.ndjson', '--core', core.url, '--login-time', 'waiting.sqlite'], dir);
+    expect(push.exitCode, push.stderr).toBe(0);
+    const child = spawn(process.execPath, [BIN, 'login-migration', 'serve', '--store', 'wating.sqlite', '--core', core.url, '--port', '0'], {
+      cwd: dir,
+      env: { ...process.env, CORE_API_KEY: API_KEY, LOGIN_MIGRATION_SERVICE_KEY: SERVICE_KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code, printed).toBe(2);
+    expect(printed).toContain(`--store wating.sqlite: the waiting store ${join(dir, 'wating.sqlite')} does not exist (a push with --login-time creates it)`);
+    expect(printed).not.toContain('listening');
+    await expect(stat(join(dir, 'wating.sqlite'))).rejects.toThrow();
   });
 
   it('a store that is not there (here from LOGIN_MIGRATION_STORE, as the infra gives it) is a sentence and exit 2, before listening', async () => {

@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { link, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openWaitingStore } from '../../../core-client/src/login-time/store/open-store.js';
 import type { WaitingStore } from '../../../core-client/src/login-time/store/waiting-store.js';
@@ -78,6 +79,53 @@ describe('core-migrate login-migration status', () => {
   });
 });
 
+describe('core-migrate login-migration status --waiting-list: checked like every output, before anything is opened', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'login-status-list-'));
+    const store = await openWaitingStore(join(dir, 'waiting.sqlite'));
+    await fill(store);
+    await store.close();
+    await writeFile(join(dir, 'users.ndjson'), '{"email":"ada@example.com","passwordHash":"x"}\n');
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('never over the store, a file SQLite keeps beside it, a link to it, or an export; nothing is written and the store still counts', async () => {
+    const storeBytes = await readFile(join(dir, 'waiting.sqlite'));
+    await writeFile(join(dir, 'waiting.sqlite-journal'), '');
+    await symlink(join(dir, 'waiting.sqlite'), join(dir, 'link.csv'));
+    await link(join(dir, 'waiting.sqlite'), join(dir, 'hard.csv'));
+    for (const [list, refusal] of [
+      ['waiting.sqlite', /would overwrite the waiting store .*waiting\.sqlite: it is the same path/],
+      ['hard.csv', /would overwrite the waiting store .*waiting\.sqlite: it is the same file \(through a link\)/],
+      ['waiting.sqlite-journal', /would overwrite the waiting store .*waiting\.sqlite-journal/],
+      ['link.csv', /is a symbolic link/],
+      ['users.ndjson', /users\.ndjson exists and is not a waiting list \(its first line is not email,old_id\): nothing was written/],
+      ['.', /is a folder/],
+    ] as const) {
+      const run = await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--waiting-list', list], dir);
+      expect(run.exitCode, list).toBe(2);
+      expect(run.stderr, list).toMatch(refusal);
+      expect(run.stdout, list).toBe('');
+    }
+    expect(await readFile(join(dir, 'waiting.sqlite'))).toEqual(storeBytes);
+    expect(await readFile(join(dir, 'users.ndjson'), 'utf8')).toBe('{"email":"ada@example.com","passwordHash":"x"}\n');
+    const status = jsonOf(await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--json'], dir));
+    expect(status).toMatchObject({ waiting: 2, migrated: 3 });
+  });
+
+  it('writes a new list, and writes an earlier list (or an empty file) anew', async () => {
+    await writeFile(join(dir, 'empty.csv'), '');
+    for (const list of ['reset.csv', 'reset.csv', 'empty.csv']) {
+      const run = await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--waiting-list', list], dir);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect((await readFile(join(dir, list), 'utf8')).split('\n')[0]).toBe('email,old_id');
+    }
+  });
+});
+
 describe('core-migrate login-migration status on a PostgreSQL store', () => {
   let postgres: TestPostgres;
   beforeAll(async () => {
@@ -100,5 +148,20 @@ describe('core-migrate login-migration status on a PostgreSQL store', () => {
     expect(run.exitCode).toBe(0);
     expect(jsonOf(run)).toMatchObject({ waiting: 2, migrated: 3 });
     expect(run.stdout + run.stderr).not.toContain(password);
+  });
+
+  it('refuses a database no push wrote a store in (exit 2), and creates nothing there', async () => {
+    const url = await postgres.newDatabase();
+    const parsed = new URL(url);
+    const password = parsed.password;
+    parsed.password = '';
+    const run = await runCli(['login-migration', 'status', '--store', parsed.toString()], process.cwd(), { PGPASSWORD: password });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("does not exist: its database has no waiting users' table (a push with --login-time creates it)");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const tables = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+    await client.end();
+    expect(tables.rows).toEqual([]);
   });
 });

@@ -56,6 +56,28 @@ describe('core-migrate push --login-time parks the users whose hash the core can
     expect(reasons).not.toContain(django.hash);
   });
 
+  it('refuses a report or a journal that is the store, and a store that is the export, sending and writing nothing (exit 2)', async () => {
+    const first = await runCli(['push', exportPath, '--core', core.url, '--login-time', 'waiting.sqlite'], dir);
+    // 1: the record of no known family is refused; the three others are parked.
+    expect(first.exitCode, first.stderr).toBe(1);
+    const storeBytes = await readFile(join(dir, 'waiting.sqlite'));
+    const exportBytes = await readFile(exportPath);
+    const requests = core.requests().length;
+    for (const [args, refusal] of [
+      [['--login-time', 'waiting.sqlite', '--report', 'waiting.sqlite'], /The waiting store .*waiting\.sqlite would overwrite the report/],
+      [['--login-time', 'waiting.sqlite', '--report', 'waiting.sqlite', '--dry-run'], /The report .*waiting\.sqlite would overwrite the waiting store/],
+      [['--login-time', 'waiting.sqlite', '--journal', 'waiting.sqlite'], /The waiting store .*waiting\.sqlite would overwrite the journal/],
+      [['--login-time', 'users.ndjson'], /The waiting store .*users\.ndjson would overwrite the export/],
+    ] as const) {
+      const run = await runCli(['push', exportPath, '--core', core.url, ...args], dir);
+      expect(run.exitCode, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toMatch(refusal);
+    }
+    expect(await readFile(join(dir, 'waiting.sqlite'))).toEqual(storeBytes);
+    expect(await readFile(exportPath)).toEqual(exportBytes);
+    expect(core.requests()).toHaveLength(requests);
+  });
+
   it('writes them to the store with no core request, counts them, and a resume does not write them again', async () => {
     const run = await runCli(['push', exportPath, '--core', core.url, '--login-time', 'waiting.sqlite', '--report', 'report.ndjson', '--json'], dir);
     const summary = jsonOf(run);

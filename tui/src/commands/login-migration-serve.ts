@@ -9,6 +9,7 @@ import {
   SERVICE_KEY_FLAG,
   startLoginService,
   type Migrate,
+  type ReadinessCheck,
 } from 'core-client';
 import type { Secret } from 'core-client';
 import { printableJson } from 'core-client/printable';
@@ -20,6 +21,8 @@ import type { CommandContext } from './index.js';
 /** An open login-time migration (its store and its core): what the service asks at each sign-in, and its end. */
 export interface OpenedLoginMigration {
   migrate: Migrate;
+  /** What `/health` checks (`loginServiceReadiness`). */
+  readiness?: readonly ReadinessCheck[];
   close(): Promise<void>;
 }
 
@@ -116,6 +119,7 @@ export function registerLoginMigrationServe(serve: Command, { io, setExitCode }:
         settings: settings.data,
         serviceKey,
         migrate: migration.migrate,
+        ...(migration.readiness !== undefined && { readiness: migration.readiness }),
         log: (line) => io.stderr.write(`${printableJson(line)}\n`),
       }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       if (service instanceof Error) {

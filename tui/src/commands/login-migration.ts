@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
+import { loginServiceReadiness, runPreflight } from 'core-client';
 import { isWaitingStoreError, migrateAtLogin, openLoginMigration } from 'core-client/login-time';
 import { clientOf, connectionOf, connectionWarnings } from 'core-client/run';
-import { parseSettings, Problem, settingProblem } from 'core-client/settings';
+import { parseSettings, Problem, runProblem, settingProblem } from 'core-client/settings';
 import { resolve } from 'node:path';
 import type { RegisterCommand } from './index.js';
 import { registerLoginMigrationServe, type OpenLoginMigration } from './login-migration-serve.js';
@@ -34,12 +35,30 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
   for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) io.stderr.write(`${warning}\n`);
   const client = clientOf(connection, { giveUpAfter: settings.giveUpAfter ?? SIGN_IN_GIVE_UP_AFTER_SECONDS });
   if (client instanceof Problem) return client;
+  // As `check` and a push do: a service on a wrong key or an absent core would answer every sign-in "try later".
+  const preflight = await runPreflight(client);
+  if (!preflight.ok) {
+    await client.close();
+    return runProblem('preflightFailed', 'core', `the pre-flight failed, the service does not start. ${preflight.failure?.sentence ?? ''}`.trim(), 'core');
+  }
   const storeFlag = typeof flags['store'] === 'string' ? flags['store'] : '';
   const store = /^postgres(ql)?:\/\//i.test(storeFlag) ? storeFlag : resolve(io.cwd, storeFlag);
   try {
-    const login = await openLoginMigration({ store, core: client, verify });
+    let lastStoreFailure: string | undefined;
+    const login = await openLoginMigration({
+      store,
+      core: client,
+      verify,
+      // Once for each new failure, not once a sign-in: a store gone for good would fill the log.
+      onStoreFailure: (error) => {
+        if (error.message === lastStoreFailure) return;
+        lastStoreFailure = error.message;
+        io.stderr.write(`core-migrate login-migration serve: ${error.message}; sign-ins are answered tryLater storeUnavailable.\n`);
+      },
+    });
     return {
       migrate: (attempt) => migrateAtLogin(login, attempt),
+      readiness: loginServiceReadiness({ core: client, store: login.store }),
       close: async () => {
         await login.close();
         await client.close();

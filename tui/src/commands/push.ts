@@ -14,6 +14,7 @@ import {
   type MigrationCommand,
   type PreparedMigration,
   withheldRemovalsSentence,
+  MAKE_SERVICE_KEY_LINE,
 } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { invocationFor } from '../invocation.js';
@@ -83,7 +84,8 @@ async function migrate(
     const serviceArgs = loginServiceCommandOf(prepared.settings);
     const loginHint =
       final.parkedForLogin > 0 && serviceArgs !== undefined && !final.dryRun
-        ? `${final.parkedForLogin} user(s) wait in the login-time store for their first sign-in; start the service your backend asks (docs/login-time.md):\n  ${formatCommandLine(invocationFor(io.env), serviceArgs)}\n`
+        ? `${final.parkedForLogin} user(s) wait in the login-time store for their first sign-in; start the service your backend asks (docs/login-time.md), ` +
+          `with a key of its own that your backend sends (made once, kept if it is there):\n  ${MAKE_SERVICE_KEY_LINE}\n  ${formatCommandLine(invocationFor(io.env), serviceArgs)}\n`
         : '';
     const withheld = withheldRemovalsSentence(final.syncGuard, 'flags', final.dryRun);
     const syncLines = (final.dryRun ? removals.describe() : '') + (withheld === undefined ? '' : `${withheld}\n`);

@@ -11,7 +11,7 @@ import {
   type RollbackSummary,
 } from 'core-client';
 import { printable } from 'core-client/printable';
-import { loginServiceCommandOf, withheldRemovalsSentence } from 'core-client/settings';
+import { loginServiceCommandOf, MAKE_SERVICE_KEY_LINE, withheldRemovalsSentence } from 'core-client/settings';
 import { settingsOfState } from '../app/problems.js';
 import { formatCount } from '../components/numbers.js';
 import { wrapText } from '../components/wrap.js';
@@ -70,7 +70,13 @@ function Body({ state, columns, rows }: BodyProps) {
   const lines = command === undefined ? [] : commandLines(state.invocation, command.args, columns - 2);
   const service = loginService(state, summary.parkedForLogin, summary.dryRun);
   const serviceLines =
-    service === undefined ? [] : [...wrapText(service.label, columns), ...commandLines(state.invocation, service.args, columns - 2).map((line) => `  ${line}`)];
+    service === undefined
+      ? []
+      : [
+          ...wrapText(service.label, columns),
+          `  ${MAKE_SERVICE_KEY_LINE}`,
+          ...commandLines(state.invocation, service.args, columns - 2).map((line) => `  ${line}`),
+        ];
   const extra = 6 + (command?.caveat === undefined ? 0 : 1) + stoppedLines.length + notes.length + rollbackLines.length + lines.length + serviceLines.length;
   const room = Math.max(2, rows - extra);
   return (
@@ -122,7 +128,10 @@ function loginService(state: AppState, parked: number, dryRun: boolean): { label
   const parsed = settingsOfState(state);
   const args = 'problems' in parsed ? undefined : loginServiceCommandOf(parsed.settings);
   if (args === undefined) return undefined;
-  return { label: `${formatCount(parked)} user(s) wait for their first sign-in; start the service your backend asks (docs/login-time.md):`, args };
+  return {
+    label: `${formatCount(parked)} user(s) wait for their first sign-in; start the service your backend asks (docs/login-time.md), with a key of its own that your backend sends (made once, kept if it is there):`,
+    args,
+  };
 }
 
 function canRollBack(state: AppState): boolean {

@@ -6,6 +6,7 @@ import type { Secret } from '../../secret.js';
 import { AttemptLimits } from '../attempt-limits.js';
 import { LoginMigrationAnswerSchema, type LoginMigrationAnswer } from '../login-answer.js';
 import { isBodyRefusal, readMigrateRequest } from './migrate-request.js';
+import { checkReadiness, type HealthAnswer, type ReadinessCheck } from './readiness.js';
 import { LoginServiceSettingsSchema, type LoginServiceSettingsInput } from './service-settings.js';
 
 /**
@@ -34,6 +35,8 @@ export interface LoginServiceOptions {
   migrate: Migrate;
   log?: (line: RequestLogLine) => void;
   now?: () => number;
+  /** What `/health` checks (`loginServiceReadiness`); none: it answers ok while the service listens. */
+  readiness?: readonly ReadinessCheck[];
 }
 
 export interface LoginService {
@@ -68,7 +71,8 @@ function bearerToken(request: IncomingMessage): string | undefined {
 
 /**
  * `login-migration serve`'s HTTP face: `POST /migrate` with `{email, password}` answers a LoginMigrationAnswer as
- * JSON (200; a "try later" 429 or 503 with Retry-After), `GET /health` answers `{"status":"ok"}`. Every /migrate
+ * JSON (200; a "try later" 429 or 503 with Retry-After), `GET /health` answers `{"status":"ok"}` (200) when every
+ * readiness check passes, else `{"status":"notReady","reasons":[...]}` (503). Every /migrate
  * needs `Authorization: Bearer <service key>` (401 otherwise). Wrong passwords are bounded per email and per client
  * (AttemptLimits). The password lives in this request only: it is handed to `migrate` as a Secret and never logged,
  * echoed or kept.
@@ -80,6 +84,12 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
   const emailDigest = (email: string): string => createHmac('sha256', logKey).update(email).digest('hex').slice(0, 16);
   const log = options.log ?? ((): void => undefined);
   const underWay = new Set<Promise<void>>();
+  let healthUnderWay: Promise<HealthAnswer> | undefined;
+  // Probes that arrive together share one round of checks: a burst of them costs the core one pre-flight.
+  const health = (): Promise<HealthAnswer> =>
+    (healthUnderWay ??= checkReadiness(options.readiness ?? []).finally(() => {
+      healthUnderWay = undefined;
+    }));
 
   async function migrateSignIn(
     request: IncomingMessage,
@@ -131,10 +141,11 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
     const line: Omit<RequestLogLine, 'time' | 'ms'> = { method: request.method ?? '', path, status: 0 };
     let result: { status: number; body: unknown; retryAfter?: number; allow?: string };
     if (path === '/health') {
-      result =
-        request.method === 'GET' || request.method === 'HEAD'
-          ? { status: 200, body: { status: 'ok' } }
-          : { status: 405, body: { error: 'use GET' }, allow: 'GET, HEAD' };
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        const answer = await health();
+        if (answer.status === 'notReady') line.reason = answer.reasons.join(',');
+        result = { status: answer.status === 'ok' ? 200 : 503, body: answer };
+      } else result = { status: 405, body: { error: 'use GET' }, allow: 'GET, HEAD' };
     } else if (path === '/migrate') {
       result = request.method === 'POST' ? await migrateSignIn(request, line) : { status: 405, body: { error: 'use POST' }, allow: 'POST' };
     } else {

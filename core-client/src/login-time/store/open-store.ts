@@ -6,11 +6,15 @@ export function isPostgresUrl(location: string): boolean {
 }
 
 /**
- * Opens the waiting store a setting names: a SQLite file path (created mode 0600 when absent) or a PostgreSQL URL.
+ * Opens the waiting store a setting names: a SQLite file path (created mode 0600 when absent and `create` allows) or a
+ * PostgreSQL URL.
  * Each driver is loaded only when its kind of store is opened, so a run without a login-time migration loads neither.
  */
 export interface OpenStoreOptions {
-  /** A SQLite file that does not exist is created (default), or refused (a command that only reads). */
+  /**
+   * A store that does not exist (a SQLite file, a PostgreSQL database's table) is created (default: the push), or
+   * refused (every other command: a mistyped path would otherwise be a new, empty store).
+   */
   create?: boolean;
   /** Where a PostgreSQL store's password is read (`PGPASSWORD`); default the process's environment. */
   env?: NodeJS.ProcessEnv;
@@ -19,7 +23,7 @@ export interface OpenStoreOptions {
 export async function openWaitingStore(location: string, options: OpenStoreOptions = {}): Promise<WaitingStore> {
   if (isPostgresUrl(location)) {
     const { openPostgresStore } = await import('./postgres-store.js');
-    return openPostgresStore(location, options.env);
+    return openPostgresStore(location, options.env, options);
   }
   const { openSqliteStore } = await import('./sqlite-store.js');
   return openSqliteStore(location, options);

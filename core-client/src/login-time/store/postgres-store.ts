@@ -64,10 +64,11 @@ function codeOf(error: unknown): string {
 }
 
 /**
- * Opens a waiting store in a PostgreSQL database (several backend servers share it), creating its table when absent.
+ * Opens a waiting store in a PostgreSQL database (several backend servers share it), creating its table when absent
+ * (or, with `create: false`, refusing a database without it).
  * Access to the database is the operator's to restrict: it holds legacy hashes.
  */
-export async function openPostgresStore(url: string, env: NodeJS.ProcessEnv = process.env): Promise<WaitingStore> {
+export async function openPostgresStore(url: string, env: NodeJS.ProcessEnv = process.env, options: { create?: boolean } = {}): Promise<WaitingStore> {
   const location = describePostgresUrl(url);
   const pool = new pg.Pool({
     connectionString: withPassword(url, env['PGPASSWORD']),
@@ -77,18 +78,12 @@ export async function openPostgresStore(url: string, env: NodeJS.ProcessEnv = pr
   });
   // An idle connection the server drops must not crash the process: the next query reports it.
   pool.on('error', () => undefined);
+  let missing = false;
   try {
     const client = await pool.connect();
     try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
-      await client.query(CREATE_TABLE);
-      await client.query(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_state ON ${WAITING_TABLE} (state)`);
-      await client.query(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_source_id ON ${WAITING_TABLE} (source_id)`);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      if (options.create === false) missing = !(await hasWaitingTable(client));
+      else await createWaitingTable(client);
     } finally {
       client.release();
     }
@@ -96,7 +91,33 @@ export async function openPostgresStore(url: string, env: NodeJS.ProcessEnv = pr
     await pool.end().catch(() => undefined);
     throw new WaitingStoreError('unavailable', `the waiting store ${location} cannot be opened (${codeOf(error)})`, { cause: error });
   }
+  if (missing) {
+    await pool.end().catch(() => undefined);
+    throw new WaitingStoreError(
+      'unavailable',
+      `the waiting store ${location} does not exist: its database has no waiting users' table (a push with --login-time creates it)`,
+    );
+  }
   return new PostgresStore(location, pool);
+}
+
+async function hasWaitingTable(client: pg.PoolClient): Promise<boolean> {
+  const found = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [WAITING_TABLE]);
+  return found.rows[0]?.present === true;
+}
+
+async function createWaitingTable(client: pg.PoolClient): Promise<void> {
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+    await client.query(CREATE_TABLE);
+    await client.query(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_state ON ${WAITING_TABLE} (state)`);
+    await client.query(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_source_id ON ${WAITING_TABLE} (source_id)`);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }
 
 class PostgresStore implements WaitingStore {
@@ -230,6 +251,10 @@ class PostgresStore implements WaitingStore {
   async forgetWaiting(): Promise<number> {
     const result = await this.#query('forget the waiting users', `DELETE FROM ${WAITING_TABLE} WHERE state <> 'migrated'`, []);
     return result.rowCount ?? 0;
+  }
+
+  async checkAvailable(): Promise<void> {
+    await this.#query('answer', `SELECT 1 FROM ${WAITING_TABLE} LIMIT 1`, []);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync, truncateSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { DEFAULT_CLAIM_LEASE_MS, WaitingStoreError, type WaitingStore } from './waiting-store.js';
 import { WAITING_TABLE, parkedColumns, parkedValues, tableColumns, userOfRow } from './store-rows.js';
@@ -54,7 +54,8 @@ export function openSqliteStore(path: string, options: { create?: boolean } = {}
     database.exec(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_state ON ${WAITING_TABLE} (state)`);
     // A park replaces the row of the same old id under another email: found by this index, not by a scan.
     database.exec(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_source_id ON ${WAITING_TABLE} (source_id)`);
-    return new SqliteStore(path, database);
+    const { dev, ino } = statSync(path);
+    return new SqliteStore(path, database, { dev, ino });
   } catch (error) {
     throw new WaitingStoreError('unavailable', `the waiting store ${path} cannot be opened as a SQLite database (${codeOf(error)})`, { cause: error });
   }
@@ -65,13 +66,73 @@ function codeOf(error: unknown): string {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'an error';
 }
 
+/** A file as the store found it: the same path must go on naming it (device and inode). */
+interface FileSeen {
+  dev: number;
+  ino: number;
+}
+
 class SqliteStore implements WaitingStore {
+  /** Why the store stopped for good (its files changed under it), once they did. */
+  #lost: string | undefined;
+  /** The shared-memory file SQLite maps beside a WAL database (`-shm`), once seen, and its length then. */
+  #sharedMemory: (FileSeen & { size: number }) | undefined;
+
   constructor(
     readonly location: string,
     readonly database: DatabaseSync,
-  ) {}
+    readonly file: FileSeen,
+  ) {
+    this.#lost = this.#changedUnderneath();
+  }
+
+  /**
+   * Whether the path still names the file SQLite opened, and the `-shm` file it maps is still whole. Another file at
+   * the path (the store removed or replaced) would let sign-ins create users in the core that the store named by the
+   * path never records, so no rollback finds them. A `-shm` cut short under SQLite's memory map ends the process with
+   * SIGBUS at its next access, which no code can catch: it is looked at before each statement instead, and the store
+   * stops. (Between that look and the statement a change can still slip in; only a process of its own would close
+   * that gap.) While this connection is open SQLite itself never shrinks or removes the `-shm`.
+   */
+  #changedUnderneath(): string | undefined {
+    let file;
+    try {
+      file = statSync(this.location, { throwIfNoEntry: false });
+    } catch (error) {
+      return `its file cannot be looked at (${codeOf(error)})`;
+    }
+    if (file === undefined) return 'its file was removed';
+    if (file.dev !== this.file.dev || file.ino !== this.file.ino) return 'its file was replaced by another';
+    const seen = this.#sharedMemory;
+    const sharedMemory = statSync(`${this.location}-shm`, { throwIfNoEntry: false });
+    if (seen !== undefined) {
+      if (sharedMemory === undefined || sharedMemory.dev !== seen.dev || sharedMemory.ino !== seen.ino)
+        return 'the -shm file SQLite keeps beside it was removed or replaced';
+      if (sharedMemory.size < seen.size) {
+        // Given back its length (zeros: SQLite rebuilds that index from the WAL), so that closing the database, which
+        // Node also does as the process exits, reads no page the map lost.
+        try {
+          truncateSync(`${this.location}-shm`, seen.size);
+        } catch {
+          // Left as it is: the store stops all the same.
+        }
+        return 'the -shm file SQLite keeps beside it was cut short';
+      }
+    }
+    if (sharedMemory !== undefined) this.#sharedMemory = { dev: sharedMemory.dev, ino: sharedMemory.ino, size: sharedMemory.size };
+    return undefined;
+  }
 
   #run<T>(what: string, work: () => T): Promise<T> {
+    this.#lost ??= this.#changedUnderneath();
+    if (this.#lost !== undefined) {
+      return Promise.reject(
+        new WaitingStoreError(
+          'unavailable',
+          `the waiting store ${this.location} stopped, as ${this.#lost} while it was open: nothing more is read or written in it`,
+        ),
+      );
+    }
     try {
       return Promise.resolve(work());
     } catch (error) {
@@ -188,7 +249,16 @@ class SqliteStore implements WaitingStore {
     return this.#run('forget the waiting users', () => Number(this.database.prepare(`DELETE FROM ${WAITING_TABLE} WHERE state <> 'migrated'`).run().changes));
   }
 
+  checkAvailable(): Promise<void> {
+    return this.#run('answer', () => {
+      this.database.prepare(`SELECT 1 FROM ${WAITING_TABLE} LIMIT 1`).get();
+    });
+  }
+
   close(): Promise<void> {
+    // Closing checkpoints the WAL through the -shm map: a store whose files changed under it is left as it is.
+    this.#lost ??= this.#changedUnderneath();
+    if (this.#lost !== undefined) return Promise.resolve();
     return this.#run('close', () => {
       if (this.database.isOpen) this.database.close();
     });

@@ -43,6 +43,8 @@ export interface WaitingStore {
   forget(email: string): Promise<void>;
   /** Takes every user not migrated out of the store (a rollback empties it); answers how many. */
   forgetWaiting(): Promise<number>;
+  /** Resolves when the store answers (a service's readiness); fails with a `WaitingStoreError` when it does not. */
+  checkAvailable(): Promise<void>;
   close(): Promise<void>;
 }
 

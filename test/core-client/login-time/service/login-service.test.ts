@@ -9,6 +9,7 @@ import {
   type LoginServiceOptions,
   type RequestLogLine,
 } from '../../../../core-client/src/login-time/service/login-service.js';
+import type { NotReadyReason } from '../../../../core-client/src/login-time/service/readiness.js';
 import { Secret } from '../../../../core-client/src/secret.js';
 import { fixtureMigrate, waitingUsersFromFixtures } from '../../../support/login-migrate-fixture.js';
 
@@ -172,6 +173,28 @@ describe('the login-time service over HTTP', () => {
     release();
     await signingIn;
     expect(order).toEqual(['health 200', 'migrate migrated']);
+  });
+
+  it('answers /health 503 notReady with every reason its readiness checks give, and 200 ok once they all pass', async () => {
+    let coreReason: NotReadyReason | undefined = 'coreKeyRefused';
+    let storeReason: NotReadyReason | undefined = 'storeUnavailable';
+    const { service, logs } = await start({
+      readiness: [
+        { name: 'core', check: () => Promise.resolve(coreReason) },
+        { name: 'store', check: () => Promise.resolve(storeReason) },
+      ],
+    });
+    const answers = await Promise.all([1, 2, 3].map(() => fetch(`${service.url}/health`)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toEqual({ status: 'notReady', reasons: ['coreKeyRefused', 'storeUnavailable'] });
+    }
+    coreReason = undefined;
+    expect(await (await fetch(`${service.url}/health`)).json()).toEqual({ status: 'notReady', reasons: ['storeUnavailable'] });
+    storeReason = undefined;
+    const ready = await fetch(`${service.url}/health`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ok' }]);
+    expect(logs.filter((line) => line.path === '/health').map((line) => [line.status, line.reason])).toContainEqual([503, 'coreKeyRefused,storeUnavailable']);
   });
 
   it('answers 503 busy with Retry-After when the verifier pool is full, and checks nothing', async () => {

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { runPreflight, type PreflightStepName } from '../../connection/preflight.js';
+import type { CoreClient } from '../../http/core-client.js';
+import { isWaitingStoreError, type WaitingStore } from '../store/waiting-store.js';
+
+/**
+ * Why the service cannot answer sign-ins now, one stable code each: the core does not answer, refuses the api-key, or
+ * lacks the tenant; the waiting store does not answer (or its file changed under it).
+ */
+export const NotReadyReasonSchema = z.enum(['coreUnreachable', 'coreKeyRefused', 'tenantMissing', 'storeUnavailable']);
+export type NotReadyReason = z.infer<typeof NotReadyReasonSchema>;
+
+/** What `GET /health` answers: 200 `ok`, or 503 `notReady` with every reason found. */
+export const HealthAnswerSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok') }),
+  z.object({ status: z.literal('notReady'), reasons: z.array(NotReadyReasonSchema).min(1) }),
+]);
+export type HealthAnswer = z.infer<typeof HealthAnswerSchema>;
+
+/** One thing the service needs to answer sign-ins: resolves to the reason it is not there, or undefined when it is. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<NotReadyReason | undefined>;
+}
+
+const reasonOfPreflightStep: Record<PreflightStepName, NotReadyReason> = {
+  reachable: 'coreUnreachable',
+  keyAccepted: 'coreKeyRefused',
+  tenantExists: 'tenantMissing',
+};
+
+/** The core, checked as `check` and a push check it before they start: the same pre-flight. */
+async function coreReadiness(core: CoreClient): Promise<NotReadyReason | undefined> {
+  const report = await runPreflight(core);
+  return report.failure === undefined ? undefined : reasonOfPreflightStep[report.failure.step];
+}
+
+async function storeReadiness(store: WaitingStore): Promise<NotReadyReason | undefined> {
+  try {
+    await store.checkAvailable();
+    return undefined;
+  } catch (error) {
+    if (isWaitingStoreError(error)) return 'storeUnavailable';
+    throw error;
+  }
+}
+
+/**
+ * Everything the login-time service needs before it can answer a sign-in, in one list: `/health` asks each in turn.
+ * A part the service comes to depend on (an old system it asks) adds its check here.
+ */
+export function loginServiceReadiness(parts: { core: CoreClient; store: WaitingStore }): ReadinessCheck[] {
+  return [
+    { name: 'core', check: () => coreReadiness(parts.core) },
+    { name: 'store', check: () => storeReadiness(parts.store) },
+  ];
+}
+
+/** Asks every check (all of them: an operator sees every reason at once), and answers what `/health` says. */
+export async function checkReadiness(checks: readonly ReadinessCheck[]): Promise<HealthAnswer> {
+  const found = await Promise.all(checks.map((readiness) => readiness.check()));
+  const reasons = found.filter((reason): reason is NotReadyReason => reason !== undefined);
+  return reasons.length === 0 ? { status: 'ok' } : { status: 'notReady', reasons };
+}
