@@ -2,6 +2,8 @@ import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { isCognitoCsvHeader } from './cognito/cognito-csv.js';
 import { firebaseCsvWidth } from './firebase/firebase-csv.js';
+import { FirebaseShapeProbe, firebaseShapeOf, type ObjectFileShape } from './firebase/firebase-json.js';
+import { type FieldMapping, defaultFieldMapping } from './generic/field-mapping.js';
 import { SourceError } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
 import { DEFAULT_MAX_LINE_BYTES, lineTooLong } from './text/lines.js';
@@ -15,6 +17,10 @@ interface Head {
   text: string;
   /** False when the first line with content did not end within the line limit. */
   firstLineComplete: boolean;
+  /** True when the text is the whole file. */
+  wholeFile: boolean;
+  /** For a file that starts with `{`: its shape, when the text read settles it. */
+  objectShape?: ObjectFileShape;
 }
 
 /** `aws cognito-idp list-users` output: its `Users` key comes first. */
@@ -28,7 +34,8 @@ function decidedByStart(text: string): boolean {
 
 /**
  * The file's first characters: at least HEAD_CHARS, and on to the end of the first line that has content (the
- * NDJSON and CSV checks parse it whole), but never more than the line limit. Each chunk is looked at once.
+ * NDJSON and CSV checks parse it whole), but never more than the line limit; less when an object's first user shows
+ * it is a Firebase export (a one-line export is not read whole). Each chunk is looked at once.
  */
 async function readHead(path: string, maxLineBytes: number): Promise<Head> {
   const pieces: string[] = [];
@@ -36,26 +43,29 @@ async function readHead(path: string, maxLineBytes: number): Promise<Head> {
   let contentStarted = false;
   let firstLineEnded = false;
   let checkedStart = false;
+  let probe: FirebaseShapeProbe | undefined;
   for await (const chunk of openText(path)) {
     pieces.push(chunk);
     length += chunk.length;
     if (!firstLineEnded) {
       const from = contentStarted ? 0 : chunk.search(/\S/);
       if (from !== -1) {
+        if (!contentStarted && chunk.charAt(from) === '{') probe = new FirebaseShapeProbe();
         contentStarted = true;
         firstLineEnded = chunk.indexOf('\n', from) !== -1;
       }
     }
+    if (probe?.feed(chunk) === 'firebase') return { text: pieces.join(''), firstLineComplete: firstLineEnded, wholeFile: false, objectShape: 'firebase' };
     if (length < HEAD_CHARS) continue;
-    if (firstLineEnded) break;
+    if (firstLineEnded) return { text: pieces.join(''), firstLineComplete: true, wholeFile: false };
     if (!checkedStart) {
       checkedStart = true;
-      if (decidedByStart(pieces.join(''))) break;
+      if (decidedByStart(pieces.join(''))) return { text: pieces.join(''), firstLineComplete: true, wholeFile: false };
     }
     // Characters, not bytes: a bound of the same size, reached no later than the readers' own.
-    if (length > maxLineBytes) return { text: pieces.join(''), firstLineComplete: false };
+    if (length > maxLineBytes) return { text: pieces.join(''), firstLineComplete: false, wholeFile: false };
   }
-  return { text: pieces.join(''), firstLineComplete: true };
+  return { text: pieces.join(''), firstLineComplete: true, wholeFile: true, ...(probe === undefined ? {} : { objectShape: probe.end() }) };
 }
 
 function firstLine(text: string): string {
@@ -96,17 +106,63 @@ function firstJsonObject(text: string): object | undefined {
   return undefined;
 }
 
-function detectJsonFamily(path: string, head: string): SourceFormat | SourceError {
-  const text = head.trimStart();
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Whether an object alone in a file is one user of an NDJSON export: it has a key an NDJSON reader takes a user's
+ * field from (a column of the field mapping, its top-level key for `a.b`; Auth0's `user_id` or `_id`). Any other
+ * lone object is of a shape no reader knows (docs/exports.md).
+ */
+function isUserRecord(object: Record<string, unknown>, mapping: FieldMapping): boolean {
+  const keys = new Set(['user_id', '_id', ...Object.values(mapping).map((column) => column.split('.')[0] ?? column)]);
+  return Object.keys(object).some((key) => keys.has(key));
+}
+
+function unknownObject(path: string): SourceError {
+  return new SourceError(
+    'unknown-object',
+    { file: path },
+    'one JSON object of no shape core-migrate reads; it reads a Firebase export (an object whose "users" key holds the users), a JSON array of users, and one user object per line (NDJSON, Auth0): set {setting} if the file is one of these',
+    { setting: 'format' },
+  );
+}
+
+/** The text after the first line holds nothing but blanks: as far as the head shows, the first line is alone. */
+function firstLineAlone(text: string): boolean {
+  const end = text.indexOf('\n');
+  return end === -1 || text.slice(end + 1).trim() === '';
+}
+
+/**
+ * A file whose first line is not JSON by itself (an object over many lines, or one line longer than the limit) is
+ * read on as one object until its `users` array shows.
+ */
+async function detectObjectFile(path: string, read: Head, maxLineBytes: number): Promise<SourceFormat | SourceError> {
+  const shape = read.objectShape ?? (await firebaseShapeOf(path));
+  if (shape === 'firebase') return 'firebase-json';
+  if (!read.firstLineComplete) return lineTooLong(path, 1, 0, maxLineBytes);
+  if (shape === 'other-object') return unknownObject(path);
+  return new SourceError(
+    'unknown-format',
+    { file: path, line: 1 },
+    'a JSON object that is neither a Firebase export (no "users" array) nor one object per line; name the format with --format',
+  );
+}
+
+async function detectJsonFamily(path: string, read: Head, maxLineBytes: number, mapping: FieldMapping): Promise<SourceFormat | SourceError> {
+  const text = read.text.trimStart();
   if (text.startsWith('[')) return 'json-array';
-  if (/^\{\s*"users"\s*:/.test(text)) return 'firebase-json';
+  if (/^\{\s*"users"\s*:/.test(text) || read.objectShape === 'firebase') return 'firebase-json';
   if (COGNITO_JSON_START.test(text)) return 'cognito-json';
-  if (parsedJson(firstLine(text)) === undefined) {
-    return new SourceError(
-      'unknown-format',
-      { file: path, line: 1 },
-      'a JSON object that is neither a Firebase export (no leading "users" key) nor one object per line; name the format with --format',
-    );
+  const line = read.firstLineComplete ? parsedJson(firstLine(text)) : undefined;
+  if (line === undefined) return detectObjectFile(path, read, maxLineBytes);
+  if (isPlainObject(line.value)) {
+    if (Array.isArray(line.value.users)) return 'firebase-json';
+    // A lone object that is no user: unless later text makes the file NDJSON, the whole file is this object.
+    const alone = !isUserRecord(line.value, mapping) && firstLineAlone(text);
+    if (alone && (read.wholeFile || (read.objectShape ?? (await firebaseShapeOf(path))) === 'other-object')) return unknownObject(path);
   }
   const object = firstJsonObject(text);
   const isAuth0 = object !== undefined && ('user_id' in object || ('_id' in object && 'passwordHash' in object));
@@ -124,24 +180,34 @@ function detectCsvFamily(path: string, head: string): SourceFormat | SourceError
 }
 
 /**
- * Guesses the format from the name (a `.gz` suffix aside) and the first bytes: `{"users":` is a Firebase
- * export, `[` a JSON array, an object per line NDJSON (Auth0 when its first object has Auth0's keys; a line of
- * `null` or a number before it is a record the reader refuses, not the end of the file), and a CSV first row of
- * Firebase's width (28 or 52 columns and a trailing comma) a Firebase CSV, any other CSV a header row. Cognito:
- * `{"Users":` is `list-users` output, a CSV header with `cognito:username` its user-import layout.
+ * Guesses the format from the name (a `.gz` suffix aside) and the first bytes: an object whose `users` key holds an
+ * array is a Firebase export (wherever the key stands, on one line or many), `[` a JSON array, an object per line
+ * NDJSON (Auth0 when its first object has Auth0's keys; a line of `null` or a number before it is a record the
+ * reader refuses, not the end of the file), and a CSV first row of Firebase's width (28 or 52 columns and a trailing
+ * comma) a Firebase CSV, any other CSV a header row. A file that is one object of none of these shapes is refused.
+ * Cognito: `{"Users":` is `list-users` output, a CSV header with `cognito:username` its user-import layout. `mapping`
+ * names the keys a generic user record has.
  */
-export async function detectFormat(path: string, maxLineBytes: number = DEFAULT_MAX_LINE_BYTES): Promise<SourceFormat | SourceError> {
-  let read: Head;
+export async function detectFormat(
+  path: string,
+  maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
+  mapping: FieldMapping = defaultFieldMapping,
+): Promise<SourceFormat | SourceError> {
   try {
-    read = await readHead(path, maxLineBytes);
+    return await detectFromHead(path, await readHead(path, maxLineBytes), maxLineBytes, mapping);
   } catch (error) {
     if (error instanceof SourceError) return error;
     throw error;
   }
+}
+
+async function detectFromHead(path: string, read: Head, maxLineBytes: number, mapping: FieldMapping): Promise<SourceFormat | SourceError> {
   const head = read.text;
-  if (!read.firstLineComplete && !decidedByStart(head)) return lineTooLong(path, 1, 0, maxLineBytes);
   const extension = extname(withoutGzipExtension(path)).toLowerCase();
   const first = head.trimStart().charAt(0);
+  // An object's first line may be longer than any NDJSON line: a Firebase export on one line.
+  const mayBeOneObject = first === '{' && extension !== '.csv';
+  if (!read.firstLineComplete && !decidedByStart(head) && !mayBeOneObject) return lineTooLong(path, 1, 0, maxLineBytes);
   const looksJson = first === '{' || first === '[' || isJsonNonObject(firstLine(head.trimStart()), jsonExtensions.has(extension));
   if (extension === '.csv') return detectCsvFamily(path, head);
   if (jsonExtensions.has(extension) && !looksJson) {
@@ -151,5 +217,5 @@ export async function detectFormat(path: string, maxLineBytes: number = DEFAULT_
       `the name ends in ${extension} but the file does not start with "{" or "[" (nor with a line of JSON)`,
     );
   }
-  return looksJson ? detectJsonFamily(path, head) : detectCsvFamily(path, head);
+  return looksJson ? detectJsonFamily(path, read, maxLineBytes, mapping) : detectCsvFamily(path, head);
 }

@@ -11,6 +11,7 @@ import { readNdjson } from './generic/ndjson.js';
 import { SourceError, type SourceSetting } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
 import type { SourceRecord } from './source-user.js';
+import { DEFAULT_MAX_LINE_BYTES } from './text/lines.js';
 
 export interface OpenSourceOptions {
   /** Skips detection. */
@@ -41,9 +42,9 @@ function settingOfSourceError(error: SourceError, options: OpenSourceOptions): S
 }
 
 async function* readRecords(path: string, options: OpenSourceOptions): AsyncGenerator<SourceRecord> {
-  const format = options.format ?? (await detectFormat(path));
-  if (format instanceof SourceError) throw format;
   const mapping = options.mapping ?? defaultFieldMapping;
+  const format = options.format ?? (await detectFormat(path, DEFAULT_MAX_LINE_BYTES, mapping));
+  if (format instanceof SourceError) throw format;
   switch (format) {
     case 'firebase-json':
       return yield* readFirebaseJson(path);

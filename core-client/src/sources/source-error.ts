@@ -12,6 +12,8 @@ export const sourceErrorKinds = [
   'not-json',
   'wrong-format',
   'unknown-format',
+  /** A file that is one JSON object of no shape a reader knows (not a Firebase export, not one user). */
+  'unknown-object',
   'bad-mapping',
   'line-too-long',
   'record-too-long',

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { resolve } from 'node:path';
 import { listPulumiStacks, findPasswordEmails, detectFormat, exportFields } from 'core-client';
 import { countPlan, migrationCommandOf, planOptionsOf } from 'core-client/run';
-import { Problem } from 'core-client/settings';
+import { describeProblem, Problem } from 'core-client/settings';
 import { checkedSettings, checkSettingFiles } from './field-checks.js';
 import type { FieldSpec } from './screen.js';
 import { completePath } from './path-completion.js';
@@ -59,7 +59,7 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
           dispatch({
             type: 'detected',
             file: current().draft.file,
-            result: detected instanceof Error ? { message: detected.message, setting: 'format' } : detected,
+            result: detected instanceof Error ? { message: describeProblem(detected, 'app'), setting: 'format' } : detected,
             fields,
           });
       })();

@@ -1,11 +1,70 @@
 import { readJsonArrayItems } from '../json/json-array-items.js';
+import { JsonArrayScanner, JsonScanError } from '../json/json-array-scanner.js';
 import type { SourceRecord } from '../source-user.js';
 import { openText } from '../text/open-text.js';
 import { FirebaseJsonUserSchema, firebaseSourceUser } from './firebase-user.js';
 
-/** Firebase `auth:export` JSON: `{"users": [...]}`, streamed one user at a time. */
+/** The key of a Firebase export's array of users, wherever it stands among the top-level keys. */
+const USERS_KEY = 'users';
+
+/**
+ * What a file that starts with `{` is, read as one JSON object: a Firebase export (its `users` key holds an array),
+ * one object of another shape (the object ends the file and has no `users` key), or not one object at all (a second
+ * value follows, as in NDJSON, or the JSON is broken).
+ */
+export type ObjectFileShape = 'firebase' | 'other-object' | 'not-one-object';
+
+/**
+ * Takes a file's text as it is read until it shows the file's shape: `auth:export` writes `users` first, the account
+ * API (`accounts:batchGet`, the Auth emulator's `emulators:export`) writes `kind` first and all of it on one line. The
+ * shape is known at the first user, or at the second line of NDJSON; no more than one user's text is held.
+ */
+export class FirebaseShapeProbe {
+  readonly #scanner = new JsonArrayScanner({ arrayKey: USERS_KEY });
+  #shape: ObjectFileShape | undefined;
+
+  /** The next piece of the text; returns the shape once the text so far settles it. */
+  feed(chunk: string): ObjectFileShape | undefined {
+    if (this.#shape !== undefined) return this.#shape;
+    try {
+      this.#scanner.scan(chunk);
+      if (this.#scanner.take().length > 0) this.#shape = 'firebase';
+    } catch (error) {
+      if (!(error instanceof JsonScanError)) throw error;
+      // A user too long is still a user of the array: the reader names it.
+      this.#shape = this.#scanner.take().length > 0 || error.kind === 'record-too-long' ? 'firebase' : 'not-one-object';
+    }
+    return this.#shape;
+  }
+
+  /** The text has ended. */
+  end(): ObjectFileShape {
+    if (this.#shape !== undefined) return this.#shape;
+    try {
+      this.#scanner.end();
+      this.#shape = 'firebase';
+    } catch (error) {
+      if (!(error instanceof JsonScanError)) throw error;
+      // The scanner refuses a whole object without the key as the wrong format; anything else is an unfinished text.
+      this.#shape = error.kind === 'wrong-format' ? 'other-object' : 'not-one-object';
+    }
+    return this.#shape;
+  }
+}
+
+/** Streams the file until its shape is known (FirebaseShapeProbe). */
+export async function firebaseShapeOf(file: string): Promise<ObjectFileShape> {
+  const probe = new FirebaseShapeProbe();
+  for await (const chunk of openText(file)) {
+    const shape = probe.feed(chunk);
+    if (shape !== undefined) return shape;
+  }
+  return probe.end();
+}
+
+/** Firebase JSON: `{"users": [...]}` from `auth:export`, or the account API's shape; streamed one user at a time. */
 export async function* readFirebaseJson(file: string): AsyncGenerator<SourceRecord> {
-  for await (const item of readJsonArrayItems(file, openText(file), { arrayKey: 'users' })) {
+  for await (const item of readJsonArrayItems(file, openText(file), { arrayKey: USERS_KEY })) {
     const { index } = item;
     if ('problem' in item) {
       yield { kind: 'malformed', location: { file, index }, reason: item.problem };

@@ -19,7 +19,11 @@ export const FirebaseProviderInfoSchema = z.object({
   phoneNumber: z.string().optional(),
 });
 
-/** The fields of a Firebase auth:export JSON user this tool reads; other fields are ignored. */
+/**
+ * The fields of a Firebase JSON user this tool reads; other fields are ignored, such as those the account API adds to
+ * what `auth:export` writes (`lastRefreshAt`, `validSince`, `passwordUpdatedAt`, `emailLinkSignin`, and `federatedId`
+ * in `providerUserInfo`).
+ */
 export const FirebaseJsonUserSchema = z.object({
   localId: z.string().min(1),
   email: z.string().optional(),
