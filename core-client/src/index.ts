@@ -102,6 +102,7 @@ export {
 } from './login-time/service/service-settings.js';
 export {
   loginServiceReadiness,
+  preflightNotReadyReason,
   HealthAnswerSchema,
   NotReadyReasonSchema,
   type HealthAnswer,

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { loginServiceReadiness, runPreflight } from 'core-client';
+import { loginServiceReadiness, preflightNotReadyReason, runPreflight } from 'core-client';
 import { isWaitingStoreError, migrateAtLogin, openLoginMigration } from 'core-client/login-time';
 import { clientOf, connectionOf, connectionWarnings } from 'core-client/run';
 import { parseSettings, Problem, runProblem, settingProblem } from 'core-client/settings';
@@ -37,7 +37,7 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
   if (client instanceof Problem) return client;
   // As `check` and a push do: a service on a wrong key or an absent core would answer every sign-in "try later".
   const preflight = await runPreflight(client);
-  if (!preflight.ok) {
+  if (preflightNotReadyReason(preflight) !== undefined) {
     await client.close();
     return runProblem('preflightFailed', 'core', `the pre-flight failed, the service does not start. ${preflight.failure?.sentence ?? ''}`.trim(), 'core');
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runPreflight, type PreflightStepName } from '../../connection/preflight.js';
+import { runPreflight, type PreflightReport, type PreflightStepName } from '../../connection/preflight.js';
 import type { CoreClient } from '../../http/core-client.js';
 import { isWaitingStoreError, type WaitingStore } from '../store/waiting-store.js';
 
@@ -23,16 +23,22 @@ export interface ReadinessCheck {
   check(): Promise<NotReadyReason | undefined>;
 }
 
-const reasonOfPreflightStep: Record<PreflightStepName, NotReadyReason> = {
+/** The service creates users from plain passwords (no hash import), so the scrypt variant's name does not hold it up. */
+const reasonOfPreflightStep: Record<PreflightStepName, NotReadyReason | undefined> = {
   reachable: 'coreUnreachable',
   keyAccepted: 'coreKeyRefused',
   tenantExists: 'tenantMissing',
+  scryptName: undefined,
 };
+
+/** What of a pre-flight keeps the service from answering sign-ins, if anything: at start and on `/health`. */
+export function preflightNotReadyReason(report: PreflightReport): NotReadyReason | undefined {
+  return report.failure === undefined ? undefined : reasonOfPreflightStep[report.failure.step];
+}
 
 /** The core, checked as `check` and a push check it before they start: the same pre-flight. */
 async function coreReadiness(core: CoreClient): Promise<NotReadyReason | undefined> {
-  const report = await runPreflight(core);
-  return report.failure === undefined ? undefined : reasonOfPreflightStep[report.failure.step];
+  return preflightNotReadyReason(await runPreflight(core));
 }
 
 async function storeReadiness(store: WaitingStore): Promise<NotReadyReason | undefined> {
