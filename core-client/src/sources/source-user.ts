@@ -71,6 +71,8 @@ export type SourceUser = z.infer<typeof SourceUserSchema>;
 export const MalformedRecordSchema = z.object({
   kind: z.literal('malformed'),
   location: RecordLocationSchema,
+  /** The old id the record still names (its id field read as text), so its report line names the user. */
+  sourceId: z.string().optional(),
   reason: z.string(),
 });
 export type MalformedRecord = z.infer<typeof MalformedRecordSchema>;

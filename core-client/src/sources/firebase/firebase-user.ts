@@ -13,7 +13,8 @@ const firstPartyProviders = new Set(['password', 'phone']);
 
 export const FirebaseProviderInfoSchema = z.object({
   providerId: z.string().min(1),
-  rawId: z.string().min(1),
+  /** The user's id at the provider; a `phone` entry may give only its `phoneNumber`, and a missing one is the plan's to refuse. */
+  rawId: z.string().optional(),
   email: z.string().optional(),
   /** The `phone` provider's entry carries the number (its rawId is the number too). */
   phoneNumber: z.string().optional(),
@@ -43,7 +44,7 @@ export type FirebaseProviderInfo = z.infer<typeof FirebaseProviderInfoSchema>;
 export function toLinkedProviders(infos: readonly FirebaseProviderInfo[]): LinkedProvider[] {
   return infos
     .filter((info) => !firstPartyProviders.has(info.providerId))
-    .map((info) => ({ providerId: info.providerId, providerUserId: info.rawId, ...(info.email ? { email: info.email } : {}) }));
+    .map((info) => ({ providerId: info.providerId, providerUserId: info.rawId ?? '', ...(info.email ? { email: info.email } : {}) }));
 }
 
 const DIGITS = /^\s*\d+\s*$/;
