@@ -27,6 +27,11 @@ export const OperationIdentitySchema = z.object({
   unknownRoles: z.array(z.string()).optional(),
   /** Why the record's value at the roles path is no roles, for the report. */
   unreadableRoles: z.string().optional(),
+  /**
+   * The record's email when no account of the record signs in with it (a phone user's, beside no password): kept in
+   * the user's metadata as `email` and named in a report line, so it is not lost.
+   */
+  emailNotLogin: z.string().optional(),
 });
 export type OperationIdentity = z.infer<typeof OperationIdentitySchema>;
 
