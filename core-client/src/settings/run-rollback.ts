@@ -9,7 +9,6 @@ import { runProblem, settingProblem, type SettingProblem } from './setting-probl
 import { Problem } from '../problem.js';
 import type { MigrationSettings } from './settings.js';
 import { optional } from '../optional.js';
-import { rollbackArrivals } from '../login-time/rollback-arrivals.js';
 import { isPostgresUrl, openWaitingStore } from '../login-time/store/open-store.js';
 import { isWaitingStoreError, type WaitingStore } from '../login-time/store/waiting-store.js';
 
@@ -58,18 +57,16 @@ export async function rollbackWithSettings(
     const store = settings.loginTime === undefined ? undefined : await openLoginTimeStore(settings.loginTime, context);
     if (store instanceof Problem) return store;
     try {
-      const summary = await runRollback({
+      return await runRollback({
         journalPath: journal,
         client,
         dryRun: settings.dryRun,
         mappingSupported: support.mapping,
         rolesSupported: support.roles,
+        ...optional('loginTimeStore', store),
         ...optional('signal', run.signal),
         ...optional('onNote', run.onNote),
       });
-      if (store === undefined || summary.stoppedEarly !== undefined) return summary;
-      const loginTime = await rollbackArrivals(store, client, { dryRun: settings.dryRun, ...optional('signal', run.signal) });
-      return { ...summary, loginTime };
     } finally {
       await store?.close();
     }
