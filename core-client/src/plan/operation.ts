@@ -140,6 +140,8 @@ export const rejectionCodes = [
   'disabledAccount',
   /** A phone number that does not parse as one (or has no country code and no `--default-region`). */
   'invalidPhoneNumber',
+  /** A user the old system says signs in by its phone, whose export holds no number for it. */
+  'missingPhoneNumber',
   /** Two records whose phone numbers normalise to one. */
   'duplicatePhoneNumber',
   /** A phone or email-link user left out with `--no-passwordless` (or a core without the passwordless calls): listed for a reset. */

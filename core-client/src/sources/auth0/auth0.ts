@@ -62,12 +62,13 @@ function connectionsOf(user: Auth0User): LinkedProvider[] {
 /** The database connection is the password user itself and the passwordless connections are logins: the rest are links. */
 const ownConnections = new Set([DATABASE_PROVIDER, SMS_PROVIDER, EMAIL_PROVIDER]);
 
-function loginsOf(user: Auth0User): Pick<SourceUser, 'providers' | 'phoneNumber' | 'signsInByEmailCode'> {
+function loginsOf(user: Auth0User): Pick<SourceUser, 'providers' | 'phoneNumber' | 'phoneNumberMissingFrom' | 'signsInByEmailCode'> {
   const connections = connectionsOf(user);
   const has = (provider: string): boolean => connections.some((connection) => connection.providerId === provider);
   return {
     providers: connections.filter((connection) => !ownConnections.has(connection.providerId)),
     ...(has(SMS_PROVIDER) && user.phone_number ? { phoneNumber: user.phone_number } : {}),
+    ...(has(SMS_PROVIDER) && !user.phone_number ? { phoneNumberMissingFrom: 'phone_number' } : {}),
     // A database or sms user whose hash or number is missing is not an email-link user for having an email.
     ...(has(EMAIL_PROVIDER) ? { signsInByEmailCode: true } : has(DATABASE_PROVIDER) || has(SMS_PROVIDER) ? { signsInByEmailCode: false } : {}),
   };

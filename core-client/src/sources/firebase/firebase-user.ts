@@ -79,9 +79,16 @@ function phoneLogin(user: FirebaseJsonUser): string | undefined {
   return nonEmpty(user.phoneNumber) ?? nonEmpty(entry?.phoneNumber) ?? nonEmpty(entry?.rawId);
 }
 
+/** A `phone` provider entry with no number in it (and none on the user): the field its number should be in. */
+function phoneNumberMissingFrom(user: FirebaseJsonUser, phoneNumber: string | undefined): string | undefined {
+  const at = user.providerUserInfo?.findIndex((info) => info.providerId === 'phone') ?? -1;
+  return phoneNumber === undefined && at >= 0 ? `providerUserInfo[${at}].phoneNumber` : undefined;
+}
+
 export function firebaseSourceUser(user: FirebaseJsonUser, location: RecordLocation): SourceUser {
   const phoneNumber = phoneLogin(user);
   const optional = dropUndefined({
+    phoneNumberMissingFrom: phoneNumberMissingFrom(user, phoneNumber),
     email: nonEmpty(user.email),
     emailVerified: user.emailVerified,
     passwordHash: nonEmpty(user.passwordHash),
