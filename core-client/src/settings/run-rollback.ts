@@ -5,7 +5,7 @@ import { IdentityProbeError, probeIdentityFeatures } from '../identity/features.
 import { JournalReadError } from '../rollback/journal-users.js';
 import { runRollback, type RollbackSummary } from '../rollback/rollback.js';
 import { clientOf, connectionOf, connectionWarnings, type ConnectionContext } from './connection-of.js';
-import { runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
+import { preflightProblem, runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
 import { Problem } from '../problem.js';
 import type { MigrationSettings } from './settings.js';
 import { optional } from '../optional.js';
@@ -42,7 +42,7 @@ export async function rollbackWithSettings(
   try {
     const preflight = await runPreflight(client);
     if (!preflight.ok) {
-      return runProblem('preflightFailed', 'core', `the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}`.trim(), 'core');
+      return preflightProblem(preflight.failure, 'nothing was removed');
     }
     const support = await probeIdentityFeatures(client);
     if (!support.removal) {
