@@ -18,6 +18,8 @@ export const PreflightStepSchema = z.object({
   errorKind: z.custom<CoreErrorCode>((value) => typeof value === 'string').optional(),
   /** With several cores: the one this step checked (its base URL). */
   core: z.string().optional(),
+  /** The base URL's path, when the step failed because the core does not serve it (see `pathNotServed`). */
+  pathNotServed: z.string().optional(),
 });
 export type PreflightStep = z.infer<typeof PreflightStepSchema>;
 
@@ -33,7 +35,9 @@ export const PreflightReportSchema = z.object({
   /** Round-trip time of `GET /hello`, in milliseconds (with several cores: the slowest). */
   roundTripMs: z.number().optional(),
   /** The first failed step, for a caller that stops on it (a push exits 3 with this sentence). */
-  failure: z.object({ step: PreflightStepNameSchema, sentence: z.string(), errorKind: z.custom<CoreErrorCode>() }).optional(),
+  failure: z
+    .object({ step: PreflightStepNameSchema, sentence: z.string(), errorKind: z.custom<CoreErrorCode>(), pathNotServed: z.string().optional() })
+    .optional(),
 });
 export type PreflightReport = z.infer<typeof PreflightReportSchema>;
 
@@ -53,6 +57,27 @@ function compareVersions(a: string, b: string): number {
 
 function failed(name: PreflightStepName, error: CoreError): PreflightStep {
   return { name, status: 'failed', sentence: error.message, errorKind: error.code };
+}
+
+/**
+ * A core serves its calls at the root of its address and reads a first path segment as a tenant, so at a base URL
+ * with a path its root-only calls (`/hello`, `/apiversion`) are answered 404, 405, 403 (a real core 10: "Only public
+ * tenantId can call this API") or "tenant not found": then the path is the fault, not what the status means at the
+ * right address (a proxy serving the core under a path answers those calls as the core does).
+ */
+function failedAtPath(name: 'reachable' | 'keyAccepted', error: CoreError, baseUrl: string): PreflightStep {
+  const url = new URL(baseUrl);
+  const path = url.pathname.replace(/\/+$/, '');
+  const explained = error.code === 'tenantNotFound' || (error.status !== undefined && [403, 404, 405].includes(error.status));
+  if (path === '' || !explained) return failed(name, error);
+  const said = error.status === undefined ? '' : ` (it answered ${error.status} to ${error.request ?? 'the call'})`;
+  return {
+    ...failed(name, error),
+    pathNotServed: path,
+    sentence:
+      `The core URL ${baseUrl} has a path (${path}) the core does not serve${said}: a core answers at the root of its address and reads a ` +
+      `first path segment as a tenant; give its address without the path (${url.origin}), or the path of a proxy that serves the core under it.`,
+  };
 }
 
 function skipped(name: PreflightStepName, why: string): PreflightStep {
@@ -113,7 +138,16 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
     ...optional('versions', versions),
     ...optional('scryptAlgorithm', scryptAlgorithm),
     ...(roundTrips.length === 0 ? {} : { roundTripMs: Math.max(...roundTrips) }),
-    ...(failure === undefined ? {} : { failure: { step: failure.name, sentence: failure.sentence, errorKind: failure.errorKind ?? 'unexpected' } }),
+    ...(failure === undefined
+      ? {}
+      : {
+          failure: {
+            step: failure.name,
+            sentence: failure.sentence,
+            errorKind: failure.errorKind ?? 'unexpected',
+            ...optional('pathNotServed', failure.pathNotServed),
+          },
+        }),
   };
 }
 
@@ -123,10 +157,11 @@ async function checkCore(client: CoreClient, target: string, core: number | unde
   const steps: PreflightStep[] = [];
   const afterFailure = 'Not checked, because the step before it failed.';
 
+  const baseUrl = client.coreUrls[core ?? 0] ?? target;
   const hello = await attempt(() => client.hello(call));
   if (isCoreError(hello)) {
     steps.push(
-      failed('reachable', hello),
+      failedAtPath('reachable', hello, baseUrl),
       ...['keyAccepted' as const, 'tenantExists' as const, 'scryptName' as const].map((name) => skipped(name, afterFailure)),
     );
     return { steps };
@@ -136,7 +171,7 @@ async function checkCore(client: CoreClient, target: string, core: number | unde
 
   const apiVersion = await attempt(() => client.apiVersion(call));
   if (isCoreError(apiVersion)) {
-    steps.push(failed('keyAccepted', apiVersion), skipped('tenantExists', afterFailure), skipped('scryptName', afterFailure));
+    steps.push(failedAtPath('keyAccepted', apiVersion, baseUrl), skipped('tenantExists', afterFailure), skipped('scryptName', afterFailure));
     return { steps, roundTripMs };
   }
   const versions = [...apiVersion.versions].sort(compareVersions);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fieldGroups } from '../plan/field-groups.js';
-import { PushCountsSchema, stopReasons, SyncCountsSchema } from '../summary/push-summary.js';
+import { PushCountsSchema, stopReasons, SyncCountsSchema, SyncForecastSchema } from '../summary/push-summary.js';
 import { StateFlag } from './user-states.js';
 import { optional } from '../optional.js';
 
@@ -98,6 +98,8 @@ export const JournalRunEndSchema = JournalRunStartSchema.extend({
   /** Partial when read: a line written by a version with fewer outcomes still reads. */
   counts: PushCountsSchema.partial(),
   sync: SyncCountsSchema.partial().optional(),
+  /** A sync's guard: whether it withheld its removals (over `--max-removals`: none removed, exit 1), with the figures. */
+  syncGuard: SyncForecastSchema.partial().optional(),
 });
 export type JournalRunEnd = z.infer<typeof JournalRunEndSchema>;
 

@@ -282,6 +282,7 @@ export class Journal {
       // The counts alone, not the summary's paths and figures.
       counts: PushCountsSchema.parse(summary),
       ...optional('sync', summary.sync),
+      ...optional('syncGuard', summary.syncGuard),
     };
     this.#writer.append(`${JSON.stringify(entry)}\n`);
     this.#run = undefined;

@@ -16,6 +16,7 @@ export function metadataOf(identity: OperationIdentity): Record<string, unknown>
       ...(identity.carriesSourceId || identity.sourceId === undefined ? {} : { separateAccountOf: identity.sourceId }),
     };
   }
+  if (identity.emailNotLogin !== undefined) metadata['email'] = identity.emailNotLogin;
   if (identity.disabled) metadata['disabled'] = true;
   return Object.keys(metadata).length === 0 ? undefined : metadata;
 }

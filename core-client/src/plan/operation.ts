@@ -27,6 +27,11 @@ export const OperationIdentitySchema = z.object({
   unknownRoles: z.array(z.string()).optional(),
   /** Why the record's value at the roles path is no roles, for the report. */
   unreadableRoles: z.string().optional(),
+  /**
+   * The record's email when no account of the record signs in with it (a phone user's, beside no password): kept in
+   * the user's metadata as `email` and named in a report line, so it is not lost.
+   */
+  emailNotLogin: z.string().optional(),
 });
 export type OperationIdentity = z.infer<typeof OperationIdentitySchema>;
 
@@ -135,6 +140,8 @@ export const rejectionCodes = [
   'disabledAccount',
   /** A phone number that does not parse as one (or has no country code and no `--default-region`). */
   'invalidPhoneNumber',
+  /** A user the old system says signs in by its phone, whose export holds no number for it. */
+  'missingPhoneNumber',
   /** Two records whose phone numbers normalise to one. */
   'duplicatePhoneNumber',
   /** A phone or email-link user left out with `--no-passwordless` (or a core without the passwordless calls): listed for a reset. */

@@ -25,8 +25,16 @@ export function planPasswordless(user: SourceUser, key: string, rules: Passwordl
   const hasOtherAccount = others.length > 0;
   const email = normaliseEmail(user.email);
   const phone = user.phoneNumber?.trim() ?? '';
+  const otherImported = others.some((item) => item.kind !== 'rejection');
+  if (phone === '' && user.phoneNumberMissingFrom !== undefined) {
+    const field = user.phoneNumberMissingFrom;
+    const reason = `the user signs in with a code sent to its phone, but field "${field}" holds no number: add the number to the export, or the user needs a password reset`;
+    return {
+      ...rejection(user, operationKey, 'missingPhoneNumber', `${reason}${otherImported ? ' (its other login is imported)' : ''}`, 'passwordlessSignInUp'),
+      location: { ...user.location, field },
+    };
+  }
   if (phone !== '') {
-    const otherImported = others.some((item) => item.kind !== 'rejection');
     if (rules.passwordless === false) {
       const reason = otherImported
         ? 'its phone login is left out (--no-passwordless); the user keeps its other login'

@@ -6,7 +6,7 @@ import { legacyHashFamilyLabel } from '../hashes/legacy/registry.js';
 import { prepareHash } from '../hashes/prepare-hash.js';
 import type { LinkedProvider, SourceRecord, SourceUser } from '../sources/source-user.js';
 import { normaliseEmail } from './email.js';
-import type { ImportOperation, PlanItem, RejectionCode } from './operation.js';
+import { passwordlessLogin, type ImportOperation, type PlanItem, type RejectionCode } from './operation.js';
 import { planPasswordless, type PasswordlessRules } from './passwordless.js';
 import { MAX_THIRD_PARTY_USER_ID_LENGTH, isThirdPartyProvider, shortProviderName } from './providers.js';
 import { recordKey } from './record-key.js';
@@ -96,9 +96,17 @@ function withIdentity(user: SourceUser, items: PlanItem[], roleRules: RoleRules 
       ...optional('roles', roles?.roles),
       ...(roles === undefined || roles.unknown.length === 0 ? {} : { unknownRoles: roles.unknown }),
       ...optional('unreadableRoles', roles?.unreadable),
+      ...optional('emailNotLogin', emailNotLogin(item, items)),
     };
     carrier = false;
   }
+}
+
+/** A phone user's email that no other account of its record signs in with (a password user, a parked one, a provider). */
+function emailNotLogin(item: PlanItem, items: readonly PlanItem[]): string | undefined {
+  if (item.kind !== 'passwordlessSignInUp' || item.email === undefined || passwordlessLogin(item).kind !== 'phone') return undefined;
+  const email = item.email;
+  return items.some((other) => other !== item && other.kind !== 'rejection' && other.email === email) ? undefined : email;
 }
 
 function planPasswordImport(user: SourceUser, key: string, rules: RecordPlanningRules): PlanItem {

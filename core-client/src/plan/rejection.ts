@@ -10,7 +10,8 @@ export function rejection(
   operation?: PlanRejection['operation'],
 ): PlanRejection {
   const email = record.kind === 'user' ? record.email?.trim().toLowerCase() : undefined;
-  const sourceId = record.kind === 'user' ? record.sourceId : undefined;
+  // A broken record names its old id too when it still has one; an empty id names nobody.
+  const sourceId = record.sourceId?.trim() === '' ? undefined : record.sourceId;
   return {
     kind: 'rejection',
     operationKey: operationKey.includes('#') ? operationKey : `${operationKey}#${code}`,

@@ -182,6 +182,10 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
     journal?.recordStep(item, 'metadata');
     context.count('metadataWritten');
   }
+  if (identity.emailNotLogin !== undefined) {
+    const kept = metadata === undefined ? 'not kept in the core (--no-metadata)' : 'kept in its metadata as "email"';
+    await context.note(item, 'emailNotLogin', `the record's email is no login of this phone-number user (the core's passwordless user has one login): ${kept}`);
+  }
 
   // Roles (issue 21): those the core created before the first user; a refused or unknown role is a report line.
   if (options.roles && identity.roles !== undefined && !done.has('roles')) {

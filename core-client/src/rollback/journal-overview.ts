@@ -7,7 +7,7 @@ import type { JournalHeader } from '../journal/journal-header.js';
 import { JournalError, parseJournalHeader } from '../journal/journal.js';
 import { parseRun, RunEndSchema } from '../journal/journal-lines.js';
 import { LockFileSchema, lockHolder } from '../journal/journal-lock.js';
-import { PushCountsSchema, SyncCountsSchema } from '../summary/push-summary.js';
+import { PushCountsSchema, SyncCountsSchema, SyncForecastSchema } from '../summary/push-summary.js';
 import { createdUsers, JournalReadError } from './journal-users.js';
 import { parseRollbackLine, RollbackCountsSchema } from './rollback-record.js';
 import { optional } from '../optional.js';
@@ -33,6 +33,8 @@ export const PushRunOverviewSchema = z.object({
       how: RunEndSchema,
       counts: PushCountsSchema.partial(),
       sync: SyncCountsSchema.partial().optional(),
+      /** A sync's guard as it ended: `removalsWithheld` (none removed, over its limit: the sync exited 1) and the figures. */
+      syncGuard: SyncForecastSchema.partial().optional(),
     })
     .optional(),
   /** The process holding the journal's lock now began it: its end is not written yet. */
@@ -156,7 +158,8 @@ async function readJournalLines(path: string): Promise<JournalLines> {
     }
     const run = parseRun(line);
     if (run === undefined) continue;
-    const ended = 'ended' in run ? { at: run.ended, how: run.end, counts: run.counts, ...optional('sync', run.sync) } : undefined;
+    const ended =
+      'ended' in run ? { at: run.ended, how: run.end, counts: run.counts, ...optional('sync', run.sync), ...optional('syncGuard', run.syncGuard) } : undefined;
     const begun = runs.find((known) => known.startedAt === run.started && known.command === run.run);
     if (begun !== undefined) {
       if (ended !== undefined) begun.ended = ended;

@@ -1,6 +1,7 @@
 import { closeSync, createReadStream, existsSync } from 'node:fs';
 import { z } from 'zod';
-import type { LoginTimeRollback } from '../login-time/rollback-arrivals.js';
+import { rollbackArrivals, type LoginTimeRollback } from '../login-time/rollback-arrivals.js';
+import type { WaitingStore } from '../login-time/store/waiting-store.js';
 import { createInterface } from 'node:readline';
 import { checkOutputPaths, openOutputFile, OutputPathError, outputErrorSentence, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CoreClient } from '../http/core-client.js';
@@ -11,6 +12,7 @@ import { journalFitsTarget } from '../journal/journal-target.js';
 import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
 import { removeCreatedRoles, rolesRecordPath, type RoleRemoval } from '../identity/roles.js';
 import { rollbackRunEnd, rollbackRunStart, type RollbackCounts } from './rollback-record.js';
+import { optional } from '../optional.js';
 
 export { RollbackCountsSchema, type RollbackCounts } from './rollback-record.js';
 
@@ -34,6 +36,11 @@ export interface RollbackOptions {
   mappingSupported?: boolean;
   /** Whether the core has user roles (the probe); without them the push created none. Default true. */
   rolesSupported?: boolean;
+  /**
+   * With `--login-time`: the waiting store. Its users created at their first sign-in are removed after the journal's
+   * users and before the roles, so a role only they held goes in the same run; the users still waiting leave it.
+   */
+  loginTimeStore?: WaitingStore;
 }
 
 export interface RollbackSummary extends RollbackCounts {
@@ -196,6 +203,9 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
   }
   await Promise.all(inFlight);
   summary.uncertain = stats.uncertain;
+  if (options.loginTimeStore !== undefined && summary.stoppedEarly === undefined && options.signal?.aborted !== true) {
+    summary.loginTime = await rollbackArrivals(options.loginTimeStore, client, { dryRun: summary.dryRun, ...optional('signal', options.signal) });
+  }
   if (options.rolesSupported !== false && summary.stoppedEarly === undefined && options.signal?.aborted !== true) {
     try {
       const roles = await removeCreatedRoles(client, rolesRecordPath(journalPath), {

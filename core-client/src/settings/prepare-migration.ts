@@ -23,7 +23,7 @@ import type { FileSnapshot } from '../files/file-snapshot.js';
 import { planOptionsOf } from './plan-options.js';
 import { resolveRunPaths, roleOfSetting, type RunPaths } from './run-paths.js';
 import { unprovenScryptWarning } from './scrypt-proof.js';
-import { runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
+import { preflightProblem, runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
 import { Problem } from '../problem.js';
 import { settingName, type SettingFace } from './setting-flags.js';
 import type { MigrationSettings, SettingKey } from './settings.js';
@@ -176,7 +176,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   };
   const preflight = await runPreflight(client);
   if (!preflight.ok) {
-    return failed(runProblem('preflightFailed', 'core', `the pre-flight failed, nothing was sent. ${preflight.failure?.sentence ?? ''}`.trim(), 'core'));
+    return failed(preflightProblem(preflight.failure, 'nothing was sent'));
   }
   say('info', `Core: ${preflight.target} is reachable and accepts the key.`);
   const support = await probeIdentityFeatures(client).catch((error: unknown) => {

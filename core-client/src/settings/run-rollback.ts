@@ -5,11 +5,10 @@ import { IdentityProbeError, probeIdentityFeatures } from '../identity/features.
 import { JournalReadError } from '../rollback/journal-users.js';
 import { runRollback, type RollbackSummary } from '../rollback/rollback.js';
 import { clientOf, connectionOf, connectionWarnings, type ConnectionContext } from './connection-of.js';
-import { runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
+import { preflightProblem, runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
 import { Problem } from '../problem.js';
 import type { MigrationSettings } from './settings.js';
 import { optional } from '../optional.js';
-import { rollbackArrivals } from '../login-time/rollback-arrivals.js';
 import { isPostgresUrl, openWaitingStore } from '../login-time/store/open-store.js';
 import { isWaitingStoreError, type WaitingStore } from '../login-time/store/waiting-store.js';
 
@@ -43,7 +42,7 @@ export async function rollbackWithSettings(
   try {
     const preflight = await runPreflight(client);
     if (!preflight.ok) {
-      return runProblem('preflightFailed', 'core', `the pre-flight failed, nothing was removed. ${preflight.failure?.sentence ?? ''}`.trim(), 'core');
+      return preflightProblem(preflight.failure, 'nothing was removed');
     }
     const support = await probeIdentityFeatures(client);
     if (!support.removal) {
@@ -58,18 +57,16 @@ export async function rollbackWithSettings(
     const store = settings.loginTime === undefined ? undefined : await openLoginTimeStore(settings.loginTime, context);
     if (store instanceof Problem) return store;
     try {
-      const summary = await runRollback({
+      return await runRollback({
         journalPath: journal,
         client,
         dryRun: settings.dryRun,
         mappingSupported: support.mapping,
         rolesSupported: support.roles,
+        ...optional('loginTimeStore', store),
         ...optional('signal', run.signal),
         ...optional('onNote', run.onNote),
       });
-      if (store === undefined || summary.stoppedEarly !== undefined) return summary;
-      const loginTime = await rollbackArrivals(store, client, { dryRun: settings.dryRun, ...optional('signal', run.signal) });
-      return { ...summary, loginTime };
     } finally {
       await store?.close();
     }

@@ -1,4 +1,5 @@
 import type { ConnectionErrorKind } from '../connection/errors.js';
+import type { PreflightReport } from '../connection/preflight.js';
 import type { ClientConfigCode } from '../http/target.js';
 import { Problem, type ProblemKind, type ProblemWords } from '../problem.js';
 import type { SourceErrorKind } from '../sources/source-error.js';
@@ -34,6 +35,8 @@ export type RunProblemCode =
   | 'syncRefused'
   | 'rolesRecordUnwritable'
   | 'preflightFailed'
+  /** The core URL has a path the core does not serve (a real core reads it as a tenant): the pre-flight's judgement. */
+  | 'corePathNotServed'
   | 'identityProbeFailed'
   | 'rolesNotCreated'
   | 'loginTimeStoreUnusable'
@@ -65,6 +68,12 @@ export function settingProblem(code: RunProblemCode, setting: SettingKey, words:
 /** A problem of another kind, which the setting (when given) helps to fix. */
 export function runProblem(code: RunProblemCode, kind: ProblemKind, words: ProblemWords<SettingKey>, setting?: SettingKey): SettingProblem {
   return new Problem(code, kind, setting, words);
+}
+
+/** A failed pre-flight as the run's problem; a core URL whose path the core does not serve has a code of its own. */
+export function preflightProblem(failure: PreflightReport['failure'], nothingDone: string): SettingProblem {
+  const code = failure?.pathNotServed === undefined ? 'preflightFailed' : 'corePathNotServed';
+  return runProblem(code, 'core', `the pre-flight failed, ${nothingDone}. ${failure?.sentence ?? ''}`.trim(), 'core');
 }
 
 /** The settings a face gathered, checked against their limits; every setting at fault is named. */

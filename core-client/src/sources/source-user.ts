@@ -56,6 +56,11 @@ export const SourceUserSchema = z.object({
   /** The number the user signs in with (Firebase phone auth, an Auth0 `sms` user, a generic export's mapped phone), as exported. */
   phoneNumber: z.string().optional(),
   /**
+   * The old system says the user signs in with a code sent to its phone, and the field that should hold the number
+   * (named here: Auth0 `phone_number`, a Firebase `phone` provider entry) holds none: the plan refuses that login.
+   */
+  phoneNumberMissingFrom: z.string().optional(),
+  /**
    * The old system says whether its user signs in with a code or link sent to its email: Auth0's `email` connection
    * (true) or its database (false, a password user whose hash is missing), and Cognito (false for every user: it
    * exports no hashes). Unsaid (Firebase, generic exports): an email with neither a password hash, a provider nor a
@@ -75,6 +80,8 @@ export type SourceUser = z.infer<typeof SourceUserSchema>;
 export const MalformedRecordSchema = z.object({
   kind: z.literal('malformed'),
   location: RecordLocationSchema,
+  /** The old id the record still names (its id field read as text), so its report line names the user. */
+  sourceId: z.string().optional(),
   reason: z.string(),
 });
 export type MalformedRecord = z.infer<typeof MalformedRecordSchema>;

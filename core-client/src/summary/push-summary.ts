@@ -192,6 +192,8 @@ export const SyncCountsSchema = z.object({
   /** Password users this migration created whose hash is sent again from the same exported credential (corrected hash parameters or wrappers). */
   passwordResent: count,
   emailChanged: count,
+  /** Phone users whose number changed (their login: a change of it is not an email change). */
+  phoneNumberChanged: count.default(0),
   verified: count,
   unverified: count,
   profileChanged: count,
@@ -220,6 +222,7 @@ export function emptySyncCounts(): SyncCounts {
     passwordChanged: 0,
     passwordResent: 0,
     emailChanged: 0,
+    phoneNumberChanged: 0,
     verified: 0,
     unverified: 0,
     profileChanged: 0,
@@ -237,7 +240,7 @@ export function describeSyncCounts(sync: SyncCounts): string[] {
   return [
     `Users: ${sync.new} new, ${sync.changed} changed, ${sync.disabled} disabled, ${sync.unchanged} unchanged, ${sync.refused} refused by the plan, ` +
       `${sync.deletedInSource} deleted in source = ${sum} of ${sync.users} users (the newer export's and the vanished ones)`,
-    `Changes: ${sync.passwordChanged} password, ${sync.passwordResent} password re-sent, ${sync.emailChanged} email, ${sync.verified} verified, ${sync.unverified} unverified, ` +
+    `Changes: ${sync.passwordChanged} password, ${sync.passwordResent} password re-sent, ${sync.emailChanged} email, ${sync.phoneNumberChanged} phone number, ${sync.verified} verified, ${sync.unverified} unverified, ` +
       `${sync.profileChanged} profile, ${sync.rolesChanged} roles, ${sync.accountsAdded} third-party accounts added, ${sync.reEnabled} re-enabled; ` +
       `${sync.removed} of the deleted in source removed from the core` +
       (sync.leftLoginTimeStore > 0 ? `; ${sync.leftLoginTimeStore} waiting for their first login left the store (disabled, gone or now importable)` : ''),

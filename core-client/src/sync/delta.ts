@@ -1,7 +1,7 @@
 import type { DeletedPolicy } from '../choices.js';
 import { accountRoleOf, fieldGroups, type FieldGroup } from '../plan/field-groups.js';
 import type { RecordLocation } from '../location.js';
-import type { ImportOperation, LoginTimeWait, PlanItem, PlanRejection } from '../plan/operation.js';
+import { passwordlessLogin, type ImportOperation, type LoginTimeWait, type PlanItem, type PlanRejection } from '../plan/operation.js';
 import type { PlannedRecord } from '../plan/plan-source.js';
 import type { Journal } from '../journal/journal.js';
 import type { SyncCounts } from '../summary/push-summary.js';
@@ -42,12 +42,18 @@ export interface RemovalsWithheld {
   limit: number;
 }
 
+/**
+ * What a sync says changed of a user: its field groups, except that a phone user's login (kept in the `email` group,
+ * which holds whatever a passwordless user signs in with) is named a phone number change.
+ */
+export type ChangedField = FieldGroup | 'phoneNumber';
+
 /** What a sync does about one user of the newer export or of the journal (unchanged users are not told). */
 export interface SyncUserDelta {
   sourceId: string;
   change: 'new' | 'reEnabled' | 'changed' | 'disabled' | 'deletedInSource';
-  /** For a change: which groups changed (`email`, `credentials`, ...), once each. */
-  groups: FieldGroup[];
+  /** For a change: what changed (`email`, `phoneNumber`, `credentials`, ...), once each. */
+  groups: ChangedField[];
   /**
    * Whether the sync removes it from the core (only a user the migration created), unless the removals are over
    * their limit: then none is removed, and the summary's `syncGuard.removalsWithheld` says so.
@@ -124,7 +130,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     }
     const items: EngineItem[] = [...rejections, ...parked];
     let created = 0;
-    const changedKinds = new Set<FieldGroup>();
+    const changedKinds = new Set<ChangedField>();
     // A password's credentials are its hash; a provider account's are not counted as a password change.
     let passwordChanged = false;
     let verification: 'verified' | 'unverified' | undefined;
@@ -148,7 +154,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
         else changed = changed.filter((group) => group !== 'credentials');
       }
       if (changed.length === 0) continue;
-      for (const group of changed) changedKinds.add(group);
+      for (const group of changed) changedKinds.add(changedField(operation, group));
       if (operation.kind === 'passwordImport' && changed.includes('credentials')) passwordChanged = true;
       if (changed.includes('verification')) {
         const isVerified =
@@ -180,6 +186,7 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
       if (passwordChanged) counts[passwordResent ? 'passwordResent' : 'passwordChanged'] += 1;
       if (changedKinds.has('roles')) counts.rolesChanged += 1;
       if (changedKinds.has('email')) counts.emailChanged += 1;
+      if (changedKinds.has('phoneNumber')) counts.phoneNumberChanged += 1;
       if (changedKinds.has('profile') || changedKinds.has('disabled')) counts.profileChanged += 1;
     } else {
       counts.unchanged += 1;
@@ -187,6 +194,11 @@ export async function* syncDelta(records: AsyncIterable<PlannedRecord>, journal:
     yield { items };
   }
   yield* vanished(journal, options);
+}
+
+/** A group as the sync names its change: the login of a phone user is its phone number. */
+function changedField(operation: ImportOperation, group: FieldGroup): ChangedField {
+  return group === 'email' && operation.kind === 'passwordlessSignInUp' && passwordlessLogin(operation).kind === 'phone' ? 'phoneNumber' : group;
 }
 
 /** Whether the journal knows the credential the account's hash was built from, and the export still holds that one. */

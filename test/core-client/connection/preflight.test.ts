@@ -93,6 +93,41 @@ describe('runPreflight against the core double', () => {
     expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'ok', tenantExists: 'ok', scryptName: 'ok' });
     expect(core.users().length).toBe(before);
   });
+
+  it('says a core URL has a path the core does not serve, as a real core answers it (403 to /apiversion), never that a recipe is disabled', async () => {
+    // As a real core 10 at http://host:3567/auth: "/auth/hello" is served (the segment is read as a tenant), and
+    // "/auth/apiversion" is refused 403 "Only public tenantId can call this API".
+    const asRealCore = await startCoreDouble({ apiKeys: [API_KEY], port: 0, pathPrefix: '/auth' });
+    try {
+      asRealCore.faults.failRequestNumber(2, { status: 403, body: 'Only public tenantId can call this API' });
+      const report = await preflight({ baseUrl: `${asRealCore.url}/auth`, apiKey: API_KEY });
+      expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'failed', tenantExists: 'skipped' });
+      expect(report.failure).toMatchObject({ step: 'keyAccepted', pathNotServed: '/auth' });
+      expect(report.failure?.sentence).toBe(
+        `The core URL ${asRealCore.url}/auth has a path (/auth) the core does not serve (it answered 403 to GET /auth/apiversion): a core answers at the ` +
+          `root of its address and reads a first path segment as a tenant; give its address without the path (${asRealCore.url}), or the path of a proxy that serves the core under it.`,
+      );
+      expect(report.failure?.sentence).not.toContain('recipe is disabled');
+    } finally {
+      await asRealCore.close();
+    }
+  });
+
+  it('says so too when the path is not served at all (404), and keeps the path of a proxy that serves the core under it', async () => {
+    const unserved = await preflight({ baseUrl: `${core.url}/auth`, apiKey: API_KEY });
+    expect(unserved.failure).toMatchObject({ step: 'reachable', pathNotServed: '/auth' });
+    const proxied = await startCoreDouble({ apiKeys: [API_KEY], port: 0, pathPrefix: '/core' });
+    try {
+      const report = await preflight({ baseUrl: `${proxied.url}/core`, apiKey: API_KEY });
+      expect(report.ok).toBe(true);
+      // The same key refused at a served path is the key's fault, not the path's.
+      const wrongKey = await preflight({ baseUrl: `${proxied.url}/core`, apiKey: WRONG_KEY });
+      expect(wrongKey.failure).toMatchObject({ step: 'keyAccepted', errorKind: 'authRejected' });
+      expect(wrongKey.failure?.pathNotServed).toBeUndefined();
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe('the scrypt variant: the pre-flight learns the name the core takes, without writing', () => {

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHashConfig, type HashConfig } from '../../../core-client/src/hashes/hash-config.js';
@@ -9,6 +10,7 @@ import { defaultProviderMap } from '../../../core-client/src/plan/providers.js';
 import { summarisePlan } from '../../../core-client/src/plan/summarise-plan.js';
 import { parseFieldMapping, type FieldMapping } from '../../../core-client/src/sources/generic/field-mapping.js';
 import type { SourceUser } from '../../../core-client/src/sources/source-user.js';
+import { withTempDir } from '../sources/support.js';
 
 const bcrypt = '$2b$04$ULkXn/xdNAh/YTDVvHd.uuB6OATQ14xNWHf7Yn0hwUsnzb5F/yhue';
 const hashConfig = parseHashConfig(
@@ -201,5 +203,41 @@ describe('planSource: passwordless users of whole exports', () => {
     const off = await summarisePlan(join(exports, 'firebase-users.json'), { hashConfig, passwordless: false });
     expect(off).toMatchObject({ passwordlessSignInUps: 0, passwordImports: 1 });
     expect(off.rejectionsByCode).toContainEqual(expect.objectContaining({ code: 'passwordlessLeftOut', count: 7 }));
+  });
+});
+
+async function collect(records: AsyncIterable<PlannedRecord>): Promise<PlannedRecord[]> {
+  const all: PlannedRecord[] = [];
+  for await (const record of records) all.push(record);
+  return all;
+}
+
+describe('a phone login without its number', () => {
+  it('is refused missingPhoneNumber naming the field the number should be in, never missingEmail', async () => {
+    await withTempDir(async (dir) => {
+      const auth0 = join(dir, 'users.ndjson');
+      const smsUser = (id: string, email?: string) => ({
+        user_id: `sms|${id}`,
+        ...(email === undefined ? {} : { email }),
+        identities: [{ provider: 'sms', user_id: id }],
+      });
+      await writeFile(auth0, [smsUser('1'), smsUser('2', 'has@example.com')].map((line) => JSON.stringify(line)).join('\n'));
+      const firebase = join(dir, 'users.json');
+      await writeFile(firebase, JSON.stringify({ users: [{ localId: 'fb-1', email: 'fb@example.com', providerUserInfo: [{ providerId: 'phone' }] }] }));
+      const refusals = async (file: string, options: PlanOptions) =>
+        (await collect(planSource(file, options))).flatMap((record) =>
+          record.items.map((item) => (item.kind === 'rejection' ? [item.sourceId, item.code, item.location.field, item.reason] : [item.kind])),
+        );
+      const reason = (field: string) =>
+        `the user signs in with a code sent to its phone, but field "${field}" holds no number: add the number to the export, or the user needs a password reset`;
+      expect(await refusals(auth0, { format: 'auth0' })).toEqual([
+        ['sms|1', 'missingPhoneNumber', 'phone_number', reason('phone_number')],
+        ['sms|2', 'missingPhoneNumber', 'phone_number', reason('phone_number')],
+      ]);
+      // Not taken for an email-link user for having an email.
+      expect(await refusals(firebase, { format: 'firebase-json' })).toEqual([
+        ['fb-1', 'missingPhoneNumber', 'providerUserInfo[0].phoneNumber', reason('providerUserInfo[0].phoneNumber')],
+      ]);
+    });
   });
 });

@@ -3,6 +3,8 @@ import type { PlanItem } from '../../../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
 import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
 import { runPush } from '../../../core-client/src/push/engine.js';
+import type { PushEvent } from '../../../core-client/src/push/events.js';
+import type { SyncUserDelta } from '../../../core-client/src/sync/delta.js';
 import { type PushBench, startPushBench } from './engine-support.js';
 import { emailLinkOperation, fastRetry, FILE, phoneOperation } from './plan-fixtures.js';
 
@@ -31,8 +33,9 @@ describe('a sync of passwordless users', () => {
     await bench.close();
   });
 
-  const sync = (items: PlanItem[]) =>
+  const sync = (items: PlanItem[], onEvent?: (event: PushEvent) => void) =>
     runPush({
+      ...(onEvent === undefined ? {} : { onEvent }),
       records: recordsOf(items),
       mode: 'sync',
       sync: { deleted: 'keep', firstPass: () => recordsOf(items) },
@@ -59,8 +62,17 @@ describe('a sync of passwordless users', () => {
       phoneOperation(6),
       phoneOperation(7),
     ];
-    const summary = await sync(tuesday);
-    expect(summary.sync).toMatchObject({ new: 1, changed: 3, disabled: 1, emailChanged: 3 });
+    const deltas: SyncUserDelta[] = [];
+    const summary = await sync(tuesday, (event) => {
+      if (event.type === 'syncUser') deltas.push(event.user);
+    });
+    // A changed number is a phone number change, not an email change; the email-link user's new email is one.
+    expect(summary.sync).toMatchObject({ new: 1, changed: 3, disabled: 1, emailChanged: 1, phoneNumberChanged: 2 });
+    expect(deltas.filter((delta) => delta.change === 'changed').map((delta) => [delta.sourceId, delta.groups])).toEqual([
+      ['old-1', ['phoneNumber']],
+      ['old-2', ['email']],
+      ['old-4', ['phoneNumber']],
+    ]);
     expect(summary).toMatchObject({ passwordlessCreated: 1, updated: 2, removed: 1, failed: 1 });
 
     const logins = Object.fromEntries(bench.core.passwordlessUsers().map((user) => [user.externalId ?? user.id, user.phoneNumber ?? user.email]));

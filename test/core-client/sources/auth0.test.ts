@@ -95,7 +95,7 @@ describe('Auth0 user export joined with the password-hash export', () => {
       );
       const { records } = await readAll(readSource(hashes, { format: 'auth0' }));
       expect(records).toEqual([
-        { kind: 'malformed', location: { file: hashes, line: 2, field: '_id' }, reason: expect.stringContaining('auth0|a1') },
+        { kind: 'malformed', location: { file: hashes, line: 2, field: '_id' }, sourceId: 'auth0|a1', reason: expect.stringContaining('auth0|a1') },
         expect.objectContaining({ kind: 'user', email: 'x@example.com', passwordHash: '$2b$10$first' }),
       ]);
     });

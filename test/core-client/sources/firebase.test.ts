@@ -68,13 +68,14 @@ describe('Firebase auth:export JSON', () => {
     const file = fixture('firebase/bad-records.json');
     const { records, error } = await readAll(readSource(file, { format: 'firebase-json' }));
     expect(error).toBeUndefined();
-    expect(records.map((record) => [record.kind, record.location.index, record.location.field])).toEqual([
-      ['user', 0, undefined],
-      ['malformed', 1, 'emailVerified'],
-      ['malformed', 2, 'localId'],
-      ['malformed', 3, 'providerUserInfo[0].rawId'],
-      ['malformed', 4, 'user'],
-      ['user', 5, undefined],
+    // A broken record still names its old id when it has one.
+    expect(records.map((record) => [record.kind, record.location.index, record.location.field, record.sourceId])).toEqual([
+      ['user', 0, undefined, 'fb-1'],
+      ['malformed', 1, 'emailVerified', 'fb-2'],
+      ['malformed', 2, 'localId', undefined],
+      ['malformed', 3, 'providerUserInfo[0].providerId', 'fb-4'],
+      ['malformed', 4, 'user', undefined],
+      ['user', 5, undefined, 'fb-6'],
     ]);
     expect(records[1]).toMatchObject({ reason: expect.stringContaining('emailVerified') });
   });
@@ -166,7 +167,12 @@ describe('Firebase auth:export CSV', () => {
         { providerId: 'linkedin.com', providerUserId: 'li-77' },
       ],
     });
-    expect(records[1]).toEqual({ kind: 'malformed', location: { file: path, line: 2, field: 'emailVerified' }, reason: expect.stringContaining('"maybe"') });
+    expect(records[1]).toEqual({
+      kind: 'malformed',
+      location: { file: path, line: 2, field: 'emailVerified' },
+      sourceId: 'fb-11',
+      reason: expect.stringContaining('"maybe"'),
+    });
     expect(records[2]).toMatchObject({
       sourceId: 'fb-12',
       providers: [

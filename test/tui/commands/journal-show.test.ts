@@ -117,6 +117,27 @@ describe('core-migrate journal show', () => {
     expect(rolledBack.stdout).toContain(`Rolled back: yes (removals recorded in ${journal}.rollback)`);
   });
 
+  it('shows a sync that withheld its removals (exit 1) as such, never as complete', async () => {
+    const journal = join(dir, 'withheld.journal');
+    await writeUsers(join(dir, 'withheld-1.ndjson'), range(1, 6), 'withheld.example');
+    await migrate('push', 'withheld-1.ndjson', '--journal', journal);
+    await writeUsers(join(dir, 'withheld-2.ndjson'), range(1, 4), 'withheld.example');
+    const sync = await runCli(
+      ['sync', 'withheld-2.ndjson', '--journal', journal, '--deleted', 'remove', '--max-removals', '1', '--core', core.url, '--json'],
+      dir,
+    );
+    expect(sync.exitCode, sync.stderr).toBe(1);
+    const overview = overviewOf(await show(journal, '--json'));
+    expect(pushRun(overview.runs[1])).toMatchObject({
+      command: 'sync',
+      ended: { how: 'complete', syncGuard: { removals: 2, removalLimit: 1, removalsWithheld: true }, sync: { deletedInSource: 2, removed: 0 } },
+    });
+    const text = (await show(journal)).stdout;
+    expect(text).toMatch(/sync +\S+ → \S+ +ran to its end, its removals withheld \(exit 1\) \S+\/withheld-2\.ndjson\n/);
+    expect(text).toContain('    removals withheld: 2 would have been removed, more than the limit of 1: none was removed\n');
+    expect(text).not.toMatch(/sync +\S+ → \S+ +complete/);
+  });
+
   it('shows a push killed with SIGKILL as a run with no end, and the resumed run after it', async () => {
     const journal = join(dir, 'killed.journal');
     await writeUsers(join(dir, 'big.ndjson'), range(1, 300), 'killed.example');

@@ -63,6 +63,30 @@ describe('core-migrate rollback --login-time', () => {
     }
   });
 
+  it('removes a role the push created that only an arrival held, in the same run', async () => {
+    const lines = [
+      { id: 'dj-r', email: 'rita@example.com', passwordHash: django.hash, roles: ['arrival-only'] },
+      { id: 'bc-r', email: 'rob@example.com', passwordHash: await bcryptHashOf('rob-password'), roles: ['member'] },
+    ];
+    await writeFile(join(dir, 'roles.ndjson'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const push = ['push', 'roles.ndjson', '--core', core.url, '--login-time', 'roles.sqlite', '--roles-from', 'roles', '--journal', 'roles.journal'];
+    expect(jsonOf(await runCli([...push, '--json'], dir))).toMatchObject({ imported: 1, parkedForLogin: 1 });
+    const client = new CoreClient({ baseUrl: core.url, apiKey: new Secret(API_KEY), retry: false });
+    const login = await openLoginMigration({ store: join(dir, 'roles.sqlite'), core: client });
+    expect(await migrateAtLogin(login, { email: 'rita@example.com', password: new Secret(django.password) })).toMatchObject({ outcome: 'migrated' });
+    await login.close();
+    expect(await client.roleUsers('arrival-only')).toEqual(['dj-r']);
+
+    const run = await runCli(['rollback', '--journal', 'roles.journal', '--core', core.url, '--login-time', 'roles.sqlite', '--json'], dir);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const summary = jsonOf(run) as { roles: { removed: string[]; kept: unknown[] }; problems: string[] };
+    expect(summary.roles.kept).toEqual([]);
+    expect([...summary.roles.removed].sort()).toEqual(['arrival-only', 'member']);
+    expect(summary.problems).toEqual([]);
+    expect(await client.roleUsers('arrival-only')).toBeUndefined();
+    await client.close();
+  });
+
   it('keeps an arrival whose removal failed in the store, so the same command tries again (exit 1)', async () => {
     core.faults.failBodiesContaining('dj-1', { status: 500 });
     const run = await runCli(

@@ -91,6 +91,27 @@ describe('push of phone-number and email-link users', () => {
     expect(logins['email|6a2b']).toBe('otp@example.com');
   });
 
+  it('a phone user whose record has an email and no password keeps the email in its metadata and a report line', async () => {
+    const users = [
+      { localId: 'pe-1', email: 'Phone.Mail@Example.com', phoneNumber: '+14155550161', displayName: 'Pat', providerUserInfo: [] },
+      // The email of a record with a password is its password user's login: nothing to keep beside the phone user.
+      { localId: 'pe-2', email: 'pw@example.com', passwordHash: '$2a$04$Ysj6rkrK6ezLcSgDG3MSsucsWLoW9zxo743ap1duUszVf/Ps1Q7Fi', phoneNumber: '+14155550162' },
+    ];
+    await writeFile(join(dir, 'phone-email.json'), JSON.stringify({ users }));
+    const run = await runCli([...push('phone-email.json', '--json')], dir, { CORE_API_KEY: API_KEY });
+    expect(jsonOf(run), run.stderr).toMatchObject({ passwordlessCreated: 2, imported: 1, failed: 0 });
+    expect(core.identity.metadataOf('pe-1')).toMatchObject({ email: 'phone.mail@example.com', phoneNumber: '+14155550161', displayName: 'Pat' });
+    const separate = core.passwordlessUsers().find((user) => user.phoneNumber === '+14155550162');
+    expect(core.identity.metadataOf(separate?.id ?? '')).not.toHaveProperty('email');
+    const lines = (await readFile(join(dir, 'report.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { code: string });
+    expect(lines.filter((line) => line.code === 'emailNotLogin')).toEqual([
+      expect.objectContaining({ sourceId: 'pe-1', email: 'phone.mail@example.com', reason: expect.stringContaining('kept in its metadata as "email"') }),
+    ]);
+  });
+
   it('a push killed (SIGKILL) between a code and its consume: the resume removes the code and creates the user once', async () => {
     await writeFile(join(dir, 'phones.json'), JSON.stringify({ users: [{ localId: 'k-1', phoneNumber: '+14155550111', providerUserInfo: [] }] }));
     core.faults.holdPath('/recipe/signinup/code/consume', 'POST', 'preAuthSessionId');

@@ -69,6 +69,16 @@ describe('core-migrate sync brings a newer export over, and nothing else', () =>
     expect(userWrites(core, before)).toEqual([]);
   });
 
+  it('a record broken in the newer export is refused by its old id, never taken for a user gone from the export', async () => {
+    expect((await run('push', await write('monday.json', monday()))).exitCode).toBe(0);
+    const tuesday = monday().map((user) => (user['localId'] === 'fb-u1' ? { ...user, emailVerified: 'yes' } : user));
+    const sync = await run('sync', await write('tuesday.json', tuesday), '--deleted', 'remove');
+    expect(jsonOf(sync)['sync']).toMatchObject({ deletedInSource: 0, removed: 0 });
+    expect(core.identity.metadataOf('fb-u1')).toMatchObject({ displayName: 'User 1' });
+    const lines = (await readFile(join(dir, 'report.ndjson'), 'utf8')).split('\n').filter((line) => line.includes('malformedRecord'));
+    expect(lines.map((line) => (JSON.parse(line) as { sourceId?: string }).sourceId)).toEqual(['fb-u1']);
+  });
+
   it('--dry-run shows the delta and sends nothing; a journal without digests is refused in one sentence', async () => {
     expect((await run('push', await write('monday.json', monday()))).exitCode).toBe(0);
     const journal = await readFile(join(dir, 'journal.ndjson'), 'utf8');

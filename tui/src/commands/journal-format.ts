@@ -68,7 +68,9 @@ function runLines(run: RunOverview): string[] {
   if (run.ended === undefined) {
     return [`${head}  ${run.underWay ? 'under way (holds the lock)' : 'no end recorded (killed, or stopped by an error it reported)'}${source}`];
   }
-  const how = endWords[run.ended.how] ?? `stopped (${run.ended.how})`;
+  const withheld = run.command !== 'rollback' && run.ended.syncGuard?.removalsWithheld === true;
+  const stopped = endWords[run.ended.how] ?? `stopped (${run.ended.how})`;
+  const how = withheld && run.ended.how === 'complete' ? 'ran to its end, its removals withheld (exit 1)' : stopped;
   const lines = [`${head} → ${run.ended.at}  ${how}${source}`];
   if (run.command === 'rollback') {
     const counts = run.ended.counts;
@@ -86,6 +88,13 @@ function runLines(run: RunOverview): string[] {
     lines.push(
       `    users: ${sync.new ?? 0} new, ${sync.changed ?? 0} changed, ${sync.disabled ?? 0} disabled, ${sync.unchanged ?? 0} unchanged, ` +
         `${sync.deletedInSource ?? 0} deleted in source (${sync.removed ?? 0} removed)`,
+    );
+  }
+  const guard = run.ended.syncGuard;
+  if (withheld && guard !== undefined) {
+    // Withheld by a sync that stopped early too: the stop is its end, and the removals were still not made.
+    lines.push(
+      `    removals withheld: ${guard.removals ?? '?'} would have been removed, more than the limit of ${guard.removalLimit ?? '?'}: none was removed`,
     );
   }
   return lines;

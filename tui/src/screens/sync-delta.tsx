@@ -38,7 +38,7 @@ export function deltaRow(user: SyncUserDelta, deleted: DeletedPolicy, withheld: 
     case 'reEnabled':
       return { action: 'create', sourceId, detail: 're-enabled: the same id again' };
     case 'changed':
-      return { action: 'change', sourceId, detail: user.groups.join(', ') };
+      return { action: 'change', sourceId, detail: user.groups.map((group) => (group === 'phoneNumber' ? 'phone number' : group)).join(', ') };
     case 'disabled':
     case 'deletedInSource': {
       const why = user.change === 'disabled' ? 'disabled in the old system' : 'gone from the export';

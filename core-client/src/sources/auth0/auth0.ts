@@ -3,7 +3,7 @@ import { SourceError } from '../source-error.js';
 import { type NdjsonEntry, readNdjsonObjects } from '../json/ndjson-objects.js';
 import { splitLines, type TextLine } from '../text/lines.js';
 import { openText } from '../text/open-text.js';
-import { dropUndefined } from '../generic/generic-record.js';
+import { dropUndefined, isPlainObject, oldIdAt } from '../generic/generic-record.js';
 import {
   type Auth0Password,
   type Auth0User,
@@ -42,8 +42,14 @@ export async function auth0FileRole(file: string): Promise<Auth0FileRole> {
   throw new SourceError('empty', { file }, 'the file holds no JSON object');
 }
 
-function malformed(file: string, line: number, field: string | undefined, reason: string): MalformedRecord {
-  return { kind: 'malformed', location: { file, line, ...optional('field', field) }, reason };
+function malformed(file: string, line: number, field: string | undefined, reason: string, sourceId?: string): MalformedRecord {
+  return { kind: 'malformed', location: { file, line, ...optional('field', field) }, ...optional('sourceId', sourceId), reason };
+}
+
+/** The id a hash entry joins on, when the broken entry still has it: `auth0|<alt_id or _id.$oid>`, as its user is named. */
+function oldIdOfHashEntry(value: unknown): string | undefined {
+  const joinId = oldIdAt(value, 'alt_id') ?? (isPlainObject(value) ? oldIdAt(value['_id'], '$oid') : undefined);
+  return joinId === undefined ? undefined : `${DATABASE_PROVIDER}|${joinId}`;
 }
 
 /** The user's connections, as its identities (or, when the export job left them out, its user_id's prefix) name them. */
@@ -56,12 +62,13 @@ function connectionsOf(user: Auth0User): LinkedProvider[] {
 /** The database connection is the password user itself and the passwordless connections are logins: the rest are links. */
 const ownConnections = new Set([DATABASE_PROVIDER, SMS_PROVIDER, EMAIL_PROVIDER]);
 
-function loginsOf(user: Auth0User): Pick<SourceUser, 'providers' | 'phoneNumber' | 'signsInByEmailCode'> {
+function loginsOf(user: Auth0User): Pick<SourceUser, 'providers' | 'phoneNumber' | 'phoneNumberMissingFrom' | 'signsInByEmailCode'> {
   const connections = connectionsOf(user);
   const has = (provider: string): boolean => connections.some((connection) => connection.providerId === provider);
   return {
     providers: connections.filter((connection) => !ownConnections.has(connection.providerId)),
     ...(has(SMS_PROVIDER) && user.phone_number ? { phoneNumber: user.phone_number } : {}),
+    ...(has(SMS_PROVIDER) && !user.phone_number ? { phoneNumberMissingFrom: 'phone_number' } : {}),
     // A database or sms user whose hash or number is missing is not an email-link user for having an email.
     ...(has(EMAIL_PROVIDER) ? { signsInByEmailCode: true } : has(DATABASE_PROVIDER) || has(SMS_PROVIDER) ? { signsInByEmailCode: false } : {}),
   };
@@ -111,12 +118,14 @@ async function* indexPasswords(hashFile: HashFile, index: PasswordIndex): AsyncG
     const parsed = Auth0PasswordSchema.safeParse(entry.value);
     if (!parsed.success) {
       const field = issueField(parsed.error);
-      yield malformed(file, entry.line, field, `field "${field}": ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      const oldId = field === 'alt_id' || field.startsWith('_id') ? undefined : oldIdOfHashEntry(entry.value);
+      yield malformed(file, entry.line, field, `field "${field}": ${parsed.error.issues[0]?.message ?? 'invalid'}`, oldId);
       continue;
     }
     const joinId = passwordJoinId(parsed.data);
     if (!(await index.add(joinId, byteOffset, entry.line))) {
-      yield malformed(file, entry.line, '_id', `another line already has the id "${DATABASE_PROVIDER}|${joinId}"; this one is left out`);
+      const oldId = `${DATABASE_PROVIDER}|${joinId}`;
+      yield malformed(file, entry.line, '_id', `another line already has the id "${oldId}"; this one is left out`, oldId);
     }
   }
 }
@@ -130,7 +139,8 @@ async function* readUsers(file: string, index: PasswordIndex | undefined): Async
     const parsed = Auth0UserSchema.safeParse(entry.value);
     if (!parsed.success) {
       const field = issueField(parsed.error);
-      yield malformed(file, entry.line, field, `field "${field}": ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      const oldId = field === 'user_id' ? undefined : oldIdAt(entry.value, 'user_id');
+      yield malformed(file, entry.line, field, `field "${field}": ${parsed.error.issues[0]?.message ?? 'invalid'}`, oldId);
       continue;
     }
     const user = parsed.data;

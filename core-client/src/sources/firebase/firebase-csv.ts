@@ -3,6 +3,7 @@ import { SourceError } from '../source-error.js';
 import type { SourceRecord } from '../source-user.js';
 import { splitLines } from '../text/lines.js';
 import { openText } from '../text/open-text.js';
+import { optional } from '../../optional.js';
 import { type FirebaseProviderInfo, firebaseSourceUser } from './firebase-user.js';
 
 /** Profile columns as the Firebase CLI documents its CSV; disabled state and custom claims are JSON-only. */
@@ -45,7 +46,7 @@ export function firebaseCsvWidth(fields: readonly string[]): number | undefined 
   return undefined;
 }
 
-type RowResult = { ok: true; record: SourceRecord } | { ok: false; reason: string; field?: string };
+type RowResult = { ok: true; record: SourceRecord } | { ok: false; reason: string; field?: string; sourceId?: string };
 
 function readRow(fields: readonly string[], file: string, line: number): RowResult {
   const width = firebaseCsvWidth(fields);
@@ -57,7 +58,7 @@ function readRow(fields: readonly string[], file: string, line: number): RowResu
   if (localId === '') return { ok: false, reason: 'column 1 (localId) is empty', field: 'localId' };
   const verified = text(column.emailVerified);
   if (verified !== '' && verified !== 'true' && verified !== 'false') {
-    return { ok: false, reason: `column 3 (emailVerified) must be true or false, found "${verified.slice(0, 20)}"`, field: 'emailVerified' };
+    return { ok: false, reason: `column 3 (emailVerified) must be true or false, found "${verified.slice(0, 20)}"`, field: 'emailVerified', sourceId: localId };
   }
   const infos: FirebaseProviderInfo[] = providerColumns
     .filter(([, first]) => first < width && text(first) !== '')
@@ -92,6 +93,9 @@ export async function* readFirebaseCsv(file: string): AsyncGenerator<SourceRecor
     }
     first = false;
     if (result.ok) yield result.record;
-    else yield { kind: 'malformed', location: { file, line: row.line, ...(result.field ? { field: result.field } : {}) }, reason: result.reason };
+    else {
+      const location = { file, line: row.line, ...optional('field', result.field) };
+      yield { kind: 'malformed', location, ...optional('sourceId', result.sourceId), reason: result.reason };
+    }
   }
 }

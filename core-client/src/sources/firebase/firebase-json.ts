@@ -2,6 +2,8 @@ import { readJsonArrayItems } from '../json/json-array-items.js';
 import { JsonArrayScanner, JsonScanError } from '../json/json-array-scanner.js';
 import type { SourceRecord } from '../source-user.js';
 import { openText } from '../text/open-text.js';
+import { oldIdAt } from '../generic/generic-record.js';
+import { optional } from '../../optional.js';
 import { FirebaseJsonUserSchema, firebaseSourceUser } from './firebase-user.js';
 
 /** The key of a Firebase export's array of users, wherever it stands among the top-level keys. */
@@ -82,6 +84,11 @@ export async function* readFirebaseJson(file: string): AsyncGenerator<SourceReco
         .join('')
         .replace(/^\./, '') || 'user';
     // zod's messages describe types, never the received value, so no hash or salt can leak into the reason.
-    yield { kind: 'malformed', location: { file, index, field }, reason: `field "${field}": ${issue?.message ?? 'invalid'}` };
+    yield {
+      kind: 'malformed',
+      location: { file, index, field },
+      ...optional('sourceId', field === 'localId' ? undefined : oldIdAt(item.value, 'localId')),
+      reason: `field "${field}": ${issue?.message ?? 'invalid'}`,
+    };
   }
 }

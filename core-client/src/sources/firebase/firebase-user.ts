@@ -13,7 +13,8 @@ const firstPartyProviders = new Set(['password', 'phone']);
 
 export const FirebaseProviderInfoSchema = z.object({
   providerId: z.string().min(1),
-  rawId: z.string().min(1),
+  /** The user's id at the provider; a `phone` entry may give only its `phoneNumber`, and a missing one is the plan's to refuse. */
+  rawId: z.string().optional(),
   email: z.string().optional(),
   /** The `phone` provider's entry carries the number (its rawId is the number too). */
   phoneNumber: z.string().optional(),
@@ -47,7 +48,7 @@ export type FirebaseProviderInfo = z.infer<typeof FirebaseProviderInfoSchema>;
 export function toLinkedProviders(infos: readonly FirebaseProviderInfo[]): LinkedProvider[] {
   return infos
     .filter((info) => !firstPartyProviders.has(info.providerId))
-    .map((info) => ({ providerId: info.providerId, providerUserId: info.rawId, ...(info.email ? { email: info.email } : {}) }));
+    .map((info) => ({ providerId: info.providerId, providerUserId: info.rawId ?? '', ...(info.email ? { email: info.email } : {}) }));
 }
 
 const DIGITS = /^\s*\d+\s*$/;
@@ -82,9 +83,16 @@ function phoneLogin(user: FirebaseJsonUser): string | undefined {
   return nonEmpty(user.phoneNumber) ?? nonEmpty(entry?.phoneNumber) ?? nonEmpty(entry?.rawId);
 }
 
+/** A `phone` provider entry with no number in it (and none on the user): the field its number should be in. */
+function phoneNumberMissingFrom(user: FirebaseJsonUser, phoneNumber: string | undefined): string | undefined {
+  const at = user.providerUserInfo?.findIndex((info) => info.providerId === 'phone') ?? -1;
+  return phoneNumber === undefined && at >= 0 ? `providerUserInfo[${at}].phoneNumber` : undefined;
+}
+
 export function firebaseSourceUser(user: FirebaseJsonUser, location: RecordLocation): SourceUser {
   const phoneNumber = phoneLogin(user);
   const optional = dropUndefined({
+    phoneNumberMissingFrom: phoneNumberMissingFrom(user, phoneNumber),
     email: nonEmpty(user.email),
     emailVerified: user.emailVerified,
     passwordHash: nonEmpty(user.passwordHash),

@@ -1,6 +1,7 @@
 import type { RecordLocation } from '../../location.js';
 import type { LinkedProvider, SourceRecord } from '../source-user.js';
 import type { FieldMapping, MappedField } from './field-mapping.js';
+import { optional } from '../../optional.js';
 
 /** Reads the value a mapped column or key holds in one record (undefined when absent). */
 export type FieldLookup = (column: string) => unknown;
@@ -91,8 +92,27 @@ export function mapGenericRecord(lookup: FieldLookup, mapping: FieldMapping, loc
   } catch (error) {
     if (!(error instanceof FieldProblem)) throw error;
     const named = error.column === error.field ? `"${error.column}"` : `"${error.column}" (mapped to ${error.field})`;
-    return { kind: 'malformed', location: { ...location, field: error.column }, reason: `field ${named} ${error.problem}` };
+    return {
+      kind: 'malformed',
+      location: { ...location, field: error.column },
+      ...optional('sourceId', error.field === 'sourceId' ? undefined : oldIdIn(lookup(mapping.sourceId))),
+      reason: `field ${named} ${error.problem}`,
+    };
   }
+}
+
+/**
+ * The old id a record that cannot be read still names: a non-empty text (or a number, as ids are read) at its id
+ * field, so the report line of a broken record says whose it is.
+ */
+export function oldIdIn(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** `oldIdIn` of one key of a JSON value, when the value is an object. */
+export function oldIdAt(value: unknown, key: string): string | undefined {
+  return isPlainObject(value) ? oldIdIn(value[key]) : undefined;
 }
 
 export function dropUndefined<T extends Record<string, unknown>>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
