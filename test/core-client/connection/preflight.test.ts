@@ -101,7 +101,7 @@ describe('runPreflight against the core double', () => {
     try {
       asRealCore.faults.failRequestNumber(2, { status: 403, body: 'Only public tenantId can call this API' });
       const report = await preflight({ baseUrl: `${asRealCore.url}/auth`, apiKey: API_KEY });
-      expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'failed', tenantExists: 'skipped' });
+      expect(statuses(report)).toEqual({ reachable: 'ok', keyAccepted: 'failed', tenantExists: 'skipped', scryptName: 'skipped' });
       expect(report.failure).toMatchObject({ step: 'keyAccepted', pathNotServed: '/auth' });
       expect(report.failure?.sentence).toBe(
         `The core URL ${asRealCore.url}/auth has a path (/auth) the core does not serve (it answered 403 to GET /auth/apiversion): a core answers at the ` +
