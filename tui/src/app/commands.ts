@@ -208,7 +208,7 @@ export async function rollBack(environment: CommandEnvironment): Promise<AppActi
 export function planReportGroups(summary: PlanSummary): ReportGroups {
   const groups = new Map<string, ReportGroups['groups'][number]>();
   for (const listed of summary.rejections) {
-    const group = groups.get(listed.code) ?? { code: listed.code, count: 0, entries: [] };
+    const group = groups.get(listed.code) ?? { code: listed.code, note: false, count: 0, entries: [] };
     group.entries.push({ stage: 'plan', location: listed.location, code: listed.code, reason: listed.reason });
     groups.set(listed.code, group);
   }
@@ -216,7 +216,7 @@ export function planReportGroups(summary: PlanSummary): ReportGroups {
     const group = groups.get(byCode.code);
     if (group !== undefined) group.count = byCode.count;
   }
-  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), total: summary.rejected };
+  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), total: summary.rejected, notImported: summary.rejected };
 }
 
 /** The report of the finished push (its last run), grouped by reason. */
