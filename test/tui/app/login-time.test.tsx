@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { legacyHashVector } from '../../core-client/login-time/hash-vectors.js';
 import { appTestBed } from '../support/app-bed.js';
 import { keys } from '../keys.js';
-import { flat, press, waitFor, walkToReview } from '../support/terminal.js';
+import { flat, focusOn, onScreen, press, waitFor, walkToReview } from '../support/terminal.js';
 
 const bed = appTestBed('login-time');
 const django = legacyHashVector('django', (hash) => hash.startsWith('pbkdf2_sha256$1000$'));
@@ -27,6 +27,32 @@ describe('the app with a login-time migration', () => {
     expect(summary).toMatch(
       /3 user\(s\) wait for their first sign-in; start the service your backend asks \(docs\/login-time\.md\): .*login-migration serve --store waiting\.sqlite --core http:\/\/127\.0\.0\.1:\d+/,
     );
+    app.unmount();
+  });
+
+  it('Hashes shows the parked families and how they are checked; the known-password check finds a parked user, as hash verify does', async () => {
+    const lines = [
+      { id: 'dj-1', email: 'ada@example.com', passwordHash: django.hash },
+      { id: 'wp-2', email: 'wp@example.com', passwordHash: phpass.hash },
+      { id: 'bc-3', email: 'bc@example.com', passwordHash: '$2a$04$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy' },
+    ];
+    await writeFile(join(bed.folder(), 'legacy.ndjson'), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const app = bed.open({ file: 'legacy.ndjson', loginTime: 'waiting.sqlite' }, { size: { columns: 80, rows: 24 } });
+    await waitFor(app, 'Where is the core?');
+    await press(app, keys.enter);
+    await waitFor(app, onScreen('Source'));
+    await press(app, keys.enter);
+    const hashes = await waitFor(app, 'Hash families in the file');
+    expect(hashes).toMatch(/bcrypt\s+1\s+imported as the standard \$2a\$ string/);
+    expect(hashes).toMatch(/Django PBKDF2-SHA256\s+1\s+parked: core-migrate checks at first sign-in/);
+    expect(hashes).toMatch(/phpass \(WordPress, phpBB\)\s+1\s+parked: core-migrate checks at first sign-in/);
+
+    await focusOn(app, 'check email');
+    await press(app, 'ada@example.com', keys.down, django.password, keys.enter);
+    const matched = 'the password matches ada@example.com (Django PBKDF2-SHA256: parked, checked by the login-time service at its first sign-in)';
+    await waitFor(app, (frame) => flat(frame).includes(`✓ ${matched}`));
+    await press(app, keys.backspace, keys.enter);
+    await waitFor(app, (frame) => flat(frame).includes('✗ the password does NOT match ada@example.com (Django PBKDF2-SHA256'));
     app.unmount();
   });
 });
