@@ -31,14 +31,34 @@ function rollbackLine(state: AppState): { text: string; tone: 'ok' | 'error' | '
   if (rollback.state === 'running') return { text: 'Rolling back: removing the users this migration created…', tone: 'plain' };
   if (rollback.state === 'failed') return { text: `✗ Rollback: ${rollback.message}`, tone: 'error' };
   const value: RollbackSummary = rollback.value;
+  const loginTime = value.loginTime;
   const text =
     `Rollback: ${formatCount(value.removed)} removed now, ${formatCount(value.alreadyRemoved)} by an earlier rollback, ` +
     (value.removedBySync > 0 ? `${formatCount(value.removedBySync)} by a sync, ` : '') +
     `${formatCount(value.leftAlone)} left alone, ${formatCount(value.failed)} failed, ${formatCount(value.notAttempted)} not attempted` +
     (value.roles === undefined
+      ? ''
+      : `; roles: ${formatCount(value.roles.removed.length)} of ${formatCount(value.roles.created)} created by the push removed`) +
+    (loginTime === undefined
       ? '.'
-      : `; roles: ${formatCount(value.roles.removed.length)} of ${formatCount(value.roles.created)} created by the push removed.`);
-  return { text, tone: value.failed + value.notAttempted + value.leftAlone > 0 ? 'warning' : 'ok' };
+      : `; login-time: ${formatCount(loginTime.arrivalsRemoved)} created at their first sign-in removed, ` +
+        `${formatCount(loginTime.waitingDropped)} waiting user(s) dropped from the store` +
+        (loginTime.arrivalsFailed > 0 ? `, ${formatCount(loginTime.arrivalsFailed)} removal(s) failed (u again retries them).` : '.'));
+  const unfinished = value.failed + value.notAttempted + value.leftAlone + (loginTime?.arrivalsFailed ?? 0);
+  return { text, tone: unfinished > 0 ? 'warning' : 'ok' };
+}
+
+/** The rollback's question, from its own dry run: every kind of user it removes, and the waiting users it drops. */
+function rollbackQuestion(preview: RollbackSummary | undefined): string {
+  const created = formatCount(preview?.notAttempted ?? 0);
+  const loginTime = preview?.loginTime;
+  if (loginTime === undefined) {
+    return `Remove the ${created} user(s) this migration created, by its push and every sync of this journal (never one that was there before)? (y/n)`;
+  }
+  return (
+    `Remove the ${created} user(s) this migration created, by its push and syncs, and the ${formatCount(loginTime.arrivalsRemoved)} created at first ` +
+    `sign-in, and drop the ${formatCount(loginTime.waitingDropped)} waiting in the login-time store (never one that was there before)? (y/n)`
+  );
 }
 
 function Body({ state, columns, rows }: BodyProps) {
@@ -68,7 +88,9 @@ function Body({ state, columns, rows }: BodyProps) {
   const stoppedLines = stopped === undefined ? [] : wrapText(printable(stopped.message), columns);
   const command = leavingCommand(state);
   const lines = command === undefined ? [] : commandLines(state.invocation, command.args, columns - 2);
-  const service = loginService(state, summary.parkedForLogin, summary.dryRun);
+  // A rollback with the login-time store emptied it: nobody waits, and the service has nothing to do.
+  const storeEmptied = state.rollback.state === 'done' && state.rollback.value.loginTime !== undefined;
+  const service = storeEmptied ? undefined : loginService(state, summary.parkedForLogin, summary.dryRun);
   const serviceLines =
     service === undefined ? [] : [...wrapText(service.label, columns), ...commandLines(state.invocation, service.args, columns - 2).map((line) => `  ${line}`)];
   const extra = 6 + (command?.caveat === undefined ? 0 : 1) + stoppedLines.length + notes.length + rollbackLines.length + lines.length + serviceLines.length;
@@ -166,12 +188,7 @@ export const summaryScreen: ScreenSpec = {
   message: (state) => {
     const summary = summaryOf(state);
     if (state.confirm === 'rollback') {
-      return {
-        tone: 'warning',
-        text:
-          `Remove the ${formatCount(state.rollbackRemoves ?? 0)} user(s) this migration created, by its push and every sync of this journal ` +
-          '(never one that was there before)? (y/n)',
-      };
+      return { tone: 'warning', text: rollbackQuestion(state.rollbackPreview) };
     }
     if (summary?.stoppedEarly?.reason === 'credentialsMismatch') return { tone: 'error', text: 'h: fix the hash parameters, then run again from Review.' };
     return undefined;
@@ -194,7 +211,8 @@ export const summaryScreen: ScreenSpec = {
     'How every planned operation ended, and that they add up. What the identity steps did, and the known accounts.',
     'b goes back to Review and h to Hashes: change a setting and run again (the journal resumes: nothing is sent',
     'twice). r opens the report of this run, by reason. u rolls back: it removes exactly the users this migration',
-    'created, by the ids its journal holds, never a user that was there before.',
+    'created, by the ids its journal holds, never a user that was there before; with a login-time store also those',
+    'created at their first sign-in, and it drops the users still waiting (the question says how many of each).',
     'On leaving, the command that resumes or repeats this run is printed on one line.',
   ],
   Body,
