@@ -7,6 +7,7 @@ import {
   describeSyncCounts,
   outcomeLabels,
   outcomesShown,
+  type PushOutcome,
   type PushSummary,
   type RollbackSummary,
 } from 'core-client';
@@ -61,6 +62,37 @@ function rollbackQuestion(preview: RollbackSummary | undefined): string {
   );
 }
 
+/**
+ * What fits in `room` lines of each block, in the order given (an earlier block has the room first): each block is its
+ * choices, longest first, and takes the first that fits whole, or nothing.
+ */
+function blocksThatFit(room: number, blocks: readonly (readonly (readonly string[])[])[]): (readonly string[])[] {
+  let left = room;
+  return blocks.map((choices) => {
+    const chosen = choices.find((lines) => lines.length <= left) ?? [];
+    left -= chosen.length;
+    return chosen;
+  });
+}
+
+/** Outcomes that call for a next step (a resume, a report, the login-time service): kept in view when the table is cut. */
+const outcomesToKeep: ReadonlySet<PushOutcome> = new Set([
+  'alreadyExisted',
+  'existingUntouched',
+  'createdWithOtherHash',
+  'parkedForLogin',
+  'disabledSkipped',
+  'rejected',
+  'failed',
+  'notAttempted',
+  'removed',
+]);
+
+/**
+ * The Summary in exactly the rows it has: the title, why it stopped, the rollback and the sum always; then every
+ * outcome (those that call for a next step first); then, as they fit, the login-time service, the notes, the files,
+ * and the command that goes on (printed on leaving anyway, so it gives way first, to one line that says so).
+ */
 function Body({ state, columns, rows }: BodyProps) {
   const summary = summaryOf(state);
   if (summary === undefined) return null;
@@ -69,6 +101,7 @@ function Body({ state, columns, rows }: BodyProps) {
   const outcomeRows: TableRow[] = shown.map((outcome) => ({
     label: summary.dryRun && outcome === 'notAttempted' ? 'would be sent' : outcomeLabels[outcome],
     value: summary[outcome],
+    keep: outcomesToKeep.has(outcome),
     ...(outcome === 'alreadyExisted' && summary.alreadyExisted > 0 ? { note: 'their hash was REPLACED', tone: 'warning' as const } : {}),
     ...(outcome === 'notAttempted' && summary.notAttempted > 0 && !summary.dryRun ? { note: 'a resume sends them' } : {}),
   }));
@@ -83,18 +116,36 @@ function Body({ state, columns, rows }: BodyProps) {
     summary.credentials === undefined ? undefined : describeCredentialsProof(summary.credentials),
   ]
     .filter((note): note is string => note !== undefined)
-    .flatMap((note) => wrapText(note, columns));
+    .map((note) => wrapText(note, columns));
   const rollbackLines = rollback === undefined ? [] : wrapText(printable(rollback.text), columns);
   const stoppedLines = stopped === undefined ? [] : wrapText(printable(stopped.message), columns);
   const command = leavingCommand(state);
-  const lines = command === undefined ? [] : commandLines(state.invocation, command.args, columns - 2);
+  const commandBlock =
+    command === undefined
+      ? []
+      : [
+          ...wrapText(`${command.label}:`, columns),
+          ...commandLines(state.invocation, command.args, columns - 2).map((line) => `  ${line}`),
+          ...(command.caveat === undefined ? [] : wrapText(`  (${command.caveat})`, columns)),
+        ];
   // A rollback with the login-time store emptied it: nobody waits, and the service has nothing to do.
   const storeEmptied = state.rollback.state === 'done' && state.rollback.value.loginTime !== undefined;
   const service = storeEmptied ? undefined : loginService(state, summary.parkedForLogin, summary.dryRun);
   const serviceLines =
     service === undefined ? [] : [...wrapText(service.label, columns), ...commandLines(state.invocation, service.args, columns - 2).map((line) => `  ${line}`)];
-  const extra = 6 + (command?.caveat === undefined ? 0 : 1) + stoppedLines.length + notes.length + rollbackLines.length + lines.length + serviceLines.length;
-  const room = Math.max(2, rows - extra);
+  const files = [
+    `report   ${summary.reportPath ?? '(not written)'}`,
+    `journal  ${summary.dryRun ? '(a dry run writes none)' : (summary.journalPath ?? '(not written)')}`,
+  ];
+
+  const fixed = 2 + stoppedLines.length + rollbackLines.length;
+  const tableRows = Math.max(1, Math.min(outcomeRows.length, rows - fixed));
+  const shortCommand = command === undefined ? [] : wrapText(`${command.label}: printed when you leave`, columns);
+  const fitted = blocksThatFit(rows - fixed - tableRows, [[serviceLines], ...notes.map((note) => [note]), [files], [commandBlock, shortCommand]]);
+  const serviceShown = fitted[0] ?? [];
+  const notesShown = fitted.slice(1, 1 + notes.length);
+  const filesShown = fitted[1 + notes.length] ?? [];
+  const commandShown = fitted[2 + notes.length] ?? [];
   return (
     <Box flexDirection="column">
       <Text bold>
@@ -107,15 +158,15 @@ function Body({ state, columns, rows }: BodyProps) {
           {line}
         </Tone>
       ))}
-      <Table rows={outcomeRows} columns={columns} maxRows={room} />
+      <Table rows={outcomeRows} columns={columns} maxRows={tableRows} />
       <Text wrap="truncate-end">
         {sum === summary.total ? <Tone tone="ok">✓ </Tone> : <Tone tone="error">✗ </Tone>}
         {`these add up to ${formatCount(sum)} of ${formatCount(summary.total)} ${summary.sync === undefined ? 'planned operations' : 'operations of the delta'}`}
       </Text>
-      {notes.map((line) => (
+      {notesShown.flat().map((line) => (
         <Text key={line}>{line}</Text>
       ))}
-      {serviceLines.map((line) => (
+      {serviceShown.map((line) => (
         <Text key={line}>{printable(line)}</Text>
       ))}
       {rollbackLines.map((line) => (
@@ -123,16 +174,19 @@ function Body({ state, columns, rows }: BodyProps) {
           {line}
         </Tone>
       ))}
-      <Text wrap="truncate-end">{printable(`report   ${summary.reportPath ?? '(not written)'}`)}</Text>
-      <Text wrap="truncate-end">{printable(`journal  ${summary.dryRun ? '(a dry run writes none)' : (summary.journalPath ?? '(not written)')}`)}</Text>
-      {command === undefined ? null : (
-        <Box flexDirection="column">
-          <Tone tone="muted">{`${command.label}:`}</Tone>
-          {lines.map((line) => (
-            <Text key={line}>{`  ${printable(line)}`}</Text>
-          ))}
-          {command.caveat === undefined ? null : <Tone tone="muted">{`  (${command.caveat})`}</Tone>}
-        </Box>
+      {filesShown.map((line) => (
+        <Text key={line} wrap="truncate-end">
+          {printable(line)}
+        </Text>
+      ))}
+      {commandShown.map((line, index) =>
+        index === 0 || line.startsWith('  (') ? (
+          <Tone key={line} tone="muted">
+            {printable(line)}
+          </Tone>
+        ) : (
+          <Text key={line}>{printable(line)}</Text>
+        ),
       )}
     </Box>
   );
