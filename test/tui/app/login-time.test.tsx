@@ -79,6 +79,10 @@ describe('the app with a login-time migration', () => {
     await client.close();
     expect(bed.core().users()).toHaveLength(2);
 
+    // The question comes from the rollback's own dry run at the core: a core that refuses it leaves u to try again.
+    bed.core().faults.failNext(1, { status: 401, body: 'Invalid API key' });
+    await press(app, 'u');
+    await waitFor(app, (frame) => flat(frame).includes('✗ Rollback:') && flat(frame).includes('u roll back'));
     await press(app, 'u');
     const question = flat(await waitFor(app, (frame) => flat(frame).includes('(y/n)')));
     expect(question).toContain(

@@ -201,9 +201,11 @@ function loginService(state: AppState, parked: number, dryRun: boolean): { label
   return { label: `${formatCount(parked)} user(s) wait for their first sign-in; start the service your backend asks (docs/login-time.md):`, args };
 }
 
+/** Until a rollback ran to its end: one that failed (or whose question could not be asked: the core down) is tried again. */
 function canRollBack(state: AppState): boolean {
   const summary = summaryOf(state);
-  return summary !== undefined && !summary.dryRun && summary.journalPath !== undefined && state.rollback.state === 'idle';
+  const rollback = state.rollback.state;
+  return summary !== undefined && !summary.dryRun && summary.journalPath !== undefined && (rollback === 'idle' || rollback === 'failed');
 }
 
 export const summaryScreen: ScreenSpec = {
