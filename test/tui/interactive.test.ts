@@ -31,6 +31,22 @@ describe('core-migrate with no subcommand', () => {
     expect(withKey.errors()).toContain('--api-key is not accepted');
   });
 
+  it('takes the sync flags too (the app runs a sync when its journal holds an earlier export), checked as sync checks them', async () => {
+    // The app prints a `sync … --deleted remove` command on leaving: the same flags must open it again.
+    const { io, output, errors } = pipeIO();
+    expect(
+      await main(['users.json', '--journal', 'j.ndjson', '--deleted', 'remove', '--max-removals', '3', '--min-overlap', '50', '--ignore-overlap'], io),
+    ).toBe(2);
+    expect(errors()).toBe('');
+    expect(output()).toContain('needs a terminal');
+    const wrong = pipeIO();
+    expect(await main(['users.json', '--deleted', 'purge'], wrong.io)).toBe(2);
+    expect(wrong.errors()).toContain("argument 'purge' is invalid. Allowed choices are keep, remove.");
+    const help = pipeIO();
+    expect(await main(['--help'], help.io)).toBe(0);
+    expect(help.output()).toContain('--deleted <policy>');
+  });
+
   it("lists the push flags in its help, and keeps a subcommand's flags to that subcommand", async () => {
     const help = pipeIO();
     expect(await main(['--help'], help.io)).toBe(0);

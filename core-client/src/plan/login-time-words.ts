@@ -1,14 +1,20 @@
 import { legacyHashFamilyLabel, LegacyHashFamilySchema } from '../hashes/legacy/registry.js';
 import type { PlanSummary } from './summary.js';
 
-/** The families of the users parked for their first login, most first: "Django PBKDF2-SHA256 (400), phpass (WordPress, phpBB) (12)". */
-export function describeLoginTimeFamilies(summary: Pick<PlanSummary, 'loginTime'>): string {
+/** The legacy families of the users parked for their first login, most first, each with its label and count. */
+export function loginTimeFamilies(summary: Pick<PlanSummary, 'loginTime'>): { family: string; label: string; count: number }[] {
   return Object.entries(summary.loginTime?.byFamily ?? {})
     .sort(([, a], [, b]) => b - a)
     .map(([family, count]) => {
       const parsed = LegacyHashFamilySchema.safeParse(family);
-      return `${parsed.success ? legacyHashFamilyLabel(parsed.data) : family} (${count})`;
-    })
+      return { family, label: parsed.success ? legacyHashFamilyLabel(parsed.data) : family, count };
+    });
+}
+
+/** The families of the users parked for their first login, most first: "Django PBKDF2-SHA256 (400), phpass (WordPress, phpBB) (12)". */
+export function describeLoginTimeFamilies(summary: Pick<PlanSummary, 'loginTime'>): string {
+  return loginTimeFamilies(summary)
+    .map(({ label, count }) => `${label} (${count})`)
     .join(', ');
 }
 

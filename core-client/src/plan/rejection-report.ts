@@ -14,6 +14,12 @@ export interface ReportLine {
   operation?: string;
   code: string;
   reason: string;
+  /**
+   * Said of a record that was not refused: its user is in the core (created, found, or left as it was) or a sync's
+   * change of it was done, and the line says something more (a separate account, a hash replaced). Absent on a
+   * record not imported (refused by the plan, or failed at the core).
+   */
+  note?: true;
 }
 
 /**

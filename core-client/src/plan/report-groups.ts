@@ -14,11 +14,14 @@ const ReportEntrySchema = z.object({
   sourceId: z.string().optional(),
   code: z.string(),
   reason: z.string(),
+  note: z.literal(true).optional(),
 });
 export type ReportEntry = z.infer<typeof ReportEntrySchema>;
 
 export interface ReportGroup {
   code: string;
+  /** Its lines are notes on records that were not refused (`ReportLine.note`), not records left out. */
+  note: boolean;
   count: number;
   /** The first entries of the group (at most `perGroup`): enough to browse; the file holds them all. */
   entries: ReportEntry[];
@@ -28,6 +31,8 @@ export interface ReportGroups {
   groups: ReportGroup[];
   /** Lines of the run read. */
   total: number;
+  /** Of them, the records not imported (refused by the plan or failed at the core): every line but the notes. */
+  notImported: number;
   /** When the run began (its header's `startedAt`), if the report has a run header. */
   startedAt?: string;
 }
@@ -39,6 +44,7 @@ export interface ReportGroups {
 export async function readReportGroups(path: string, perGroup = 2_000): Promise<ReportGroups> {
   let groups = new Map<string, ReportGroup>();
   let total = 0;
+  let notImported = 0;
   let startedAt: string | undefined;
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY });
   for await (const line of lines) {
@@ -53,19 +59,25 @@ export async function readReportGroups(path: string, perGroup = 2_000): Promise<
     if (runLine.success) {
       groups = new Map();
       total = 0;
+      notImported = 0;
       startedAt = runLine.data.startedAt;
       continue;
     }
     const entry = ReportEntrySchema.safeParse(value);
     if (!entry.success) continue;
     total += 1;
-    let group = groups.get(entry.data.code);
+    const note = entry.data.note === true;
+    if (!note) notImported += 1;
+    const key = `${note ? 'note' : 'left out'}:${entry.data.code}`;
+    let group = groups.get(key);
     if (group === undefined) {
-      group = { code: entry.data.code, count: 0, entries: [] };
-      groups.set(entry.data.code, group);
+      group = { code: entry.data.code, note, count: 0, entries: [] };
+      groups.set(key, group);
     }
     group.count += 1;
     if (group.entries.length < perGroup) group.entries.push(entry.data);
   }
-  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), total, ...optional('startedAt', startedAt) };
+  // The records left out first, then the notes; each by size.
+  const sorted = [...groups.values()].sort((a, b) => Number(a.note) - Number(b.note) || b.count - a.count);
+  return { groups: sorted, total, notImported, ...optional('startedAt', startedAt) };
 }

@@ -1,3 +1,5 @@
+import { legacyHashFamilyLabel } from '../hashes/legacy/registry.js';
+import { verifyLegacyPassword } from '../hashes/legacy/verify-legacy.js';
 import { verifyPassword } from '../hashes/verify-password.js';
 import { normaliseEmail } from '../plan/email.js';
 import { planSource, type PlanOptions } from '../plan/plan-source.js';
@@ -12,7 +14,8 @@ export interface KnownPasswordCheck {
 /**
  * Finds the account among the plan's password imports and verifies the password against the hash exactly as it
  * would be imported: a wrong signer key or rounds shows up here, before any user is sent. The signer key comes
- * with the plan's hash config.
+ * with the plan's hash config. A user parked for a login-time migration is checked against its legacy hash by the
+ * verifier `hash verify` and the login-time service use.
  */
 export async function checkKnownPassword(
   sourcePath: string,
@@ -30,6 +33,13 @@ export async function checkKnownPassword(
       if (item.email !== wanted.email) continue;
       if (item.kind === 'rejection' && item.operation === 'passwordImport')
         return { match: false, sentence: `${wanted.email} is not imported: ${item.reason}` };
+      if (item.kind === 'loginTimeWait') {
+        const checked = await verifyLegacyPassword(password, item.legacyHash, signal === undefined ? {} : { signal });
+        const family = `${legacyHashFamilyLabel(item.family)}: parked, checked by the login-time service at its first sign-in`;
+        if (checked.outcome === 'unusable') return { match: false, sentence: `cannot check ${wanted.email} (${family}): ${checked.reason}` };
+        const match = checked.outcome === 'match';
+        return { match, sentence: `the password ${match ? 'matches' : 'does NOT match'} ${wanted.email} (${family})` };
+      }
       if (item.kind !== 'passwordImport') continue;
       const verdict = await verifyPassword(password, item.body.passwordHash, { signerKey, signal });
       if (!verdict.ok) return { match: false, sentence: `cannot check ${wanted.email}: ${verdict.reason}` };
@@ -42,13 +52,17 @@ export async function checkKnownPassword(
   return { match: false, sentence: `no password user ${wanted.email} in this file` };
 }
 
-/** Emails of password users in the file that start with `typed`, for completion (reads until `limit` are found). */
+/**
+ * Emails of password users in the file (those parked for a login-time migration too) that start with `typed`, for
+ * completion (reads until `limit` are found).
+ */
 export async function findPasswordEmails(sourcePath: string, options: PlanOptions, typed: string, limit: number): Promise<string[]> {
   const prefix = typed.trim().toLowerCase();
   const found: string[] = [];
   for await (const record of planSource(sourcePath, options)) {
     for (const item of record.items) {
-      if (item.kind === 'passwordImport' && item.email.startsWith(prefix) && !found.includes(item.email)) found.push(item.email);
+      const withPassword = item.kind === 'passwordImport' || item.kind === 'loginTimeWait';
+      if (withPassword && item.email.startsWith(prefix) && !found.includes(item.email)) found.push(item.email);
     }
     if (found.length >= limit) break;
   }

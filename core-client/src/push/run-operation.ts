@@ -99,10 +99,15 @@ export class OperationRunner {
   count(item: ImportOperation | SyncItem, outcome: PushOutcome, line?: { code: string; reason: string }): Promise<void> | undefined {
     this.#run.tally.add(outcome);
     if (line === undefined) return undefined;
-    return this.reportLine(item, line);
+    return this.reportLine(item, line, { note: outcome !== 'failed' });
   }
 
-  reportLine(item: ImportOperation | SyncItem, line: { code: string; reason: string }): Promise<void> | undefined {
-    return this.#run.report?.write(coreReportLine(item, line));
+  /** A line of the report; a note (the default: a step's remark) is about a record that was not refused. */
+  reportLine(
+    item: ImportOperation | SyncItem,
+    line: { code: string; reason: string },
+    { note }: { note: boolean } = { note: true },
+  ): Promise<void> | undefined {
+    return this.#run.report?.write({ ...coreReportLine(item, line), ...(note ? { note: true as const } : {}) });
   }
 }

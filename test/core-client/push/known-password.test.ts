@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../../core-client/src/secret.js';
 import { checkKnownPassword, findPasswordEmails } from '../../../core-client/src/push/known-password.js';
+import { legacyHashVector } from '../login-time/hash-vectors.js';
 
 /** Cost 12: about a third of a second of work, which an aborted check does not wait for. */
 const COSTLY = '$2b$12$oPb3bnEBRn8qk/IAYUYUg.3ymz6sLeDHQYQP0/S5HGexkmKi2z5aW';
@@ -51,5 +52,20 @@ describe('the known-password check of one account', () => {
 
   it('finds the password users whose email starts with what was typed, for completion', async () => {
     expect(await findPasswordEmails(path, { format: 'ndjson' }, 'k', 5)).toEqual(['known@example.com', 'kate@example.com']);
+  });
+
+  it('checks a user parked for a login-time migration against its legacy hash, and offers it for completion', async () => {
+    const django = legacyHashVector('django', (hash) => hash.startsWith('pbkdf2_sha256$1000$'));
+    await writeFile(path, JSON.stringify({ email: 'parked@example.com', passwordHash: django.hash }));
+    const options = { format: 'ndjson' as const, loginTime: true };
+    expect(await checkKnownPassword(path, options, 'parked@example.com', new Secret(django.password))).toEqual({
+      match: true,
+      sentence: 'the password matches parked@example.com (Django PBKDF2-SHA256: parked, checked by the login-time service at its first sign-in)',
+    });
+    expect(await checkKnownPassword(path, options, 'parked@example.com', new Secret(django.wrongPassword))).toMatchObject({
+      match: false,
+      sentence: expect.stringContaining('does NOT match parked@example.com'),
+    });
+    expect(await findPasswordEmails(path, options, 'park', 5)).toEqual(['parked@example.com']);
   });
 });

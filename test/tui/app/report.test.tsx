@@ -40,13 +40,13 @@ afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-function open(): Terminal {
+function open(file = 'users.ndjson'): Terminal {
   terminal = renderInTerminal(
     <App
       env={{}}
       cwd={folder}
       colour={false}
-      settings={MigrationSettingsSchema.parse({ file: 'users.ndjson', core: [core.url] })}
+      settings={MigrationSettingsSchema.parse({ file, core: [core.url] })}
       invocation="core-migrate"
       apiKey={new Secret(apiKey)}
       pulumiBinary={join(folder, 'no-pulumi-here')}
@@ -95,5 +95,25 @@ describe('the report view', () => {
     expect(groups).toMatch(/existing\w* 1/);
     await press(app, keys.escape);
     await waitFor(app, onScreen('Summary'));
+  }, 30_000);
+
+  it('counts a separate account, imported as its own user, as a note and not as a record not imported', async () => {
+    const bcrypt = '$2a$04$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy';
+    const lines = [
+      { id: 'u-1', email: 'not-an-email', passwordHash: bcrypt },
+      // A phone login beside a password: the phone user is created as a separate user, and the report notes it.
+      { id: 'u-2', email: 'both@example.com', passwordHash: bcrypt, phoneNumber: '+14155550146' },
+    ];
+    await writeFile(join(folder, 'both.ndjson'), lines.map((line) => JSON.stringify(line)).join('\n'));
+    const app = open('both.ndjson');
+    await walkToReview(app);
+    await press(app, keys.enter, 'y');
+    await waitFor(app, 'Push finished.', 20_000);
+    await press(app, 'r');
+    const report = flat(await waitFor(app, 'records not imported, by reason'));
+    expect(report).toContain('1 records not imported, by reason; 1 note(s) on records that were not refused:');
+    expect(report).toContain('[invalidEmail 1] note: separateAccount 1');
+    await press(app, keys.right);
+    expect(flat(await waitFor(app, '[note: separateAccount 1]'))).toContain('separateAccount: 1 note(s) on records imported or kept');
   }, 30_000);
 });

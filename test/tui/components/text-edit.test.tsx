@@ -14,6 +14,9 @@ describe('applyTextKey', () => {
     expect(applyTextKey(atEnd('ab'), 'c', noKey)).toEqual(atEnd('abc'));
     expect(applyTextKey({ value: 'ac', cursorFromEnd: 1 }, 'b', noKey)).toEqual({ value: 'abc', cursorFromEnd: 1 });
     expect(applyTextKey(atEnd(''), 'pasted-key\r\n', noKey)).toEqual(atEnd('pasted-key'));
+    // A space typed alone (a password of several words) is kept.
+    expect(applyTextKey(atEnd('correct'), ' ', noKey)).toEqual(atEnd('correct '));
+    expect(applyTextKey(atEnd('correct'), ' ', noKey, { masked: true })).toEqual(atEnd('correct '));
     expect(applyTextKey({ value: 'a.json', cursorFromEnd: 5 }, 'users\r\n', noKey)).toEqual({ value: 'ausers.json', cursorFromEnd: 5 });
     expect(applyTextKey(atEnd('abc'), '', { ...noKey, backspace: true })).toEqual(atEnd('ab'));
     expect(applyTextKey({ value: 'abc', cursorFromEnd: 2 }, 'u', { ...noKey, ctrl: true })).toEqual(atEnd(''));

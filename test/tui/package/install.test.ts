@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, cp, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,11 @@ const env: NodeJS.ProcessEnv = { ...inherited, PATH: `${dirname(process.execPath
 
 async function version(workspace: string): Promise<string> {
   return (JSON.parse(await readFile(join(root, workspace, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The names of the two tarballs `npm pack` makes, core-client's first (it is installed with the command). */
+async function packedTarballs(): Promise<string[]> {
+  return [`core-client-${await version('core-client')}.tgz`, `core-migrate-${await version('tui')}.tgz`];
 }
 
 /** What `npm pack --workspace core-client --workspace core-migrate` reads from the repository. */
@@ -45,14 +50,27 @@ async function packingCopy(): Promise<string> {
   return copy;
 }
 
+/** The commands of the README's first code block under "## Install", comments left out. */
+async function readmeInstallCommands(): Promise<string[]> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const install = readme.slice(readme.indexOf('## Install'));
+  const block = /```bash\n([\s\S]*?)```/.exec(install)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line !== '');
+}
+
 /**
- * The package as an operator gets it: the workspaces packed, the two tarballs installed with npm into an empty
- * folder outside the repository (third-party packages from the registry), and the command run from there.
+ * The package as an operator gets it: the workspaces packed, the two tarballs installed with npm as the README says
+ * (`--global`, into a prefix of the test's own) from a folder outside the repository (third-party packages from the
+ * registry), and the command run from another folder.
  */
 describe('the packed core-migrate, installed outside the repository', () => {
   let packs: string;
   let packingRoot: string;
   let home: string;
+  let prefix: string;
   let bin: string;
 
   beforeAll(async () => {
@@ -67,10 +85,15 @@ describe('the packed core-migrate, installed outside the repository', () => {
     });
     const tarballs = await readdir(packs);
     expect(tarballs.sort()).toEqual([`core-client-${await version('core-client')}.tgz`, `core-migrate-${await version('tui')}.tgz`]);
-    await writeFile(join(home, 'package.json'), JSON.stringify({ name: 'operator', private: true }));
-    const install = [`core-client-${await version('core-client')}.tgz`, `core-migrate-${await version('tui')}.tgz`].map((name) => join(packs, name));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts=false', ...install], { cwd: home, env, maxBuffer: 1 << 24 });
-    bin = join(home, 'node_modules/.bin/core-migrate');
+    // The README's `npm install --global ./core-client-….tgz ./core-migrate-….tgz`, run where the tarballs are, into a
+    // global prefix of the test's own (the machine's global folder is left alone).
+    prefix = await mkdtemp(join(tmpdir(), 'core-migrate-global-'));
+    await run('npm', ['install', '--global', '--no-audit', '--no-fund', ...(await packedTarballs()).map((name) => `./${name}`)], {
+      cwd: packs,
+      env: { ...env, npm_config_prefix: prefix },
+      maxBuffer: 1 << 24,
+    });
+    bin = join(prefix, 'bin/core-migrate');
     await copyFile(fixture, join(home, 'users.ndjson'));
   }, 240_000);
 
@@ -78,10 +101,18 @@ describe('the packed core-migrate, installed outside the repository', () => {
     await rm(packs, { recursive: true, force: true });
     await rm(packingRoot, { recursive: true, force: true });
     await rm(home, { recursive: true, force: true });
+    await rm(prefix, { recursive: true, force: true });
+  });
+
+  it('is what the README leads with: these tarballs packed and installed, no package asked of the registry by name', async () => {
+    const commands = await readmeInstallCommands();
+    expect(commands).toContain('npm pack --workspace core-client --workspace core-migrate');
+    expect(commands).toContain(`npm install --global ${(await packedTarballs()).map((name) => `./${name}`).join(' ')}`);
+    expect(commands.filter((command) => /^npm (install|i)\b/.test(command) && !command.includes('.tgz'))).toEqual([]);
   });
 
   it('installs compiled JavaScript only: no TypeScript sources and no tsx', async () => {
-    const installed = join(home, 'node_modules');
+    const installed = join(prefix, 'lib/node_modules');
     const names = await readdir(installed);
     expect(names).not.toContain('tsx');
     const cliFiles = await readdir(join(installed, 'core-migrate/dist'));

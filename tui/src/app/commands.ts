@@ -2,10 +2,10 @@ import { resolve } from 'node:path';
 import {
   runPreflight,
   probeIdentityFeatures,
-  usersToRemove,
   readReportGroups,
   type ReportGroups,
   type PlanSummary,
+  type RollbackSummary,
   checkKnownPassword,
   PushControl,
 } from 'core-client';
@@ -179,36 +179,35 @@ export async function previewSync(environment: CommandEnvironment): Promise<AppA
   }
 }
 
-/** Before the y/n of a rollback: how many users it removes, from the finished run's journal (nothing is sent). */
+/**
+ * Before the y/n of a rollback: what it removes, by the rollback's own dry run (the journal and, with a login-time
+ * store, its arrivals and waiting users counted; nothing is removed or written).
+ */
 export async function askRollback(environment: CommandEnvironment): Promise<AppAction> {
-  const state = environment.current();
-  const journalPath = state.run.state === 'finished' ? state.run.summary.journalPath : undefined;
-  if (journalPath === undefined) return { type: 'rollbackFinished', result: { message: 'this run wrote no journal, so there is nothing to roll back' } };
-  try {
-    return { type: 'rollbackAsked', removes: await usersToRemove(resolve(environment.cwd, journalPath)) };
-  } catch (error) {
-    return { type: 'rollbackFinished', result: { message: `the journal could not be read: ${(error as Error).message}` } };
-  }
+  const preview = await rollbackOfRun(environment, true);
+  return 'created' in preview ? { type: 'rollbackAsked', preview } : { type: 'rollbackFinished', result: preview };
 }
 
 /** Removes the users the finished push created, by its journal (as `core-migrate rollback` does). */
 export async function rollBack(environment: CommandEnvironment): Promise<AppAction> {
+  return { type: 'rollbackFinished', result: await rollbackOfRun(environment, false) };
+}
+
+async function rollbackOfRun(environment: CommandEnvironment, dryRun: boolean): Promise<RollbackSummary | Problem> {
   const state = environment.current();
   const journalPath = state.run.state === 'finished' ? state.run.summary.journalPath : undefined;
+  if (journalPath === undefined) return { message: 'this run wrote no journal, so there is nothing to roll back' };
   const wanted = settingsOrProblem(state);
-  if ('problem' in wanted) return { type: 'rollbackFinished', result: wanted.problem };
-  const { settings } = wanted;
-  const result = await rollbackWithSettings({ ...settings, dryRun: false }, connectionContext(environment, state), {
-    ...(journalPath === undefined ? {} : { journalPath }),
-  });
-  return { type: 'rollbackFinished', result: result instanceof CoreProblem ? appProblemOf(result) : result };
+  if ('problem' in wanted) return wanted.problem;
+  const result = await rollbackWithSettings({ ...wanted.settings, dryRun }, connectionContext(environment, state), { journalPath });
+  return result instanceof CoreProblem ? appProblemOf(result) : result;
 }
 
 /** The plan's refusals grouped by reason, for the report view before any push. */
 export function planReportGroups(summary: PlanSummary): ReportGroups {
   const groups = new Map<string, ReportGroups['groups'][number]>();
   for (const listed of summary.rejections) {
-    const group = groups.get(listed.code) ?? { code: listed.code, count: 0, entries: [] };
+    const group = groups.get(listed.code) ?? { code: listed.code, note: false, count: 0, entries: [] };
     group.entries.push({ stage: 'plan', location: listed.location, code: listed.code, reason: listed.reason });
     groups.set(listed.code, group);
   }
@@ -216,7 +215,7 @@ export function planReportGroups(summary: PlanSummary): ReportGroups {
     const group = groups.get(byCode.code);
     if (group !== undefined) group.count = byCode.count;
   }
-  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), total: summary.rejected };
+  return { groups: [...groups.values()].sort((a, b) => b.count - a.count), total: summary.rejected, notImported: summary.rejected };
 }
 
 /** The report of the finished push (its last run), grouped by reason. */

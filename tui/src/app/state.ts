@@ -123,8 +123,8 @@ export interface AppState {
   deltaScroll: number;
   run: RunView;
   rollback: Outcome<RollbackSummary>;
-  /** How many users the rollback asked about removes (read from the journal when asked), for the y/n question. */
-  rollbackRemoves: number | undefined;
+  /** What the rollback asked about removes (its own dry run, when asked), for the y/n question. */
+  rollbackPreview: RollbackSummary | undefined;
   report: ReportView | undefined;
 }
 
@@ -159,7 +159,7 @@ export type AppAction =
   | { type: 'runProgress'; progress: PushProgressView }
   | { type: 'runFinished'; summary: PushSummary; commandLine: readonly string[] }
   | { type: 'runFailed'; problem: Problem }
-  | { type: 'rollbackAsked'; removes: number }
+  | { type: 'rollbackAsked'; preview: RollbackSummary }
   | { type: 'rollbackStarted' }
   | { type: 'rollbackFinished'; result: RollbackSummary | Problem }
   | { type: 'reportOpened'; from: ScreenId }
@@ -210,7 +210,7 @@ export function initialAppState({ settings, env, invocation, apiKey, apiKeyFromE
     warnings: [],
     command: 'push',
     syncPreview: { state: 'idle' },
-    rollbackRemoves: undefined,
+    rollbackPreview: undefined,
     deltaScroll: 0,
     run: { state: 'idle' },
     rollback: { state: 'idle' },
@@ -366,7 +366,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'runFailed':
       return { ...state, run: { state: 'failed', problem: action.problem } };
     case 'rollbackAsked':
-      return { ...state, confirm: 'rollback', rollbackRemoves: action.removes };
+      return { ...state, confirm: 'rollback', rollbackPreview: action.preview };
     case 'rollbackStarted':
       return { ...state, rollback: { state: 'running' }, confirm: undefined };
     case 'rollbackFinished':

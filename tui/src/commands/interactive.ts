@@ -86,12 +86,16 @@ export async function runInteractive(io: CommandIO, options: InteractiveOptions 
   return result.exitCode;
 }
 
+/** The app runs a push, or a sync when its journal holds an earlier export's users: it takes the flags of both. */
+const appCommands = ['push', 'sync'] as const;
+
 /**
- * `core-migrate [file] [any push flag]`: the terminal app filled with those settings on a TTY (Enter on each screen
- * and y at the confirmation run what `core-migrate push` with the same flags would), the headless usage otherwise.
+ * `core-migrate [file] [any push or sync flag]`: the terminal app filled with those settings on a TTY (Enter on each
+ * screen and y at the confirmation run what `core-migrate push` (or `sync`) with the same flags would), the headless
+ * usage otherwise.
  */
 export function registerInteractive(program: Command, { io, setExitCode }: CommandContext): void {
-  addSettingOptions(program, 'push', { optionalArgument: true }).action(async (file: string | undefined, flags: Record<string, unknown>) => {
+  addSettingOptions(program, appCommands, { optionalArgument: true }).action(async (file: string | undefined, flags: Record<string, unknown>) => {
     const refusal = apiKeyFlagRefusal(flags);
     const settings = refusal === undefined ? parseSettings(settingsInputOf(flags, file)) : undefined;
     if (settings === undefined || Array.isArray(settings)) {

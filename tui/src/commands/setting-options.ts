@@ -6,10 +6,13 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 /**
  * Adds a command's flags from core-client's table of settings, so every flag is one setting of the run with the
  * same name, help and choices in both faces. `--api-key` is accepted by the parser only to refuse it with a reason.
+ * Several commands' flags (the terminal app runs a push or a sync) are each added once.
  */
-export function addSettingOptions(command: Command, name: SettingCommand, options: { optionalArgument?: boolean } = {}): Command {
+export function addSettingOptions(command: Command, name: SettingCommand | readonly SettingCommand[], options: { optionalArgument?: boolean } = {}): Command {
+  const names: readonly SettingCommand[] = typeof name === 'string' ? [name] : name;
+  const takes = (entry: { commands: readonly SettingCommand[] }): boolean => names.some((one) => entry.commands.includes(one));
   for (const entry of settingFlags) {
-    if (!entry.commands.includes(name)) continue;
+    if (!takes(entry)) continue;
     const fallback = defaultSettings[entry.key];
     switch (entry.kind.type) {
       case 'argument':
@@ -31,7 +34,7 @@ export function addSettingOptions(command: Command, name: SettingCommand, option
         command.option(`${entry.flag} ${entry.value ?? '<value>'}`, entry.help);
     }
   }
-  if (settingFlags.some((entry) => entry.key === 'apiKeyFile' && entry.commands.includes(name))) command.addOption(new Option('--api-key <key>').hideHelp());
+  if (settingFlags.some((entry) => entry.key === 'apiKeyFile' && takes(entry))) command.addOption(new Option('--api-key <key>').hideHelp());
   return command;
 }
 

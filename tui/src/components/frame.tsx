@@ -6,8 +6,8 @@ import { wrapText } from './wrap.js';
 
 /** The lines a frame uses besides its body: the steps, a gap, one message line, the key hints. */
 export const FRAME_LINES = 4;
-/** A long message (an error that names its fix) takes up to this many lines from the body. */
-const MAX_MESSAGE_LINES = 3;
+/** A long message (an error that names its fix, the rollback's question at 60 columns) takes up to this many lines from the body. */
+const MAX_MESSAGE_LINES = 4;
 
 /** The lines the message takes: one, or as many as it wraps to (up to a few). */
 export function messageLines(message: { text: string } | undefined, columns: number): number {

@@ -8,6 +8,8 @@ export interface TableRow {
   value: string | number;
   note?: string;
   tone?: ToneName;
+  /** Shown before the other rows when the table is cut: it decides what the operator does next. */
+  keep?: boolean;
 }
 
 export interface TableProps {
@@ -18,12 +20,28 @@ export interface TableProps {
   maxRows?: number;
 }
 
+/**
+ * The rows that fit in `room` lines, in their order: all of them, or the rows to keep first, then the others, and a
+ * last line naming those left out.
+ */
+export function rowsThatFit(rows: readonly TableRow[], room: number): TableRow[] {
+  if (rows.length <= room) return [...rows];
+  const slots = Math.max(0, room - 1);
+  const chosen = new Set<TableRow>();
+  for (const row of [...rows.filter((row) => row.keep === true), ...rows.filter((row) => row.keep !== true)]) if (chosen.size < slots) chosen.add(row);
+  const left = rows.filter((row) => !chosen.has(row));
+  return [
+    ...rows.filter((row) => chosen.has(row)),
+    { label: '…', value: '', note: `${left.length} more rows: ${left.map((row) => row.label.trim()).join(', ')}` },
+  ];
+}
+
 /** Two aligned columns (label, right-aligned count) and a note that takes the rest of the line. */
 export function Table({ title, rows, columns, maxRows = Number.POSITIVE_INFINITY }: TableProps) {
   const labelWidth = Math.min(Math.max(12, ...rows.map((row) => row.label.length + 2)), Math.max(14, Math.floor(columns * 0.45)));
   const valueWidth = Math.max(5, ...rows.map((row) => (typeof row.value === 'number' ? formatCount(row.value) : row.value).length));
   const room = Math.max(1, maxRows - (title === undefined ? 0 : 1));
-  const shown = rows.length <= room ? rows : [...rows.slice(0, room - 1), { label: '…', value: '', note: `${rows.length - room + 1} more rows` }];
+  const shown = rowsThatFit(rows, room);
   return (
     <Box flexDirection="column" width={columns}>
       {title === undefined ? null : <Text bold>{title}</Text>}

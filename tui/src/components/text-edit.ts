@@ -45,8 +45,9 @@ export function applyTextKey(field: TextEdit, input: string, key: Key, options: 
   if (key.home || (key.ctrl && input === 'a')) return options.masked === true ? undefined : result(characters, 0);
   if (key.end || (key.ctrl && input === 'e')) return options.masked === true ? undefined : result(characters, characters.length);
   if (key.ctrl || key.meta || input.length === 0) return undefined;
-  // A paste may carry the terminal's line endings; a one-line field keeps the text only.
-  const text = options.multiline === true ? input.replace(/\r\n?/g, '\n') : input.replace(/[\r\n]+/g, ' ').trimEnd();
+  // A paste may carry the terminal's line endings; a one-line field keeps the text only. A space typed is text: a
+  // password may hold one.
+  const text = options.multiline === true ? input.replace(/\r\n?/g, '\n') : input.replace(/[\r\n]+$/, '').replace(/[\r\n]+/g, ' ');
   if (text.length === 0) return undefined;
   const inserted = Array.from(text);
   return result([...characters.slice(0, at), ...inserted, ...characters.slice(at)], at + inserted.length);

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { prefixRuleFromOption, signerKeyReminder, type PlanSummary, Secret } from 'core-client';
+import { loginTimeFamilies, prefixRuleFromOption, signerKeyReminder, type PlanSummary, Secret } from 'core-client';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
@@ -18,6 +18,9 @@ export function familyRows(summary: PlanSummary): TableRow[] {
   const rows: TableRow[] = (Object.keys(familyFates) as (keyof typeof familyFates)[])
     .filter((family) => summary.byFamily[family] > 0)
     .map((family) => ({ label: family, value: summary.byFamily[family], note: familyFates[family] }));
+  // With a login-time store, the families the core cannot import wait there: core-migrate checks them itself.
+  for (const parked of loginTimeFamilies(summary))
+    rows.push({ label: parked.label, value: parked.count, note: 'parked: core-migrate checks at first sign-in' });
   for (const group of summary.rejectionsByCode.filter((entry) => entry.code === 'unusableHash' || entry.code === 'unsupportedHashFamily')) {
     rows.push({
       label: group.code === 'unusableHash' ? 'refused: unusable' : 'refused: unsupported',
@@ -158,8 +161,9 @@ function CheckVerdict({ state }: { state: AppState }) {
   if (check.state === 'idle') return null;
   if (check.state === 'running') return <Text>checking the password…</Text>;
   if (check.state === 'failed') return <Tone tone="error">{`✗ ${check.message}`}</Tone>;
+  // Wrapped, never cut: the sentence names the family and, for a parked user, who checks it.
   return (
-    <Text wrap="truncate-end">
+    <Text wrap="wrap">
       <Tone tone={check.value.match ? 'ok' : 'error'}>{check.value.match ? '✓ ' : '✗ '}</Tone>
       {check.value.sentence}
     </Text>
@@ -242,6 +246,9 @@ export const hashesScreen: ScreenSpec = {
     'The signer key is only used here to check passwords: the core must hold the same one.',
     'Prefix rules strip a wrapper before each hash (exact text, or re:<regex>); Enter on a rule removes it.',
     'Check a known account: its email (→ takes the completion) and password, Enter: does it match as it will be imported?',
+    'With a login-time store, the families the core cannot import are parked there, each on its own row: at their first',
+    'sign-in login-migration serve checks the password against the legacy hash (as hash verify does) and creates the',
+    'user. A known account of a parked user is checked the same way here.',
   ],
   Body,
 };

@@ -4,6 +4,7 @@ import { DisabledPolicySchema, EmailLinkPolicySchema, ExistingPolicySchema } fro
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
+import { wrapText } from '../components/wrap.js';
 import type { Draft } from '../app/draft.js';
 import { planCurrent } from '../app/plan-status.js';
 import { type BodyProps, type FieldSpec, type FieldsContext, type ScreenSpec, settingField } from '../app/screen.js';
@@ -123,20 +124,13 @@ function roleFields(state: AppState): FieldSpec[] {
   return list;
 }
 
-/** What the plan found of roles, and what the push gives, as core-client words it. */
-function RolesFound({ state }: { state: AppState }) {
+/** What the plan found of roles, and what the push gives, as core-client words it: the lines shown under the table. */
+function rolesFoundLines(state: AppState): { text: string; muted: boolean }[] {
   const summary = state.plan?.counted?.summary;
-  if (summary === undefined || !planCurrent(state)) return null;
+  if (summary === undefined || !planCurrent(state)) return [];
   const lines = describePlanRoles(summary.roles);
-  if (lines.length === 0) return <Tone tone="muted">No roles found in the records.</Tone>;
-  return (
-    <Box flexDirection="column">
-      <Text>Roles</Text>
-      {lines.map((line) => (
-        <Text key={line} wrap="truncate-end">{`  ${line}`}</Text>
-      ))}
-    </Box>
-  );
+  if (lines.length === 0) return [{ text: 'No roles found in the records.', muted: true }];
+  return [{ text: 'Roles', muted: false }, ...lines.map((line) => ({ text: `  ${line}`, muted: false }))];
 }
 
 /** What a run does with disabled accounts: a sync also takes out of the core those the migration created. */
@@ -158,6 +152,7 @@ function identityRows(state: AppState): TableRow[] {
       label: 'disabled',
       value: identity.disabledSkipped + identity.disabledImported,
       note: disabledWords(state.draft.disabled, state.command),
+      keep: identity.disabledSkipped + identity.disabledImported > 0,
     },
     { label: 'separate accounts', value: identity.separateAccounts, note: 'a linked provider or phone login becomes its own user' },
     ...passwordlessRows(summary),
@@ -170,18 +165,26 @@ function passwordlessRows(summary: PlanSummary): TableRow[] {
   // Rows at 0 are left out: most files have no phone users, and the table shares the screen with the fields.
   const rows: TableRow[] = [];
   const { phone, email } = summary.passwordlessByLogin;
-  if (phone > 0) rows.push({ label: 'phone users', value: phone, note: 'passwordless users: a code by SMS, number in E.164' });
-  if (email > 0) rows.push({ label: 'email-link users', value: email, note: 'passwordless users: a code or link by email' });
+  // They decide the passwordless fields above (and a default region): kept in view when the table is cut.
+  if (phone > 0) rows.push({ label: 'phone users', value: phone, note: 'passwordless users: a code by SMS, number in E.164', keep: true });
+  if (email > 0) rows.push({ label: 'email-link users', value: email, note: 'passwordless users: a code or link by email', keep: true });
   const leftOut = refused('passwordlessLeftOut');
-  if (leftOut > 0) rows.push({ label: 'passwordless left out', value: leftOut, note: 'listed in the report for a reset', tone: 'warning' });
+  if (leftOut > 0) rows.push({ label: 'passwordless left out', value: leftOut, note: 'listed in the report for a reset', tone: 'warning', keep: true });
   const numbers = refused('invalidPhoneNumber') + refused('duplicatePhoneNumber');
   if (numbers > 0)
-    rows.push({ label: 'numbers refused', value: numbers, note: 'unreadable or duplicate: a national number needs the default region', tone: 'warning' });
+    rows.push({
+      label: 'numbers refused',
+      value: numbers,
+      note: 'unreadable or duplicate: a national number needs the default region',
+      tone: 'warning',
+      keep: true,
+    });
   return rows;
 }
 
-function Missing({ state }: { state: AppState }) {
-  if (state.preflight.state !== 'done' || state.preflight.value.support === undefined) return null;
+/** What the core lacks of the identity steps turned on, in one sentence (or nothing). */
+function missingSentence(state: AppState): string | undefined {
+  if (state.preflight.state !== 'done' || state.preflight.value.support === undefined) return undefined;
   const support = state.preflight.value.support;
   const lacks = [
     ...(state.draft.keepIds && !support.mapping ? ['id mapping'] : []),
@@ -190,16 +193,24 @@ function Missing({ state }: { state: AppState }) {
     ...(state.draft.existing === 'skip' && !support.lookup ? ['user lookup'] : []),
     ...(state.draft.roles && state.draft.rolesFrom.trim() !== '' && !support.roles ? ['user roles'] : []),
   ];
-  if (lacks.length === 0) return null;
-  return (
-    <Text wrap="wrap">
-      <Tone tone="warning">{`! The core has no ${lacks.join(', ')}: turn those off here, or the push stops before sending.`}</Tone>
-    </Text>
-  );
+  return lacks.length === 0 ? undefined : `! The core has no ${lacks.join(', ')}: turn those off here, or the push stops before sending.`;
 }
 
+/**
+ * The fields, then the plan's counts in exactly the rows left: what the core lacks first, then the table (its rows
+ * that decide a field kept in view), then the roles found if they still fit.
+ */
 function Body({ state, fields: list, columns, rows }: BodyProps) {
   const table = identityRows(state);
+  const missing = missingSentence(state);
+  const missingLines = missing === undefined ? [] : wrapText(missing, columns);
+  const roles = rolesFoundLines(state);
+  // The intro line, the two gaps and the fields take their rows first.
+  const room = Math.max(0, rows - 3 - list.length - missingLines.length);
+  const tableNeed = 1 + table.length;
+  const tableKept = 2 + table.filter((row) => row.keep === true).length;
+  const tableRows = Math.min(tableNeed, Math.max(room - roles.length, tableKept));
+  const rolesShown = room - tableRows >= roles.length ? roles : [];
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">What a migrated user keeps of who they were.</Text>
@@ -210,10 +221,24 @@ function Body({ state, fields: list, columns, rows }: BodyProps) {
         {table.length === 0 || !planCurrent(state) ? (
           <Tone tone="muted">The plan's counts show here once the file is read.</Tone>
         ) : (
-          <Table title="In this file" rows={table} columns={columns} maxRows={Math.max(2, rows - list.length - 5)} />
+          <Table title="In this file" rows={table} columns={columns} maxRows={tableRows} />
         )}
-        <RolesFound state={state} />
-        <Missing state={state} />
+        {rolesShown.map((line) =>
+          line.muted ? (
+            <Tone key={line.text} tone="muted">
+              {line.text}
+            </Tone>
+          ) : (
+            <Text key={line.text} wrap="truncate-end">
+              {line.text}
+            </Text>
+          ),
+        )}
+        {missingLines.map((line) => (
+          <Tone key={line} tone="warning">
+            {line}
+          </Tone>
+        ))}
       </Box>
     </Box>
   );

@@ -33,7 +33,7 @@ function Body({ state, columns, rows }: BodyProps) {
   const report = state.report;
   if (report === undefined || report.groups.state === 'idle' || report.groups.state === 'running') return <Text>Reading the report…</Text>;
   if (report.groups.state === 'failed') return <Tone tone="error">{`✗ ${report.groups.message}`}</Tone>;
-  const { groups, total } = report.groups.value;
+  const { groups, total, notImported } = report.groups.value;
   if (groups.length === 0) return <Text>Nothing was rejected or failed: every record ended imported, existing or skipped.</Text>;
   const group = groups[report.group] ?? groups[0];
   if (group === undefined) return null;
@@ -41,17 +41,24 @@ function Body({ state, columns, rows }: BodyProps) {
   const page = pageRows(rows);
   const start = Math.min(report.scroll, Math.max(0, lines.length - page));
   const tabs = groups
-    .map((entry, index) => (index === report.group ? `[${entry.code} ${formatCount(entry.count)}]` : `${entry.code} ${formatCount(entry.count)}`))
+    .map((entry, index) => {
+      const tab = `${entry.note ? 'note: ' : ''}${entry.code} ${formatCount(entry.count)}`;
+      return index === report.group ? `[${tab}]` : tab;
+    })
     .join('  ');
   const kept = group.entries.length < group.count ? ` (the first ${formatCount(group.entries.length)} shown; the file holds all)` : '';
+  const notes = total - notImported;
+  // A note is about a record that was imported (or kept): it is listed, never counted as one left out.
+  const headline =
+    `${formatCount(notImported)} records not imported, by reason` + (notes === 0 ? ':' : `; ${formatCount(notes)} note(s) on records that were not refused:`);
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">{`${formatCount(total)} records not imported, by reason:`}</Text>
+      <Text wrap="truncate-end">{headline}</Text>
       <Text wrap="truncate-end">
         <Tone tone="accent">{tabs}</Tone>
       </Text>
       <Text wrap="truncate-end">
-        <Tone tone="muted">{`${group.code}: ${formatCount(group.count)} record(s)${kept}`}</Tone>
+        <Tone tone="muted">{`${group.code}: ${formatCount(group.count)} ${group.note ? 'note(s) on records imported or kept' : 'record(s)'}${kept}`}</Tone>
       </Text>
       {lines.slice(start, start + page).map((line, index) => (
         <Text key={`${start + index}`} wrap="truncate-end">
@@ -104,7 +111,8 @@ export const reportScreen: ScreenSpec = {
   help: [
     'Every record that was not imported, grouped by reason, with where it is in the export, who it is (email, old',
     "id) and why. Before a push it shows what the plan refused; after one, the run's report file (what the core",
-    'failed too). ←/→ changes the reason, ↑/↓ and PgUp/PgDn scroll. Fix the export or a setting and run again.',
+    'failed too), then its notes on records that were imported or kept (note: a separate account, a hash replaced),',
+    'which are not counted as left out. ←/→ changes the reason, ↑/↓ and PgUp/PgDn scroll. Fix and run again.',
   ],
   Body,
 };
