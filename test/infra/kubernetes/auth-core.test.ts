@@ -113,6 +113,15 @@ describe('the core on Kubernetes', () => {
     expect(resources.filter((resource) => resource.type.startsWith('docker:'))).toEqual([]);
   });
 
+  it('declares the same resources during a preview, where the names the provider gives are not known yet', async () => {
+    const config = { ...REHEARSAL, replicas: '2', loginService: 'true', loginServiceImage: 'core-migrate:0.1', loginServiceKey: 'service-key-0123456789' };
+    const update = await runProgram(config);
+    vi.resetModules();
+    const preview = await runProgram(config, undefined, true);
+    const names = (run: typeof update) => run.resources.map((resource) => `${resource.type} ${resource.name}`).sort();
+    expect(names(preview)).toEqual(names(update));
+  });
+
   it('puts every object in the configured namespace', async () => {
     const { resources } = await runProgram({ ...REHEARSAL, kubernetesNamespace: 'auth' });
     const objects = resources.filter((resource) => resource.type.startsWith('kubernetes:'));
