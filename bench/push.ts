@@ -30,7 +30,7 @@ interface Scenario {
   raw?: { inFlight: number; lockedRetryMs?: number };
 }
 
-interface Measured {
+export interface Measured {
   perSecond: number;
   seconds: number;
   operations: number;
@@ -161,7 +161,7 @@ export async function benchPush(options: { quick?: boolean; only?: readonly stri
 }
 
 /** Interleaved rounds (a neighbour's burst should not decide a figure); the best of each contender is kept. */
-async function bestOfRounds(
+export async function bestOfRounds(
   contenders: readonly { name: string; run: () => Promise<Measured> }[],
   rounds: number,
   reset: () => Promise<void>,
@@ -178,7 +178,7 @@ async function bestOfRounds(
   return best;
 }
 
-function importOperations(tag: string, count: number): ImportOperation[] {
+export function importOperations(tag: string, count: number): ImportOperation[] {
   const operations: ImportOperation[] = [];
   for (let line = 1; line <= count; line += 1) {
     const email = `${tag}-user${line}@example.com`;
@@ -201,7 +201,7 @@ async function* recordsOf(operations: Iterable<ImportOperation>): AsyncGenerator
 }
 
 /** The engine, journal and report included, pushing `operations` to `urls` to the end. */
-async function enginePush(urls: string[], operations: ImportOperation[], journalPath: string, limits: ConcurrencyLimits): Promise<Measured> {
+export async function enginePush(urls: string[], operations: ImportOperation[], journalPath: string, limits: ConcurrencyLimits): Promise<Measured> {
   const client = new CoreClient({ baseUrl: urls, apiKey: new Secret(BENCH_API_KEY), connections: defaultConcurrencyLimits.max });
   const limitsSeen: number[] = [];
   try {

@@ -5,6 +5,7 @@ import { benchRealCore } from './real-core.js';
 import { benchRealCorePaired } from './real-core-paired.js';
 import { benchRealCoreLoginTime } from './real-core-login-time.js';
 import { benchRealCoreTunings } from './real-core-tunings.js';
+import { benchServiceSpread } from './service-spread.js';
 import { benchStartup } from './startup.js';
 import { benchIdentity } from './identity.js';
 import { benchLegacyHashes } from './legacy-hashes.js';
@@ -22,6 +23,7 @@ const parts: [string, () => Promise<unknown>][] = [
   ['startup', () => benchStartup()],
   ['plan', () => benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3))],
   ['push', () => benchPush({ quick })],
+  ['service-spread', () => benchServiceSpread({ quick })],
   ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000, sweepRounds: 1, pairs: 2 } : {})],
   ['real-core-paired', () => benchRealCorePaired(quick ? { seconds: 4, holding: 2_000 } : {})],
   ['real-core-tunings', () => benchRealCoreTunings(quick ? { pairs: 1, seconds: 4 } : {})],

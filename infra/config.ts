@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { CONFIG_NAMESPACE, imageReference, setCommand, wholeNumber, type ImageKey } from './config-terms.js';
 import { formatImageReference, parseImageReference } from './image-reference.js';
+import { KUBERNETES_KEYS, targetProblems } from './kubernetes/config-keys.js';
 
-/** The stack config namespace: `pulumi config set` without a prefix writes here, because it is the project name. */
-export const CONFIG_NAMESPACE = 'core-migrate';
+export { CONFIG_NAMESPACE, setCommand } from './config-terms.js';
 
 export const CORE_PORT = 3567;
 /** The login-time migration service's port, inside its container and by default on the host: the one after the core's. */
@@ -22,44 +23,20 @@ const API_KEY_PATTERN = /^[A-Za-z0-9=-]{20,}$/;
 const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const REGISTRY_ADDRESS_PATTERN = /^[A-Za-z0-9.-]+(?::\d+)?$/;
 
-/** How to fix a key, as the exact command an operator types (secrets always with --secret). */
-export function setCommand(key: string, placeholder: string, secret = false): string {
-  return `pulumi config set${secret ? ' --secret' : ''} ${CONFIG_NAMESPACE}:${key} ${placeholder}`;
-}
-
 const apiKeyFix = `run \`${setCommand('apiKey', '<key>', true)}\` with at least 20 characters of A-Z a-z 0-9 = - (for example the output of \`openssl rand -hex 24\`)`;
-
-/** A whole number as `pulumi config` stores it (text), within bounds; one sentence for every way it can be wrong. */
-function wholeNumber(min: number, max: number, error: string) {
-  return z.string().regex(/^\d+$/, { error }).transform(Number).pipe(z.number().int().min(min, { error }).max(max, { error }));
-}
-
-type ImageKey = 'image' | 'postgresImage' | 'loginServiceImage';
-
-/** An image reference, tagged or pinned by digest; the sentence says which part is wrong. */
-function imageReference(key: ImageKey, example: string) {
-  return z.string().superRefine((value, context) => {
-    const parsed = parseImageReference(value);
-    if (parsed === 'notAReference') {
-      context.addIssue({
-        code: 'custom',
-        message: `${CONFIG_NAMESPACE}:${key} is not an image reference: run \`${setCommand(key, example)}\` (registry/repository:tag), or pin it: \`${setCommand(key, `${example}@sha256:<digest>`)}\`.`,
-      });
-    } else if (parsed === 'badDigest') {
-      context.addIssue({
-        code: 'custom',
-        message: `${CONFIG_NAMESPACE}:${key} has a digest that is not sha256: and 64 lowercase hex digits: copy it whole from the Digest: line of \`docker buildx imagetools inspect <image>\`.`,
-      });
-    }
-  });
-}
 
 /**
  * Every value arrives as the string `pulumi config` stored (or undefined), so each field parses text.
- * Messages name the key and the fix but never the value: apiKey, signerKey and registryPassword are secrets.
+ * Messages name the key and the fix but never the value: the keys of SECRET_KEYS are secrets.
  */
 export const StackConfigSchema = z
   .object({
+    /** Where the core runs: containers on one Docker engine, or a Deployment on a Kubernetes cluster. */
+    target: z
+      .enum(['docker', 'kubernetes'], {
+        error: `${CONFIG_NAMESPACE}:target must be docker or kubernetes: run \`${setCommand('target', 'kubernetes')}\` for a cluster (the provider reads kubernetes:* and the kubeconfig), or \`pulumi config rm ${CONFIG_NAMESPACE}:target\` for one Docker engine.`,
+      })
+      .default('docker'),
     apiKey: z.string({ error: `${CONFIG_NAMESPACE}:apiKey is not set: ${apiKeyFix}.` }).regex(API_KEY_PATTERN, {
       error: `${CONFIG_NAMESPACE}:apiKey is not a key the core accepts (the core refuses to start with it): ${apiKeyFix}.`,
     }),
@@ -141,6 +118,7 @@ export const StackConfigSchema = z
         error: `${CONFIG_NAMESPACE}:loginServiceStoreUrl must be a postgresql:// URL: run \`${setCommand('loginServiceStoreUrl', 'postgresql://<user>:<password>@<host>/<database>', true)}\`, or \`pulumi config rm ${CONFIG_NAMESPACE}:loginServiceStoreUrl\` for the SQLite store on a volume.`,
       })
       .optional(),
+    ...KUBERNETES_KEYS,
   })
   .superRefine(
     (config, context) => {
@@ -156,7 +134,14 @@ export type Database = StackConfig['database'];
 export const STACK_CONFIG_KEYS = Object.keys(StackConfigSchema.shape) as StackConfigKey[];
 
 /** Read with getSecret, so they reach the program as Pulumi secrets and never as plain variables. */
-export const SECRET_KEYS = ['apiKey', 'signerKey', 'registryPassword', 'loginServiceKey', 'loginServiceStoreUrl'] as const satisfies readonly StackConfigKey[];
+export const SECRET_KEYS = [
+  'apiKey',
+  'signerKey',
+  'registryPassword',
+  'loginServiceKey',
+  'loginServiceStoreUrl',
+  'databaseUrl',
+] as const satisfies readonly StackConfigKey[];
 export type SecretKey = (typeof SECRET_KEYS)[number];
 export type PlainStackConfig = Omit<StackConfig, SecretKey>;
 export type PlainKey = keyof PlainStackConfig;
@@ -166,11 +151,18 @@ export function isSecretKey(key: StackConfigKey): key is SecretKey {
   return (SECRET_KEYS as readonly string[]).includes(key);
 }
 
-/** Why `replicas` cannot be used as configured, or undefined; the component asks the same question. */
-export function replicasProblem(config: Pick<StackConfig, 'replicas' | 'database' | 'hostPort'>): string | undefined {
+/** Several cores need one database to share: on either target, and asked again by each target's component. */
+export function sharedDatabaseProblem(config: Pick<StackConfig, 'replicas' | 'database'>): string | undefined {
   if (config.replicas > 1 && config.database === 'memory') {
     return `${CONFIG_NAMESPACE}:replicas is ${config.replicas} but database is memory: each core would keep its own users in memory, so a push spread over them would scatter the users. Run \`${setCommand('database', 'postgresql')}\` to share one database, or \`${setCommand('replicas', '1')}\`.`;
   }
+  return undefined;
+}
+
+/** Why `replicas` cannot be used as configured on Docker, or undefined; the component asks the same question. */
+export function replicasProblem(config: Pick<StackConfig, 'replicas' | 'database' | 'hostPort'>): string | undefined {
+  const shared = sharedDatabaseProblem(config);
+  if (shared !== undefined) return shared;
   const lastPort = config.hostPort + config.replicas - 1;
   if (lastPort > 65535) {
     return `${CONFIG_NAMESPACE}:replicas is ${config.replicas} from hostPort ${config.hostPort}, which would publish ports up to ${lastPort}: run \`${setCommand('hostPort', String(65536 - config.replicas))}\` or lower.`;
@@ -179,6 +171,15 @@ export function replicasProblem(config: Pick<StackConfig, 'replicas' | 'database
 }
 
 function crossKeyProblems(config: StackConfig): string[] {
+  // On Kubernetes the cores share one Service address: no ports follow hostPort or coreUrl's.
+  const problems = config.target === 'docker' ? dockerPortProblems(config) : [];
+  const shared = sharedDatabaseProblem(config);
+  if (config.target === 'kubernetes' && shared !== undefined) problems.push(shared);
+  problems.push(...loginServiceProblems(config), ...targetProblems(config), ...registryProblems(config));
+  return problems;
+}
+
+function dockerPortProblems(config: StackConfig): string[] {
   const problems: string[] = [];
   const replicas = replicasProblem(config);
   if (replicas !== undefined) problems.push(replicas);
@@ -194,7 +195,17 @@ function crossKeyProblems(config: StackConfig): string[] {
       );
     }
   }
-  problems.push(...loginServiceProblems(config));
+  const lastCorePort = config.hostPort + config.replicas - 1;
+  if (config.loginService && config.loginServicePort >= config.hostPort && config.loginServicePort <= lastCorePort) {
+    problems.push(
+      `${CONFIG_NAMESPACE}:loginServicePort ${config.loginServicePort} is a port of the cores (${config.hostPort}–${lastCorePort}): run \`${setCommand('loginServicePort', String(lastCorePort + 1))}\`.`,
+    );
+  }
+  return problems;
+}
+
+function registryProblems(config: StackConfig): string[] {
+  const problems: string[] = [];
   const registry = { registryAddress: config.registryAddress, registryUsername: config.registryUsername, registryPassword: config.registryPassword };
   const missing = Object.entries(registry)
     .filter(([, value]) => value === undefined)
@@ -218,12 +229,6 @@ function loginServiceProblems(config: StackConfig): string[] {
   if (config.loginServiceKey === undefined) {
     problems.push(
       `${CONFIG_NAMESPACE}:loginService is true but loginServiceKey is not set: run \`${setCommand('loginServiceKey', '<key>', true)}\` (the key the backend sends; not the core's).`,
-    );
-  }
-  const lastCorePort = config.hostPort + config.replicas - 1;
-  if (config.loginServicePort >= config.hostPort && config.loginServicePort <= lastCorePort) {
-    problems.push(
-      `${CONFIG_NAMESPACE}:loginServicePort ${config.loginServicePort} is a port of the cores (${config.hostPort}–${lastCorePort}): run \`${setCommand('loginServicePort', String(lastCorePort + 1))}\`.`,
     );
   }
   return problems;
@@ -260,14 +265,14 @@ export function readStackConfig(source: StackConfigSource): StackConfig | StackC
 }
 
 /** What an operator should know about a valid config before the update goes ahead. */
-export function configWarnings(config: PlainStackConfig): string[] {
+export function configWarnings(config: PlainStackConfig & { databaseUrl?: unknown }): string[] {
   const warnings: string[] = [];
   if (config.database === 'memory') {
     warnings.push(
       `${CONFIG_NAMESPACE}:database is memory: the core keeps its users in memory and loses every imported user when the container restarts. Use it for rehearsals only; set \`${setCommand('database', 'postgresql')}\` for anything real.`,
     );
   }
-  if (!isLoopback(config.bindAddress)) {
+  if (config.target === 'docker' && !isLoopback(config.bindAddress)) {
     warnings.push(
       `${CONFIG_NAMESPACE}:bindAddress is ${config.bindAddress}: the core's ports from ${config.hostPort} are reachable beyond this host, guarded only by the api-key. Keep it only if that is what you want; \`${setCommand('bindAddress', DEFAULT_BIND_ADDRESS)}\` keeps them local.`,
     );
@@ -278,7 +283,8 @@ export function configWarnings(config: PlainStackConfig): string[] {
     const loginService = unpinnedImageWarning('loginServiceImage', config.loginServiceImage);
     if (loginService !== undefined) warnings.push(loginService);
   }
-  if (config.database === 'postgresql') {
+  // An external database (Kubernetes' databaseUrl) runs no PostgreSQL image of this stack's.
+  if (config.database === 'postgresql' && config.databaseUrl === undefined) {
     const postgres = unpinnedImageWarning('postgresImage', config.postgresImage);
     if (postgres !== undefined) warnings.push(postgres);
   }

@@ -1,8 +1,8 @@
 import * as pulumi from '@pulumi/pulumi';
-import { AuthCore, dockerEngineSettings } from './auth-core.js';
-import { CONFIG_NAMESPACE, CORE_PORT, StackConfigError, configWarnings } from './config.js';
+import { CONFIG_NAMESPACE, StackConfigError, configWarnings } from './config.js';
+import { dockerProgram } from './docker-program.js';
+import { kubernetesProgram } from './kubernetes/program.js';
 import { loadStackConfig } from './load-config.js';
-import { LoginMigrationService } from './login-service.js';
 
 // Awaited before any resource is declared: a config that cannot work stops here with its sentences.
 const config = await loadStackConfig(new pulumi.Config(CONFIG_NAMESPACE));
@@ -12,49 +12,25 @@ if (config instanceof StackConfigError) {
 }
 for (const warning of configWarnings(config)) void pulumi.log.warn(warning);
 
-const core = new AuthCore('auth-core', {
-  image: config.image,
-  apiKey: config.apiKey,
-  signerKey: config.signerKey,
-  hostPort: config.hostPort,
-  bindAddress: config.bindAddress,
-  database: config.database,
-  postgresImage: config.postgresImage,
-  replicas: config.replicas,
-  coreUrl: config.coreUrl,
-  protectDatabase: config.protectDatabase,
-  registry:
-    config.registryAddress === undefined || config.registryUsername === undefined || config.registryPassword === undefined
-      ? undefined
-      : { address: config.registryAddress, username: config.registryUsername, password: config.registryPassword },
-  dockerEngine: dockerEngineSettings(new pulumi.Config('docker')),
-});
-
-// The login-time migration service, when asked for: beside the first core, on its network, reaching it by name.
-const firstCore = core.coreContainers[0];
-const loginService =
-  config.loginService && config.loginServiceImage !== undefined && config.loginServiceKey !== undefined && firstCore !== undefined
-    ? new LoginMigrationService('login-migration', {
-        image: config.loginServiceImage,
-        serviceKey: config.loginServiceKey,
-        coreApiKey: config.apiKey,
-        coreUrl: pulumi.interpolate`http://${firstCore.name}:${CORE_PORT}`,
-        networkName: core.network.name,
-        bindAddress: config.bindAddress,
-        hostPort: config.loginServicePort,
-        storeUrl: config.loginServiceStoreUrl,
-        protectStore: config.protectDatabase,
-        dependsOn: [firstCore],
-      })
-    : undefined;
+const docker = config.target === 'docker' ? dockerProgram(config) : undefined;
+const kubernetes = config.target === 'kubernetes' ? kubernetesProgram(config) : undefined;
+const outputs = (docker ?? kubernetes)?.outputs;
+if (outputs === undefined) throw new Error(`No program for target ${config.target}; this is a bug in infra/.`);
 
 // The outputs core-client's connection step reads (`pulumi stack output --json --show-secrets`), typed by its schema.
-export const { coreUrl, coreUrls, apiKey, signerKeyConfigured, database } = core.outputs;
-// For the operator: `docker logs <name>`, and the volume to remove by hand once it is really to go.
-export const coreContainerNames = pulumi.all(core.coreContainers.map((container) => container.name));
-export const coreContainerName = coreContainerNames.apply((names) => names[0]);
-export const databaseVolume = core.databaseVolume?.name;
-// Where the backend asks at sign-in (with the service's key), the container's name, and the SQLite store's volume.
-export const loginServiceUrl = loginService?.url;
-export const loginServiceContainerName = loginService?.container.name;
-export const loginStoreVolume = loginService?.storeVolume?.name;
+export const { coreUrl, coreUrls, apiKey, signerKeyConfigured, database } = outputs;
+// Docker, for the operator: `docker logs <name>`, and the volume to remove by hand once it is really to go.
+export const coreContainerNames = docker?.coreContainerNames;
+export const coreContainerName = docker?.coreContainerName;
+export const databaseVolume = docker?.databaseVolume;
+// Kubernetes, for the operator: `kubectl logs deployment/<name>`, the port-forward that reaches the Service, the claim.
+export const coreServiceName = kubernetes?.coreServiceName;
+export const coreDeploymentName = kubernetes?.coreDeploymentName;
+export const portForwardCommand = kubernetes?.portForwardCommand;
+export const databaseClaim = kubernetes?.databaseClaim;
+// Where the backend asks at sign-in (with the service's key), and where the SQLite store is kept.
+export const loginServiceUrl = docker?.loginServiceUrl ?? kubernetes?.loginServiceUrl;
+export const loginServiceContainerName = docker?.loginServiceContainerName;
+export const loginStoreVolume = docker?.loginStoreVolume;
+export const loginServiceName = kubernetes?.loginServiceName;
+export const loginStoreClaim = kubernetes?.loginStoreClaim;

@@ -21,8 +21,9 @@ const pinned = { ...minimal, image: `registry.example/auth-core:9.3@${DIGEST}`, 
 const registry = { registryAddress: 'registry.example:5000', registryUsername: 'deploy', registryPassword: 'registry-password-1' };
 
 describe('readStackConfig', () => {
-  it('fills the defaults: one core on port 3567 on loopback, protected PostgreSQL, no signer key, no registry', () => {
+  it('fills the defaults: the Docker target, one core on port 3567 on loopback, protected PostgreSQL, no signer key, no registry', () => {
     expect(read(minimal)).toEqual({
+      target: 'docker',
       apiKey: VALID_API_KEY,
       image: 'registry.example/auth-core:9.3',
       hostPort: 3567,
@@ -39,6 +40,7 @@ describe('readStackConfig', () => {
   it('accepts every key set explicitly, and treats empty values as unset', () => {
     expect(read({ ...minimal, signerKey: SIGNER_KEY, hostPort: '13567', bindAddress: '0.0.0.0', database: 'memory', coreUrl: '' })).toEqual({
       ...minimal,
+      target: 'docker',
       signerKey: SIGNER_KEY,
       hostPort: 13567,
       bindAddress: '0.0.0.0',

@@ -1,7 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { byType, installMocks, onlyOne, valueOf } from './support/pulumi-mocks.js';
-import { API_KEY, CONTAINER, CORE_IMAGE, REMOTE_IMAGE, VOLUME, nameInUrn, runProgram } from './support/run-program.js';
+import { API_KEY, CONTAINER, CORE_IMAGE, REMOTE_IMAGE, VOLUME, exported, nameInUrn, runProgram } from './support/run-program.js';
 
 beforeEach(() => {
   vi.resetModules();
@@ -36,7 +36,11 @@ describe('replicas', () => {
     const { program } = await runProgram({ apiKey: API_KEY, image: CORE_IMAGE, replicas: '3' });
     expect(await valueOf(program.coreUrls)).toEqual(['http://127.0.0.1:3567', 'http://127.0.0.1:3568', 'http://127.0.0.1:3569']);
     expect(await valueOf(program.coreUrl)).toBe('http://127.0.0.1:3567');
-    expect(await valueOf(program.coreContainerNames)).toEqual(['auth-core-core-mock', 'auth-core-core-2-mock', 'auth-core-core-3-mock']);
+    expect(await valueOf(exported(program.coreContainerNames, 'coreContainerNames'))).toEqual([
+      'auth-core-core-mock',
+      'auth-core-core-2-mock',
+      'auth-core-core-3-mock',
+    ]);
   });
 
   it('is refused with the memory database before any resource, in a sentence', async () => {

@@ -7,6 +7,8 @@ export interface RegisteredResource {
   inputs: Record<string, unknown>;
   /** Input properties that were serialised as Pulumi secrets (so they are encrypted in state). */
   secretInputs: string[];
+  /** Every string anywhere in the inputs that is not inside a Pulumi secret: what state would hold in plain text. */
+  plainText: string[];
   additionalSecretOutputs: string[];
   /** The resource options the engine acts on, as the request carries them. */
   options: {
@@ -52,8 +54,18 @@ function mockedState(type: string, name: string, inputs: Record<string, unknown>
     case 'docker:index/container:Container':
       return { name: `${name}-mock`, ...inputs };
     default:
-      return inputs;
+      return type.startsWith('kubernetes:') ? kubernetesState(name, inputs) : inputs;
   }
+}
+
+/** As the Kubernetes provider answers: an object it auto-names gets a name, and one without a namespace the provider's. */
+function kubernetesState(name: string, inputs: Record<string, unknown>): Record<string, unknown> {
+  const metadata = isRecord(inputs['metadata']) ? inputs['metadata'] : {};
+  return { ...inputs, metadata: { name: `${name}-mock`, namespace: 'default', ...metadata } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -101,6 +113,7 @@ export async function installMocks(
       secretInputs: Object.entries(raw)
         .filter(([, value]) => pulumi.runtime.isRpcSecret(value))
         .map(([key]) => key),
+      plainText: plainStrings(raw),
       additionalSecretOutputs: request.getAdditionalsecretoutputsList(),
       options: {
         deleteBeforeReplace: request.getDeletebeforereplace(),
@@ -132,12 +145,26 @@ export async function installMocks(
   return { resources, settled };
 }
 
+/** The strings of a serialised value, walking objects and arrays to the leaves and skipping what travels as a secret. */
+function plainStrings(value: unknown): string[] {
+  if (pulumi.runtime.isRpcSecret(value)) return [];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(plainStrings);
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, entry]) => [key, ...plainStrings(entry)]);
+  return [];
+}
+
 export function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply((value) => resolve(value)));
 }
 
 export function byType(resources: RegisteredResource[], type: string): RegisteredResource[] {
   return resources.filter((resource) => resource.type === type);
+}
+
+/** The name the mocked Kubernetes provider gave the one resource of this type and Pulumi name. */
+export function nameOfType(resources: RegisteredResource[], type: string, name: string): string {
+  return `${onlyOne(byType(resources, type), name).name}-mock`;
 }
 
 export function onlyOne(resources: RegisteredResource[], name: string): RegisteredResource {

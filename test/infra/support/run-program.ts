@@ -41,7 +41,7 @@ export async function runProgram(
   });
   try {
     const program = await import('../../../infra/index.js');
-    await valueOf(program.coreContainerName);
+    await valueOf(program.coreUrl);
     await settled();
     return { program, resources, warnings };
   } finally {
@@ -63,4 +63,10 @@ export async function stackOutputs(program: ProgramModule): Promise<Record<strin
 export function nameInUrn(reference: string, isProviderReference = false): string {
   const parts = reference.split('::');
   return parts.at(isProviderReference ? -2 : -1) ?? '';
+}
+
+/** An export the test expects this target to have. */
+export function exported<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new Error(`expected the program to export ${name}`);
+  return value;
 }
