@@ -1,8 +1,17 @@
 import { Option, type Command } from 'commander';
-import { isWaitingStoreError, migrateAtLogin, openLoginMigration } from 'core-client/login-time';
+import {
+  isWaitingStoreError,
+  migrateAtLogin,
+  openLoginMigration,
+  openOldSystemVerifier,
+  OldSystemSettingsProblem,
+  readOldSystemSettings,
+  type OldSystemVerifier,
+} from 'core-client/login-time';
 import { clientOf, connectionOf, connectionWarnings } from 'core-client/run';
 import { parseSettings, Problem, settingProblem } from 'core-client/settings';
 import { resolve } from 'node:path';
+import type { CommandIO } from '../io.js';
 import type { RegisterCommand } from './index.js';
 import { registerLoginMigrationServe, type OpenLoginMigration } from './login-migration-serve.js';
 import { registerLoginMigrationStatus } from './login-migration-status.js';
@@ -34,23 +43,38 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
   for (const warning of await connectionWarnings(settings, connection.coreUrls, io.cwd)) io.stderr.write(`${warning}\n`);
   const client = clientOf(connection, { giveUpAfter: settings.giveUpAfter ?? SIGN_IN_GIVE_UP_AFTER_SECONDS });
   if (client instanceof Problem) return client;
+  const oldSystem = await oldSystemOf(settings.verifyWith, io);
+  if (oldSystem instanceof OldSystemSettingsProblem) {
+    await client.close();
+    return oldSystem;
+  }
   const storeFlag = typeof flags['store'] === 'string' ? flags['store'] : '';
   const store = /^postgres(ql)?:\/\//i.test(storeFlag) ? storeFlag : resolve(io.cwd, storeFlag);
   try {
-    const login = await openLoginMigration({ store, core: client, verify });
+    const login = await openLoginMigration({ store, core: client, verify, ...(oldSystem !== undefined && { oldSystem }) });
     return {
       migrate: (attempt) => migrateAtLogin(login, attempt),
       close: async () => {
         await login.close();
+        await oldSystem?.close();
         await client.close();
       },
     };
   } catch (error) {
+    await oldSystem?.close();
     await client.close();
     if (!isWaitingStoreError(error)) throw error;
     return settingProblem('loginTimeStoreUnusable', 'loginTime', `--store ${storeFlag}: ${error.message}`);
   }
 };
+
+/** The old system `--verify-with` names, its secrets read now; none without the flag. */
+async function oldSystemOf(path: string | undefined, io: CommandIO): Promise<OldSystemVerifier | OldSystemSettingsProblem | undefined> {
+  if (path === undefined) return undefined;
+  const settings = await readOldSystemSettings(path, io.cwd);
+  if (settings instanceof OldSystemSettingsProblem) return settings;
+  return openOldSystemVerifier(settings, { cwd: io.cwd, env: io.env });
+}
 
 /** `login-migration`: `serve` (the service a backend asks at sign-in) and `status` (how the migration stands). */
 export const registerLoginMigration: RegisterCommand = (loginMigration: Command, context) => {
