@@ -106,4 +106,12 @@ describe('core-migrate plan/push --login-time --verify-with park the password us
     // The service the push prints to start serves the same old system.
     expect(run.stderr + run.stdout).toContain('--verify-with');
   });
+
+  it('login-migration serve refuses an old system whose secret cannot be read, before listening, without a secret printed', async () => {
+    const serve = ['login-migration', 'serve', '--store', 'waiting.sqlite', '--core', core.url, '--port', '0', '--verify-with', 'old-system.json'];
+    const unset = await runCli(serve, dir, { LOGIN_MIGRATION_SERVICE_KEY: 'service-key-0123456789abcdef' });
+    expect(unset.exitCode).toBe(2);
+    expect(unset.stderr).toMatch(/--verify-with: the old backend token is read from OLD_BACKEND_TOKEN, which is not set/);
+    expect(unset.stdout).not.toContain('listening');
+  });
 });
