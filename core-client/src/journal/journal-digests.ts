@@ -80,5 +80,7 @@ function keyedDigest(key: string, text: string): string {
 
 /** What a parked user's digest covers: all the store holds of it, so a changed record is parked again. */
 function bodyOf(operation: ImportOperation | LoginTimeWait): unknown {
-  return operation.kind === 'loginTimeWait' ? { email: operation.email, legacyHash: operation.legacyHash, identity: operation.identity } : operation.body;
+  if (operation.kind !== 'loginTimeWait') return operation.body;
+  const { email, identity } = operation;
+  return 'oldSystem' in operation ? { email, oldSystem: operation.oldSystem, identity } : { email, legacyHash: operation.legacyHash, identity };
 }

@@ -89,6 +89,8 @@ export class Journal {
   readonly #progress = new Map<string, StepProgress>();
   /** Users the loaded lines record as created by this migration (imported, or third-party created): distinct operations. */
   #createdUsers = 0;
+  /** Users (by operation and digest) the journal as loaded parked for a login-time migration: a sync compares with them. */
+  parkedUsers = 0;
   #appended = 0;
   #tornLineDropped = false;
   /** What the migration last brought over, per account (state lines). */
@@ -251,6 +253,7 @@ export class Journal {
       const before = this.#done.positionOf(doneKey);
       if (before === undefined || !createdHere(journalledOutcomes[before.position])) this.#createdUsers += 1;
     }
+    if (entry.o === 'parked' && this.#done.positionOf(doneKey) === undefined) this.parkedUsers += 1;
     this.#done.recordLatest(doneKey, { position: outcomeIndex.get(entry.o) ?? 0, source: 0 });
     if (entry.o === 'rejectedByCore') this.#refusals.set(doneKey, entry.r ?? 'refused by the core');
     else this.#refusals.delete(doneKey);

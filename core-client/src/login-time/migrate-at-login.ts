@@ -5,6 +5,8 @@ import { verifyLegacyPassword, type LegacyVerification } from '../hashes/legacy/
 import type { Secret } from '../secret.js';
 import { runArrivalSteps, type ArrivalClient } from './arrival-steps.js';
 import type { LoginMigrationAnswer } from './login-answer.js';
+import type { OldSystemVerifier, PasswordVerdict } from './old-system/old-system-verifier.js';
+import { optional } from '../optional.js';
 import { openWaitingStore } from './store/open-store.js';
 import { DEFAULT_CLAIM_LEASE_MS, isWaitingStoreError, type WaitingStore, type WaitingStoreError } from './store/waiting-store.js';
 import type { StoredWaitingUser } from './store/waiting-user.js';
@@ -22,6 +24,11 @@ export interface LoginMigrationOptions {
   core: LoginCoreClient;
   /** Default `verifyLegacyPassword`, in this thread (its costly work runs in libuv's pool or in slices). */
   verify?: LegacyVerifier;
+  /**
+   * The old system asked for the users parked without a usable hash (`--verify-with`); it stays the caller's. A user
+   * parked for another old system, or without one given, is answered "try later" (`oldSystemNotSet`).
+   */
+  oldSystem?: OldSystemVerifier;
   /** How long a sign-in holds a user it is creating before another may take it over (its process crashed). Default 60 s. */
   claimLeaseMs?: number;
   /** How long a sign-in waits for another sign-in of the same user, in flight at the same moment, to finish it. Default 10 s. */
@@ -37,6 +44,7 @@ export interface LoginMigration {
   readonly store: WaitingStore;
   readonly core: LoginCoreClient;
   readonly verify: LegacyVerifier;
+  readonly oldSystem: OldSystemVerifier | undefined;
   readonly claimLeaseMs: number;
   readonly concurrentWaitMs: number;
   readonly retryAfterSeconds: number;
@@ -54,6 +62,7 @@ export async function openLoginMigration(options: LoginMigrationOptions): Promis
     store,
     core: options.core,
     verify: options.verify ?? ((password, hash) => verifyLegacyPassword(password, hash)),
+    oldSystem: options.oldSystem,
     claimLeaseMs: options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS,
     concurrentWaitMs: options.concurrentWaitMs ?? 10_000,
     retryAfterSeconds: options.retryAfterSeconds ?? 5,
@@ -64,7 +73,7 @@ export async function openLoginMigration(options: LoginMigrationOptions): Promis
 
 /**
  * One sign-in the core refused (`WRONG_CREDENTIALS_ERROR`), asked again of the waiting store: a user still waiting
- * whose password matches its legacy hash is created in the core from that password (`POST /recipe/signup`, the core
+ * whose password matches its legacy hash (or that the old system says is right) is created in the core from that password (`POST /recipe/signup`, the core
  * hashes it), gets its identity steps, and is marked migrated. Two sign-ins of one user at the same moment (in one
  * process or several sharing a PostgreSQL store) create it once: the store's claim is atomic, and the other waits for
  * the first. The password is only passed to the verifier and the core: never stored, logged or put in an error.
@@ -75,9 +84,9 @@ export async function migrateAtLogin(login: LoginMigration, attempt: { email: st
     const user = await login.store.find(email);
     if (user === undefined) return { outcome: 'notWaiting' };
     if (user.state === 'migrated') return await alreadyMigrated(login, user, attempt.password);
-    const verification = await login.verify(attempt.password, user.legacyHash);
-    // A hash that cannot be checked (the plan parks none) cannot let anyone in.
-    if (verification.outcome !== 'match') return { outcome: 'wrongCredentials' };
+    const verdict = await checkPassword(login, user, attempt.password);
+    if (verdict.outcome === 'wrong') return { outcome: 'wrongCredentials' };
+    if (verdict.outcome === 'tryLater') return { ...tryLater(login, verdict.reason), ...optional('retryAfterSeconds', verdict.retryAfterSeconds) };
     return await arrive(login, email, attempt.password);
   } catch (error) {
     if (isWaitingStoreError(error)) {
@@ -89,8 +98,28 @@ export async function migrateAtLogin(login: LoginMigration, attempt: { email: st
   }
 }
 
-function tryLater(login: LoginMigration, reason: 'coreUnreachable' | 'storeUnavailable' | 'busy'): LoginMigrationAnswer {
+type TryLaterReason = Extract<LoginMigrationAnswer, { outcome: 'tryLater' }>['reason'];
+
+function tryLater(login: LoginMigration, reason: TryLaterReason): LoginMigrationAnswer {
   return { outcome: 'tryLater', reason, retryAfterSeconds: login.retryAfterSeconds };
+}
+
+/**
+ * The one question both kinds of verifier answer: is this the user's password? Its legacy hash is checked here; a
+ * user parked without one is asked of the old system it was parked for.
+ */
+async function checkPassword(
+  login: LoginMigration,
+  user: StoredWaitingUser,
+  password: Secret,
+): Promise<PasswordVerdict | { outcome: 'tryLater'; reason: 'oldSystemNotSet'; retryAfterSeconds?: number }> {
+  if ('oldSystem' in user) {
+    if (login.oldSystem?.kind !== user.oldSystem) return { outcome: 'tryLater', reason: 'oldSystemNotSet' };
+    return login.oldSystem.check({ email: user.email, password });
+  }
+  const verification = await login.verify(password, user.legacyHash);
+  // A hash that cannot be checked (the plan parks none) cannot let anyone in.
+  return { outcome: verification.outcome === 'match' ? 'right' : 'wrong' };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { OldSystemKindSchema, type OldSystemKind } from '../choices.js';
 import { legacyHashFamilyLabel, LegacyHashFamilySchema } from '../hashes/legacy/registry.js';
 import type { PlanSummary } from './summary.js';
 
@@ -11,10 +12,27 @@ export function loginTimeFamilies(summary: Pick<PlanSummary, 'loginTime'>): { fa
     });
 }
 
-/** The families of the users parked for their first login, most first: "Django PBKDF2-SHA256 (400), phpass (WordPress, phpBB) (12)". */
+/** How each kind of old system is named where the plan says who asks it. */
+const oldSystemLabels: Record<OldSystemKind, string> = {
+  firebase: 'Firebase',
+  cognito: 'AWS Cognito',
+  openid: 'the OpenID token endpoint',
+  http: "the old backend's endpoint",
+};
+
+/**
+ * How the users parked for their first login will be checked, most first: "Django PBKDF2-SHA256 (400), asked of AWS
+ * Cognito (120), phpass (WordPress, phpBB) (12)".
+ */
 export function describeLoginTimeFamilies(summary: Pick<PlanSummary, 'loginTime'>): string {
-  return loginTimeFamilies(summary)
-    .map(({ label, count }) => `${label} (${count})`)
+  const families = loginTimeFamilies(summary).map(({ label, count }): [string, number] => [label, count]);
+  const asked = OldSystemKindSchema.options.flatMap((kind): Array<[string, number]> => {
+    const count = summary.loginTime?.byOldSystem?.[kind] ?? 0;
+    return count === 0 ? [] : [[`asked of ${oldSystemLabels[kind]}`, count]];
+  });
+  return [...families, ...asked]
+    .sort(([, a], [, b]) => b - a)
+    .map(([label, count]) => `${label} (${count})`)
     .join(', ');
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OldSystemKindSchema } from '../choices.js';
 import { LegacyHashFamilySchema } from '../hashes/legacy/registry.js';
 import { RecordLocationSchema } from '../location.js';
 import { SourceProfileSchema } from '../sources/source-user.js';
@@ -105,22 +106,41 @@ export function passwordlessLogin(operation: PasswordlessOperation): Passwordles
 
 export type ImportOperation = PasswordImportOperation | ThirdPartyOperation | PasswordlessOperation;
 
-/**
- * A user whose hash the core cannot import but core-migrate can verify, with a login-time migration (`--login-time`):
- * the push parks it in the waiting store (no core request), and it is created in the core at its first sign-in, from
- * the password it signs in with, with the identity the push would have given it.
- */
-export const LoginTimeWaitSchema = z.object({
+/** A parked user's password checked against the legacy hash core-migrate holds (PBKDF2, crypt(3), phpass, ...). */
+export const LegacyHashCheckSchema = z.object({
+  family: LegacyHashFamilySchema,
+  /** The hash as the export holds it, checked at sign-in. Written only to the waiting store: never shown or journalled. */
+  legacyHash: z.string().min(1),
+});
+
+/** A parked user's password checked by asking the old system (`--verify-with`): no usable hash was available. */
+export const OldSystemCheckSchema = z.object({ oldSystem: OldSystemKindSchema });
+export type LoginCheck = z.infer<typeof LegacyHashCheckSchema> | z.infer<typeof OldSystemCheckSchema>;
+
+/** The check of a parked user or wait, alone: its legacy hash, or the old system that is asked. */
+export function loginCheckOf(value: LoginCheck): LoginCheck {
+  return 'oldSystem' in value ? { oldSystem: value.oldSystem } : { family: value.family, legacyHash: value.legacyHash };
+}
+
+const LoginTimeWaitBaseSchema = z.object({
   kind: z.literal('loginTimeWait'),
   operationKey: z.string(),
   location: RecordLocationSchema,
   /** Normalised as the core does (trimmed, lower-cased): the store's key. */
   email: z.string(),
-  family: LegacyHashFamilySchema,
-  /** The hash as the export holds it, checked at sign-in. Written only to the waiting store: never shown or journalled. */
-  legacyHash: z.string(),
   identity: OperationIdentitySchema.optional(),
 });
+
+/**
+ * A user whose password the core cannot take directly, with a login-time migration (`--login-time`): the push parks
+ * it in the waiting store (no core request), and it is created in the core at its first sign-in, from the password it
+ * signs in with, with the identity the push would have given it. The password is checked against a legacy hash
+ * core-migrate can verify, or by the old system for a user without a usable hash (`oldSystem`).
+ */
+export const LoginTimeWaitSchema = z.union([
+  LoginTimeWaitBaseSchema.extend(LegacyHashCheckSchema.shape),
+  LoginTimeWaitBaseSchema.extend(OldSystemCheckSchema.shape),
+]);
 export type LoginTimeWait = z.infer<typeof LoginTimeWaitSchema>;
 export type OperationKind = ImportOperation['kind'];
 

@@ -1,4 +1,4 @@
-import type { DisabledPolicy } from '../choices.js';
+import type { DisabledPolicy, OldSystemKind } from '../choices.js';
 import type { HashConfig } from '../hashes/hash-config.js';
 import type { PrefixRule } from '../hashes/prefix-rules.js';
 import { legacyHashBehind, type LegacyHashReading } from '../hashes/legacy-behind.js';
@@ -25,6 +25,11 @@ export interface RecordPlanningRules extends PasswordlessRules {
   roles?: RoleRules;
   /** A login-time migration (`--login-time`): a legacy hash core-migrate can verify is parked, not refused. */
   loginTime?: boolean;
+  /**
+   * With a login-time migration, the old system asked at sign-in (`--verify-with`): a password user without a usable
+   * hash (none exported, or one neither the core nor core-migrate can take) is parked for it, not refused.
+   */
+  oldSystem?: OldSystemKind;
 }
 
 /**
@@ -38,7 +43,9 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
   }
   const items: PlanItem[] = [];
   const hasHash = (record.passwordHash ?? '').trim().length > 0;
+  const oldSystem = rules.loginTime === true ? rules.oldSystem : undefined;
   if (hasHash) items.push(planPasswordImport(record, key, rules));
+  else if (oldSystem !== undefined && isPasswordUserWithoutHash(record)) items.push(planOldSystemWait(record, `${key}#pw`, oldSystem));
   record.providers
     .filter((provider) => isThirdPartyProvider(provider.providerId))
     .forEach((provider, ordinal) => items.push(planThirdParty(record, provider, `${key}#tp${ordinal}`, rules)));
@@ -122,7 +129,10 @@ function planPasswordImport(user: SourceUser, key: string, rules: RecordPlanning
   });
   if (!prepared.ok) {
     const legacy = legacyHashBehind(prepared, user.passwordHash ?? '');
-    if (legacy !== undefined) return planLegacyHash(user, operationKey, email.email, legacy, rules);
+    // A hash neither the core nor core-migrate can take is no hash: the old system, when given, checks the password.
+    const oldSystem = rules.loginTime === true ? rules.oldSystem : undefined;
+    if (legacy?.usable === true || (legacy !== undefined && oldSystem === undefined)) return planLegacyHash(user, operationKey, email.email, legacy, rules);
+    if (oldSystem !== undefined) return planOldSystemWait(user, operationKey, oldSystem);
     const code: RejectionCode = /unsupported/i.test(prepared.code) ? 'unsupportedHashFamily' : 'unusableHash';
     return { ...rejection(user, operationKey, code, prepared.reason, 'passwordImport'), email: email.email };
   }
@@ -160,6 +170,24 @@ function planLegacyHash(user: SourceUser, operationKey: string, email: string, l
     return { ...rejection(user, operationKey, 'unsupportedHashFamily', reason, 'passwordImport'), email };
   }
   return { kind: 'loginTimeWait', operationKey, location: user.location, email, family: legacy.family, legacyHash: (user.passwordHash ?? '').trim() };
+}
+
+/**
+ * Whether a record without a hash is a password user of the old system: its export says so (an Auth0 database user,
+ * `signsInByEmailCode: false`), or says nothing and the user has no other login (no provider, no phone number). One
+ * the export marks as signing in by an email code or link stays a passwordless email user.
+ */
+function isPasswordUserWithoutHash(user: SourceUser): boolean {
+  if (user.signsInByEmailCode !== undefined) return !user.signsInByEmailCode;
+  const hasOtherLogin = user.providers.some((provider) => isThirdPartyProvider(provider.providerId)) || (user.phoneNumber ?? '').trim() !== '';
+  return !hasOtherLogin && (user.email ?? '').trim() !== '';
+}
+
+/** A password user without a usable hash, parked for the old system to check its password at its first sign-in. */
+function planOldSystemWait(user: SourceUser, operationKey: string, oldSystem: OldSystemKind): PlanItem {
+  const email = normaliseEmail(user.email);
+  if (!email.ok) return rejection(user, operationKey, email.code, email.reason, 'loginTimeWait');
+  return { kind: 'loginTimeWait', operationKey, location: user.location, email: email.email, oldSystem };
 }
 
 function planThirdParty(user: SourceUser, provider: LinkedProvider, operationKey: string, rules: RecordPlanningRules): PlanItem {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OldSystemKindSchema } from '../choices.js';
 import { formatLocation } from '../location.js';
 import { metadataOf } from './metadata.js';
 import { passwordlessLogin, rejectionCodes, type PlanItem, type RejectionCode } from './operation.js';
@@ -54,10 +55,13 @@ export const PlanSummarySchema = z.object({
   /** Roles found in the records, and with `--roles-from` those the push gives (issue 21). */
   roles: PlanRolesSchema,
   /**
-   * With a login-time migration (`--login-time`): the users parked for their first login, by legacy family (the
-   * family's id, e.g. `django_pbkdf2_sha256`). Absent when the plan parks none.
+   * With a login-time migration (`--login-time`): the users parked for their first login, by how each will be checked:
+   * by legacy family (the family's id, e.g. `django_pbkdf2_sha256`), or by the old system asked (`--verify-with`: its
+   * kind, e.g. `cognito`). Absent when the plan parks none.
    */
-  loginTime: z.object({ parked: z.number(), byFamily: z.record(z.string(), z.number()) }).optional(),
+  loginTime: z
+    .object({ parked: z.number(), byFamily: z.record(z.string(), z.number()), byOldSystem: z.partialRecord(OldSystemKindSchema, z.number()).optional() })
+    .optional(),
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 
@@ -139,7 +143,10 @@ export class PlanTally {
       case 'loginTimeWait': {
         const loginTime = (summary.loginTime ??= { parked: 0, byFamily: {} });
         loginTime.parked += 1;
-        increment(loginTime.byFamily, item.family);
+        if ('oldSystem' in item) {
+          const byOldSystem = (loginTime.byOldSystem ??= {});
+          byOldSystem[item.oldSystem] = (byOldSystem[item.oldSystem] ?? 0) + 1;
+        } else increment(loginTime.byFamily, item.family);
         return;
       }
       case 'rejection': {

@@ -33,6 +33,10 @@ export async function checkKnownPassword(
       if (item.email !== wanted.email) continue;
       if (item.kind === 'rejection' && item.operation === 'passwordImport')
         return { match: false, sentence: `${wanted.email} is not imported: ${item.reason}` };
+      if (item.kind === 'loginTimeWait' && 'oldSystem' in item) {
+        // No hash here to check against: the old system says, at the user's first sign-in.
+        return { match: false, sentence: `cannot check ${wanted.email} here: parked for the old system (${item.oldSystem}) to check at its first sign-in` };
+      }
       if (item.kind === 'loginTimeWait') {
         const checked = await verifyLegacyPassword(password, item.legacyHash, signal === undefined ? {} : { signal });
         const family = `${legacyHashFamilyLabel(item.family)}: parked, checked by the login-time service at its first sign-in`;

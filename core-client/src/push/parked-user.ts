@@ -1,6 +1,6 @@
 import type { ParkedUser } from '../login-time/store/waiting-user.js';
 import { mappingInfo, metadataOf } from '../plan/metadata.js';
-import type { LoginTimeWait } from '../plan/operation.js';
+import { loginCheckOf, type LoginTimeWait } from '../plan/operation.js';
 import { optional } from '../optional.js';
 import type { IdentityOptions } from './identity-options.js';
 
@@ -22,7 +22,6 @@ export function parkedUserOf(item: LoginTimeWait, options: IdentityOptions): Par
     emailVerified: options.verifyEmails && identity?.emailVerified === true,
     ...optional('metadata', options.metadata && identity !== undefined ? metadataOf(identity) : undefined),
     ...optional('roles', roles),
-    family: item.family,
-    legacyHash: item.legacyHash,
+    ...loginCheckOf(item),
   };
 }

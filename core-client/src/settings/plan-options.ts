@@ -9,6 +9,7 @@ import { parseRoleMap, parseRolesFile, type RoleRules } from '../plan/roles.js';
 import { parseFieldMapping, type FieldMapping } from '../sources/generic/field-mapping.js';
 import { settingProblem, type SettingProblem } from './setting-problem.js';
 import { Problem } from '../problem.js';
+import { readOldSystemSettings } from '../login-time/old-system/old-system-settings.js';
 import type { MigrationSettings } from './settings.js';
 
 export interface PlanOptionsContext {
@@ -40,6 +41,19 @@ export async function planOptionsOf(settings: MigrationSettings, context: PlanOp
       );
     }
     options.defaultRegion = region;
+  }
+
+  if (settings.verifyWith !== undefined) {
+    if (settings.loginTime === undefined) {
+      return settingProblem(
+        'verifyWithoutLoginTime',
+        'verifyWith',
+        '{setting} needs --login-time <store>: the users the old system checks wait there for their first sign-in',
+      );
+    }
+    const oldSystem = await readOldSystemSettings(settings.verifyWith, cwd);
+    if (oldSystem instanceof Problem) return oldSystem;
+    options.oldSystem = oldSystem.kind;
   }
 
   if (settings.mapping !== undefined || settings.map.length > 0) {

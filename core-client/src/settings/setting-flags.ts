@@ -155,6 +155,16 @@ export const settingFlags: readonly SettingFlag[] = [
     commands: [...source, 'rollback'],
   },
   {
+    key: 'verifyWith',
+    flag: '--verify-with',
+    value: '<file>',
+    label: 'old system to ask',
+    group: 'hashes',
+    kind: { type: 'path' },
+    help: 'with --login-time: a JSON file naming the old system (firebase, cognito, openid, http) asked at first sign-in for users without a usable hash, who are parked instead of refused (docs/login-time.md)',
+    commands: [...source, 'serve'],
+  },
+  {
     key: 'defaultRegion',
     flag: '--default-region',
     value: '<region>',

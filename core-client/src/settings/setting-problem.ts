@@ -1,6 +1,7 @@
 import type { ConnectionErrorKind } from '../connection/errors.js';
 import type { PreflightReport } from '../connection/preflight.js';
 import type { ClientConfigCode } from '../http/target.js';
+import type { OldSystemProblemCode } from '../login-time/old-system/old-system-settings.js';
 import { Problem, type ProblemKind, type ProblemWords } from '../problem.js';
 import type { SourceErrorKind } from '../sources/source-error.js';
 import { settingName, type SettingFace } from './setting-flags.js';
@@ -40,6 +41,8 @@ export type RunProblemCode =
   | 'identityProbeFailed'
   | 'rolesNotCreated'
   | 'loginTimeStoreUnusable'
+  /** `--verify-with` without `--login-time`: users checked by the old system need a store to wait in. */
+  | 'verifyWithoutLoginTime'
   /** `--api-key` given: a key on the command line lands in shell history and in ps. */
   | 'apiKeyOnCommandLine'
   /** `login-migration serve` given the core's api-key as its own key. */
@@ -47,7 +50,7 @@ export type RunProblemCode =
   | `source.${SourceErrorKind}`;
 
 /** Every code a problem of core-client can carry: stable, for code, tests and a script reading `--json`. */
-export type ProblemCode = RunProblemCode | ConnectionErrorKind | ClientConfigCode;
+export type ProblemCode = RunProblemCode | ConnectionErrorKind | ClientConfigCode | OldSystemProblemCode;
 
 /** A problem whose setting, when it names one, is a key of the settings table. */
 export type SettingProblem = Problem<SettingKey, ProblemCode>;

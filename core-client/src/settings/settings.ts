@@ -59,6 +59,11 @@ export const MigrationSettingsSchema = z.object({
     (value) => value === undefined || !/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(value),
     'a PostgreSQL URL must not carry a password (the command line that repeats the run would show it): give the password in PGPASSWORD',
   ),
+  /**
+   * The old system to ask at sign-in (a JSON file: `OldSystemSettingsSchema`), with `loginTime`: users without a usable
+   * hash are parked for it instead of refused.
+   */
+  verifyWith: optionalText,
   /** `export-provider-id=short-name` entries over the built-in provider map. */
   providerMap: textList,
   duplicates: DuplicatePolicySchema.default('first-wins'),

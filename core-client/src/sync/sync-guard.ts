@@ -86,9 +86,12 @@ export async function syncJournalProblem(path: string): Promise<string | undefin
   return undefined;
 }
 
-/** The sentence when a journal holds no account state (nothing a sync could compare with), else undefined. */
+/**
+ * The sentence when a journal holds no account state nor parked user (nothing a sync could compare with), else
+ * undefined. A push that parked every user (an old system that gives no hashes) leaves only parked users.
+ */
 export function journalWithoutStates(journal: Journal): string | undefined {
-  if (journal.states.size > 0) return undefined;
+  if (journal.states.size > 0 || journal.parkedUsers > 0) return undefined;
   return (
     `The journal ${journal.path} holds no user the migration brought over, so a sync has nothing to compare the export with and nothing was sent. ` +
     'Resume or redo the push with it first (core-migrate push).'

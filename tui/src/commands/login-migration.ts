@@ -1,9 +1,18 @@
 import { Option, type Command } from 'commander';
 import { loginServiceReadiness, preflightNotReadyReason, runPreflight } from 'core-client';
-import { isWaitingStoreError, migrateAtLogin, openLoginMigration } from 'core-client/login-time';
+import {
+  isWaitingStoreError,
+  migrateAtLogin,
+  openLoginMigration,
+  openOldSystemVerifier,
+  OldSystemSettingsProblem,
+  readOldSystemSettings,
+  type OldSystemVerifier,
+} from 'core-client/login-time';
 import { clientOf, connectionOf, connectionWarnings } from 'core-client/run';
 import { parseSettings, Problem, runProblem, settingProblem } from 'core-client/settings';
 import { resolve } from 'node:path';
+import type { CommandIO } from '../io.js';
 import type { RegisterCommand } from './index.js';
 import { registerLoginMigrationServe, type OpenLoginMigration } from './login-migration-serve.js';
 import { registerLoginMigrationStatus } from './login-migration-status.js';
@@ -41,6 +50,11 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
     await client.close();
     return runProblem('preflightFailed', 'core', `the pre-flight failed, the service does not start. ${preflight.failure?.sentence ?? ''}`.trim(), 'core');
   }
+  const oldSystem = await oldSystemOf(settings.verifyWith, io);
+  if (oldSystem instanceof OldSystemSettingsProblem) {
+    await client.close();
+    return oldSystem;
+  }
   const storeFlag = typeof flags['store'] === 'string' ? flags['store'] : '';
   const store = /^postgres(ql)?:\/\//i.test(storeFlag) ? storeFlag : resolve(io.cwd, storeFlag);
   try {
@@ -49,6 +63,7 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
       store,
       core: client,
       verify,
+      ...(oldSystem !== undefined && { oldSystem }),
       // Once for each new failure, not once a sign-in: a store gone for good would fill the log.
       onStoreFailure: (error) => {
         if (error.message === lastStoreFailure) return;
@@ -61,15 +76,25 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
       readiness: loginServiceReadiness({ core: client, store: login.store }),
       close: async () => {
         await login.close();
+        await oldSystem?.close();
         await client.close();
       },
     };
   } catch (error) {
+    await oldSystem?.close();
     await client.close();
     if (!isWaitingStoreError(error)) throw error;
     return settingProblem('loginTimeStoreUnusable', 'loginTime', `--store ${storeFlag}: ${error.message}`);
   }
 };
+
+/** The old system `--verify-with` names, its secrets read now; none without the flag. */
+async function oldSystemOf(path: string | undefined, io: CommandIO): Promise<OldSystemVerifier | OldSystemSettingsProblem | undefined> {
+  if (path === undefined) return undefined;
+  const settings = await readOldSystemSettings(path, io.cwd);
+  if (settings instanceof OldSystemSettingsProblem) return settings;
+  return openOldSystemVerifier(settings, { cwd: io.cwd, env: io.env });
+}
 
 /** `login-migration`: `serve` (the service a backend asks at sign-in) and `status` (how the migration stands). */
 export const registerLoginMigration: RegisterCommand = (loginMigration: Command, context) => {

@@ -1,6 +1,17 @@
 import pg from 'pg';
 import { DEFAULT_CLAIM_LEASE_MS, WaitingStoreError, type WaitingStore } from './waiting-store.js';
-import { WAITING_TABLE, parkedColumns, parkedValues, tableColumns, userOfRow } from './store-rows.js';
+import { z } from 'zod';
+import {
+  STORE_SCHEMA_VERSION,
+  STORE_VERSION_TABLE,
+  WAITING_TABLE,
+  laterVersionReason,
+  parkedColumns,
+  parkedValues,
+  schemaUpgrades,
+  tableColumns,
+  userOfRow,
+} from './store-rows.js';
 import { arrivalOfRow, countsOfRows, entryOfRow } from './store-counts.js';
 import type { ParkedUser, StoreCounts, StoredWaitingUser, WaitingListEntry } from './waiting-user.js';
 
@@ -14,6 +25,7 @@ const PAGE_SIZE = 1_000;
 /** Taken while the table is created, so that two processes opening a new store at once do not collide. */
 const SCHEMA_LOCK_KEY = 0x636d6c74;
 
+/** The table as version 1 made it; `upgradeSchema` adds the columns of later versions. */
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${WAITING_TABLE} (
   email TEXT PRIMARY KEY,
   source_id TEXT,
@@ -83,12 +95,13 @@ export async function openPostgresStore(url: string, env: NodeJS.ProcessEnv = pr
     const client = await pool.connect();
     try {
       if (options.create === false) missing = !(await hasWaitingTable(client));
-      else await createWaitingTable(client);
+      if (!missing) await openWaitingTable(client, location);
     } finally {
       client.release();
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
+    if (error instanceof WaitingStoreError) throw error;
     throw new WaitingStoreError('unavailable', `the waiting store ${location} cannot be opened (${codeOf(error)})`, { cause: error });
   }
   if (missing) {
@@ -106,17 +119,37 @@ async function hasWaitingTable(client: pg.PoolClient): Promise<boolean> {
   return found.rows[0]?.present === true;
 }
 
-async function createWaitingTable(client: pg.PoolClient): Promise<void> {
+/** Creates the table when absent and brings it to this code's version, under the schema lock, in one transaction. */
+async function openWaitingTable(client: pg.PoolClient, location: string): Promise<void> {
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
     await client.query(CREATE_TABLE);
+    await upgradeSchema(client, location);
     await client.query(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_state ON ${WAITING_TABLE} (state)`);
     await client.query(`CREATE INDEX IF NOT EXISTS ${WAITING_TABLE}_source_id ON ${WAITING_TABLE} (source_id)`);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
+  }
+}
+
+const VersionRowSchema = z.object({ version: z.number().nullable() });
+
+/**
+ * Brings the store to the version this code reads (recorded in its own table), under the schema lock of the opening
+ * transaction; a store of a later version is refused.
+ */
+async function upgradeSchema(client: pg.PoolClient, location: string): Promise<void> {
+  await client.query(`CREATE TABLE IF NOT EXISTS ${STORE_VERSION_TABLE} (version INTEGER NOT NULL)`);
+  const result = await client.query(`SELECT MAX(version) AS version FROM ${STORE_VERSION_TABLE}`);
+  const version = VersionRowSchema.parse(result.rows[0]).version ?? 1;
+  if (version > STORE_SCHEMA_VERSION) throw new WaitingStoreError('refused', laterVersionReason(location, version));
+  for (const step of schemaUpgrades) await client.query(`ALTER TABLE ${WAITING_TABLE} ADD COLUMN IF NOT EXISTS ${step.column} ${step.definition}`);
+  if (version !== STORE_SCHEMA_VERSION) {
+    await client.query(`DELETE FROM ${STORE_VERSION_TABLE}`);
+    await client.query(`INSERT INTO ${STORE_VERSION_TABLE} (version) VALUES ($1)`, [STORE_SCHEMA_VERSION]);
   }
 }
 

@@ -1,13 +1,15 @@
 import { closeSync, existsSync, openSync, statSync, truncateSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { DEFAULT_CLAIM_LEASE_MS, WaitingStoreError, type WaitingStore } from './waiting-store.js';
-import { WAITING_TABLE, parkedColumns, parkedValues, tableColumns, userOfRow } from './store-rows.js';
+import { z } from 'zod';
+import { STORE_SCHEMA_VERSION, WAITING_TABLE, laterVersionReason, parkedColumns, parkedValues, schemaUpgrades, tableColumns, userOfRow } from './store-rows.js';
 import type { ParkedUser, StoreCounts, StoredWaitingUser, WaitingListEntry } from './waiting-user.js';
 import { arrivalOfRow, countsOfRows, entryOfRow } from './store-counts.js';
 
 /** How long a write waits for another process's lock on the file before the store is "unavailable". */
 const BUSY_TIMEOUT_MS = 5_000;
 
+/** The table as version 1 made it; `upgradeSchema` adds the columns of later versions. */
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${WAITING_TABLE} (
   email TEXT PRIMARY KEY,
   source_id TEXT,
@@ -48,6 +50,7 @@ export function openSqliteStore(path: string, options: { create?: boolean } = {}
     database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     database.exec('PRAGMA journal_mode = WAL');
     database.exec(CREATE_TABLE);
+    upgradeSchema(database, path);
     // WAL with NORMAL: a commit is safe from a crash of the process without a sync of the disk each (a push parks users
     // one at a time); only a power cut may lose the last ones, which a resume parks again.
     database.exec('PRAGMA synchronous = NORMAL');
@@ -57,7 +60,37 @@ export function openSqliteStore(path: string, options: { create?: boolean } = {}
     const { dev, ino } = statSync(path);
     return new SqliteStore(path, database, { dev, ino });
   } catch (error) {
+    if (error instanceof WaitingStoreError) throw error;
     throw new WaitingStoreError('unavailable', `the waiting store ${path} cannot be opened as a SQLite database (${codeOf(error)})`, { cause: error });
+  }
+}
+
+const VersionRowSchema = z.object({ user_version: z.number() });
+const ColumnRowSchema = z.object({ name: z.string() });
+
+/**
+ * Brings a store to the version this code reads (`PRAGMA user_version` records it), in one write transaction so that
+ * two processes opening one store at once add each column once; a store of a later version is refused.
+ */
+function upgradeSchema(database: DatabaseSync, location: string): void {
+  database.exec('BEGIN IMMEDIATE');
+  try {
+    const version = VersionRowSchema.parse(database.prepare('PRAGMA user_version').get()).user_version;
+    if (version > STORE_SCHEMA_VERSION) throw new WaitingStoreError('refused', laterVersionReason(location, version));
+    const columns = new Set(
+      database
+        .prepare(`PRAGMA table_info(${WAITING_TABLE})`)
+        .all()
+        .map((row) => ColumnRowSchema.parse(row).name),
+    );
+    for (const step of schemaUpgrades) {
+      if (!columns.has(step.column)) database.exec(`ALTER TABLE ${WAITING_TABLE} ADD COLUMN ${step.column} ${step.definition}`);
+    }
+    if (version !== STORE_SCHEMA_VERSION) database.exec(`PRAGMA user_version = ${STORE_SCHEMA_VERSION}`);
+    database.exec('COMMIT');
+  } catch (error) {
+    database.exec('ROLLBACK');
+    throw error;
   }
 }
 

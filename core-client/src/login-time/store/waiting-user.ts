@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { LegacyHashFamilySchema } from '../../hashes/legacy/registry.js';
+import { LegacyHashCheckSchema, OldSystemCheckSchema } from '../../plan/operation.js';
 
 /**
  * A user parked by a push for a login-time migration: what it must get in the core when it first signs in with its
- * old password (each identity step already decided by the push's settings), and the legacy hash that password is
- * checked against. The hash lives only in the store: nothing read from the store for output carries it.
+ * old password (each identity step already decided by the push's settings), and how that password is checked: against
+ * its legacy hash, or by asking the old system (`oldSystem`). The hash lives only in the store: nothing read from the
+ * store for output carries it.
  */
-export const ParkedUserSchema = z.object({
+const ParkedIdentitySchema = z.object({
   /** Normalised as the core does (trimmed, lower-cased): the key of the store. */
   email: z.string().min(1),
   /** The old system's id, for the waiting list and the mapping. */
@@ -19,9 +20,9 @@ export const ParkedUserSchema = z.object({
   emailVerified: z.boolean(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   roles: z.array(z.string()).optional(),
-  family: LegacyHashFamilySchema,
-  legacyHash: z.string().min(1),
 });
+
+export const ParkedUserSchema = z.union([ParkedIdentitySchema.extend(LegacyHashCheckSchema.shape), ParkedIdentitySchema.extend(OldSystemCheckSchema.shape)]);
 export type ParkedUser = z.infer<typeof ParkedUserSchema>;
 
 export const waitingStates = ['waiting', 'migrating', 'migrated'] as const;

@@ -41,6 +41,8 @@ export const FirebaseJsonUserSchema = z.object({
   /** The custom claims as a JSON text. */
   customAttributes: z.string().optional(),
   disabled: z.boolean().optional(),
+  /** The account signs in by an email link (Firebase lists it as a `password` provider without a password). */
+  emailLinkSignin: z.boolean().optional(),
 });
 export type FirebaseJsonUser = z.infer<typeof FirebaseJsonUserSchema>;
 export type FirebaseProviderInfo = z.infer<typeof FirebaseProviderInfoSchema>;
@@ -99,6 +101,7 @@ export function firebaseSourceUser(user: FirebaseJsonUser, location: RecordLocat
     salt: nonEmpty(user.salt),
     disabled: user.disabled,
     phoneNumber,
+    signsInByEmailCode: user.emailLinkSignin === true ? true : undefined,
   });
   const profile = dropUndefined({
     displayName: nonEmpty(user.displayName),

@@ -1,0 +1,146 @@
+import { isIP } from 'node:net';
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { readFailureReason, readSettingText } from '../../files/setting-text.js';
+import { Problem } from '../../problem.js';
+import { Secret } from '../../secret.js';
+
+/**
+ * Where a secret of the old system is read: a file (its whole content, trimmed) or an environment variable, by name.
+ * Never the value itself: the settings file is shown, copied and committed, and the command line that repeats a run
+ * names it.
+ */
+export const SecretSourceSchema = z.union(
+  [z.strictObject({ file: z.string().min(1) }), z.strictObject({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/) })],
+  {
+    error: 'a secret is never written in this file: give {"file": "<path>"} or {"env": "<VARIABLE>"}',
+  },
+);
+export type SecretSource = z.infer<typeof SecretSourceSchema>;
+
+/** How long one question to the old system may take, all told (connecting, the answer's headers and its body). */
+const TimeoutSchema = z.number().int().min(100).max(60_000).default(10_000);
+
+/** The hosts a plain http:// old system may be on: this machine only (an emulator, a test's server). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+/**
+ * A password travels in every call: https://, or http:// to this machine only (an emulator, a test's own server).
+ * The words never quote the URL (a query may hold a key).
+ */
+const EndpointSchema = z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }).refine((text) => {
+  const url = new URL(text);
+  return url.protocol === 'https:' || isLoopbackHost(url.hostname);
+}, 'must be https:// (a password is sent there); http:// is accepted only to this machine (127.0.0.1, ::1, localhost)');
+
+const FirebaseSchema = z.strictObject({
+  kind: z.literal('firebase'),
+  /** The project's Web API key. */
+  apiKey: SecretSourceSchema,
+  /** Where the Identity Toolkit API is; the emulator's is `http://HOST:PORT/identitytoolkit.googleapis.com`. */
+  endpoint: EndpointSchema.default('https://identitytoolkit.googleapis.com'),
+  timeoutMs: TimeoutSchema,
+});
+
+const CognitoSchema = z.strictObject({
+  kind: z.literal('cognito'),
+  /** The pool's region, e.g. `eu-west-1`. */
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as eu-west-1'),
+  /** The app client the users sign in through; USER_PASSWORD_AUTH must be allowed for it. */
+  clientId: z.string().min(1),
+  /** When the app client has a secret: each call then carries its SECRET_HASH. */
+  clientSecret: SecretSourceSchema.optional(),
+  /** Another endpoint than AWS's own for the region (a VPC endpoint, cognito-local). */
+  endpoint: EndpointSchema.optional(),
+  timeoutMs: TimeoutSchema,
+});
+
+const OpenIdSchema = z.strictObject({
+  kind: z.literal('openid'),
+  /** The provider's token endpoint (Keycloak `/realms/R/protocol/openid-connect/token`, Okta, Auth0 `/oauth/token`). */
+  tokenEndpoint: EndpointSchema,
+  clientId: z.string().min(1),
+  /** A confidential client's secret, sent as HTTP Basic (or in the form with `clientAuthentication: "post"`). */
+  clientSecret: SecretSourceSchema.optional(),
+  clientAuthentication: z.enum(['basic', 'post']).default('basic'),
+  scope: z.string().min(1).default('openid'),
+  /** Auth0's connection: the password-realm grant instead of the plain password grant. */
+  realm: z.string().min(1).optional(),
+  audience: z.string().min(1).optional(),
+  timeoutMs: TimeoutSchema,
+});
+
+const HttpSchema = z.strictObject({
+  kind: z.literal('http'),
+  /** The old backend's own endpoint: POST {email, password} as JSON; 2xx right, 401/403 wrong. */
+  url: EndpointSchema,
+  emailField: z.string().min(1).default('email'),
+  passwordField: z.string().min(1).default('password'),
+  /** Sent as `Authorization: Bearer …` when the endpoint wants the service to say who it is. */
+  bearerToken: SecretSourceSchema.optional(),
+  timeoutMs: TimeoutSchema,
+});
+
+/** The `--verify-with FILE` settings: which old system is asked, where, and where its secrets are read. */
+export const OldSystemSettingsSchema = z.discriminatedUnion('kind', [FirebaseSchema, CognitoSchema, OpenIdSchema, HttpSchema]);
+export type OldSystemSettings = z.infer<typeof OldSystemSettingsSchema>;
+
+export type OldSystemProblemCode = 'oldSystemSettingsUnusable' | 'oldSystemSecretUnusable';
+
+/** The `--verify-with` file cannot be used: it names the file and the field at fault, never a secret. */
+export class OldSystemSettingsProblem extends Problem<'verifyWith', OldSystemProblemCode> {
+  override readonly name = 'OldSystemSettingsProblem';
+  constructor(code: OldSystemProblemCode, sentence: string) {
+    super(code, 'setting', 'verifyWith', `{setting}: ${sentence}`);
+  }
+}
+
+const fullPath = (path: string, cwd: string): string => (isAbsolute(path) ? path : resolve(cwd, path));
+
+/** Reads and checks a `--verify-with` file (JSON). Secrets are not read here: `readOldSystemSecret` does, where used. */
+export async function readOldSystemSettings(path: string, cwd: string): Promise<OldSystemSettings | OldSystemSettingsProblem> {
+  const file = fullPath(path, cwd);
+  let text: string;
+  try {
+    text = await readSettingText(file);
+  } catch (error) {
+    return new OldSystemSettingsProblem('oldSystemSettingsUnusable', `cannot read ${file} (${readFailureReason(error)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return new OldSystemSettingsProblem('oldSystemSettingsUnusable', `${file} is not JSON`);
+  }
+  const parsed = OldSystemSettingsSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  // zod's sentences name the field and what it wants; none quotes the value given.
+  const issues = parsed.error.issues.map((issue) => `${issue.path.length === 0 ? 'the file' : issue.path.join('.')}: ${issue.message}`);
+  return new OldSystemSettingsProblem('oldSystemSettingsUnusable', `${file}: ${issues.join('; ')}`);
+}
+
+/** A secret the settings point at, read from its file (relative to `cwd`) or its environment variable. */
+export async function readOldSystemSecret(
+  source: SecretSource,
+  what: string,
+  context: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<Secret | OldSystemSettingsProblem> {
+  if ('env' in source) {
+    const value = context.env[source.env]?.trim() ?? '';
+    if (value === '') return new OldSystemSettingsProblem('oldSystemSecretUnusable', `the ${what} is read from ${source.env}, which is not set`);
+    return new Secret(value);
+  }
+  const file = fullPath(source.file, context.cwd);
+  try {
+    const value = (await readSettingText(file)).trim();
+    if (value === '') return new OldSystemSettingsProblem('oldSystemSecretUnusable', `the ${what} file ${file} is empty`);
+    return new Secret(value);
+  } catch (error) {
+    return new OldSystemSettingsProblem('oldSystemSecretUnusable', `cannot read the ${what} file ${file} (${readFailureReason(error)})`);
+  }
+}
