@@ -62,21 +62,15 @@ describe('login-time migration asking AWS Cognito (cognito-local) for users expo
       );
       await admin.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId, Username: email, Password: PASSWORDS[name], Permanent: true }));
     }
-    // The export without hashes, from ListUsers (the shape of `aws cognito-idp list-users`), written as a generic NDJSON
-    // export: the old id is the user's sub.
+    // The export without hashes: ListUsers' answer as `aws cognito-idp list-users` prints it ({"Users": [...]}), read
+    // by the Cognito reader (the old id is the user's sub), with a `Groups` list beside a user as pool backup tools add.
     const listed = await admin.send(new ListUsersCommand({ UserPoolId: poolId }));
-    const lines = (listed.Users ?? []).map((user) => {
-      const attribute = (name: string): string | undefined => user.Attributes?.find((entry) => entry.Name === name)?.Value;
-      const email = attribute('email') ?? '';
-      subs.set(email, attribute('sub') ?? '');
-      return JSON.stringify({
-        id: attribute('sub'),
-        email,
-        isVerified: attribute('email_verified') === 'true',
-        ...(email === 'ann@example.com' && { roles: ['admin'] }),
-      });
+    const users = (listed.Users ?? []).map((user) => {
+      const email = user.Attributes?.find((entry) => entry.Name === 'email')?.Value ?? '';
+      subs.set(email, user.Attributes?.find((entry) => entry.Name === 'sub')?.Value ?? '');
+      return { ...user, ...(email === 'ann@example.com' && { Groups: ['admin'] }) };
     });
-    await writeFile(join(dir, 'users.ndjson'), `${lines.join('\n')}\n`);
+    await writeFile(join(dir, 'users.json'), `${JSON.stringify({ Users: users }, null, 2)}\n`);
     await writeFile(join(dir, 'cognito-client-secret'), `${client.UserPoolClient?.ClientSecret ?? ''}\n`);
     await writeFile(
       join(dir, 'cognito.verify.json'),
@@ -101,7 +95,7 @@ describe('login-time migration asking AWS Cognito (cognito-local) for users expo
 
   it('parks them, lets each in with the password Cognito knows, refuses alike a wrong password and a deleted account; rollback removes them', async () => {
     const flags = ['--login-time', 'waiting.sqlite', '--verify-with', 'cognito.verify.json'];
-    const push = await runCli(['push', 'users.ndjson', '--core', core.url, ...flags, '--roles-from', 'roles', '--json'], dir);
+    const push = await runCli(['push', 'users.json', '--core', core.url, ...flags, '--roles-from', 'roles', '--json'], dir);
     expect(jsonOf(push), push.stderr).toMatchObject({ parkedForLogin: 3, imported: 0, failed: 0, total: 3 });
     await admin.send(new AdminDeleteUserCommand({ UserPoolId: poolId, Username: 'gus@example.com' }));
 
@@ -131,7 +125,7 @@ describe('login-time migration asking AWS Cognito (cognito-local) for users expo
     for (const secret of Object.values(PASSWORDS)) expect(service.output() + push.stdout + push.stderr).not.toContain(secret);
 
     const rollback = await runCli(
-      ['rollback', '--journal', 'users.ndjson.push-journal.ndjson', '--core', core.url, '--login-time', 'waiting.sqlite', '--json'],
+      ['rollback', '--journal', 'users.json.push-journal.ndjson', '--core', core.url, '--login-time', 'waiting.sqlite', '--json'],
       dir,
     );
     expect(rollback.exitCode, rollback.stderr).toBe(0);
