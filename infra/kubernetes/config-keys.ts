@@ -1,6 +1,5 @@
 import { z } from 'zod';
 // Types only: config.ts spreads these keys into the one stack config schema, so a value import back would be a cycle.
-import type { StackConfig } from '../config.js';
 import { CONFIG_NAMESPACE, setCommand, wholeNumber } from '../config-terms.js';
 import { formatImageReference, isPinned, parseImageReference } from '../image-reference.js';
 
@@ -74,13 +73,29 @@ export const KUBERNETES_KEYS = {
 export type KubernetesKey = keyof typeof KUBERNETES_KEYS;
 const KUBERNETES_KEY_NAMES = Object.keys(KUBERNETES_KEYS) as KubernetesKey[];
 
+/**
+ * What the target's rules read of a stack's config (config.ts's `StackConfig` holds it all, and imports these rules:
+ * named here, so that this file needs nothing above it).
+ */
+export type TargetRulesInput = Partial<Record<KubernetesKey, unknown>> & {
+  target: 'docker' | 'kubernetes';
+  database: string;
+  databaseUrl?: unknown;
+  rehearsal?: boolean | undefined;
+  image: string;
+  loginService: boolean;
+  loginServiceImage?: string | undefined;
+  loginServiceReplicas?: number | undefined;
+  loginServiceStoreUrl?: unknown;
+};
+
 /** Whether the stack is a rehearsal; production unless said otherwise, so the strict rules are the default. */
-export function isRehearsal(config: Pick<StackConfig, 'rehearsal'>): boolean {
+export function isRehearsal(config: Pick<TargetRulesInput, 'rehearsal'>): boolean {
   return config.rehearsal ?? false;
 }
 
 /** The problems of the keys that depend on the target: Kubernetes keys on a Docker stack, and production's rules. */
-export function targetProblems(config: StackConfig): string[] {
+export function targetProblems(config: TargetRulesInput): string[] {
   if (config.target === 'docker') {
     const set = KUBERNETES_KEY_NAMES.filter((key) => config[key] !== undefined);
     if (set.length === 0) return [];
@@ -105,7 +120,7 @@ export function targetProblems(config: StackConfig): string[] {
 
 const rehearsalFix = `or run \`${setCommand('rehearsal', 'true')}\` if this stack is a rehearsal`;
 
-function productionProblems(config: StackConfig): string[] {
+function productionProblems(config: TargetRulesInput): string[] {
   const problems: string[] = [];
   if (config.database === 'memory') {
     problems.push(
