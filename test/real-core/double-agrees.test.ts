@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeVendorScryptHash } from '../support/vendor-scrypt-maker.js';
 import type { ScryptAlgorithmName } from '../../core-client/src/contract/names.js';
-import { type ExchangeHashes, recordExchanges, scryptNameOf } from '../support/core-exchanges.js';
-import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../core-double/known-hashes.js';
+import { exchangeHashesFor, recordExchanges, scryptNameOf } from '../support/core-exchanges.js';
 import { startCoreDouble, type CoreDouble } from '../core-double/index.js';
 import { REAL_CORE_API_KEY, REAL_CORE_SIGNER_KEY, STORAGES, describeLive, useRealCore, type RealCore } from './support/real-core.js';
 
@@ -11,22 +9,6 @@ import { REAL_CORE_API_KEY, REAL_CORE_SIGNER_KEY, STORAGES, describeLive, useRea
  * `npm test` checks against the recordings, checked here against the core you give. A difference is the double's
  * fault, or a new core's: record again (npm run record:core-transcripts) and fix the double.
  */
-async function hashesFor(signerKey: string): Promise<ExchangeHashes> {
-  const v = VENDOR_SCRYPT_VECTOR;
-  const hash = await makeVendorScryptHash({
-    password: v.password,
-    salt: Buffer.from(v.salt, 'base64'),
-    saltSeparator: Buffer.from(v.saltSeparator, 'base64'),
-    signerKey: Buffer.from(signerKey, 'base64'),
-    memCost: v.memCost,
-    rounds: v.rounds,
-  });
-  return {
-    bcrypt: await bcryptHashOf('ann password'),
-    otherBcrypt: await bcryptHashOf('another password'),
-    scrypt: { hash: `$f_scrypt$${hash}$${v.salt}$m=${v.memCost}$r=${v.rounds}$s=${v.saltSeparator}`, password: v.password },
-  };
-}
 
 for (const storage of STORAGES) {
   describeLive(`the core double answers as a live core does (${storage} storage)`, { core: storage, signerKey: true }, () => {
@@ -47,7 +29,7 @@ for (const storage of STORAGES) {
     });
 
     it('the calls of a migration, and their refusals, get the same answers', async () => {
-      const hashes = await hashesFor(signerKey);
+      const hashes = await exchangeHashesFor(signerKey);
       const fromReal = await recordExchanges(real.url, REAL_CORE_API_KEY, hashes, scryptName);
       const fromDouble = await recordExchanges(double.url, REAL_CORE_API_KEY, hashes, scryptName);
       const differences = fromReal.flatMap((step, index) => {

@@ -1,9 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../core-double/known-hashes.js';
-import { type ExchangeHashes, recordExchanges, recordScryptNames, scryptNameOf } from '../support/core-exchanges.js';
-import { makeVendorScryptHash } from '../support/vendor-scrypt-maker.js';
+import { exchangeHashesFor, recordExchanges, recordScryptNames, scryptNameOf } from '../support/core-exchanges.js';
 import { REAL_CORE_API_KEY, REAL_CORE_SIGNER_KEY, STORAGES, skipReason, useRealCore } from './support/real-core.js';
 
 /**
@@ -26,24 +24,7 @@ for (const storage of STORAGES) {
   }
 }
 
-async function hashesFor(signerKey: string): Promise<ExchangeHashes> {
-  const v = VENDOR_SCRYPT_VECTOR;
-  const hash = await makeVendorScryptHash({
-    password: v.password,
-    salt: Buffer.from(v.salt, 'base64'),
-    saltSeparator: Buffer.from(v.saltSeparator, 'base64'),
-    signerKey: Buffer.from(signerKey, 'base64'),
-    memCost: v.memCost,
-    rounds: v.rounds,
-  });
-  return {
-    bcrypt: await bcryptHashOf('ann password'),
-    otherBcrypt: await bcryptHashOf('another password'),
-    scrypt: { hash: `$f_scrypt$${hash}$${v.salt}$m=${v.memCost}$r=${v.rounds}$s=${v.saltSeparator}`, password: v.password },
-  };
-}
-
-const hashes = await hashesFor(REAL_CORE_SIGNER_KEY ?? '');
+const hashes = await exchangeHashesFor(REAL_CORE_SIGNER_KEY ?? '');
 await mkdir(out, { recursive: true });
 const write = (name: string, value: unknown) => writeFile(join(out, name), JSON.stringify(value, null, 1));
 for (const storage of STORAGES) {

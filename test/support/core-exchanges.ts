@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { CorePaths, SCRYPT_ALGORITHM_NAMES, type ScryptAlgorithmName, VENDOR_SCRYPT } from '../../core-client/src/contract/names.js';
 import { CoreClient, TENANT_PROBE_BODY } from '../../core-client/src/http/core-client.js';
 import { Secret } from '../../core-client/src/secret.js';
+import { VENDOR_SCRYPT_VECTOR, bcryptHashOf } from '../core-double/known-hashes.js';
+import { makeVendorScryptHash } from './vendor-scrypt-maker.js';
 
 /**
  * The exchanges a real core's answers were recorded for (`../shared/spec/core-transcripts/`, kept in
@@ -89,6 +91,24 @@ const RID = { rid: 'passwordless' };
  * The calls core-migrate makes, and their refusals, in the order a migration makes them. The double must answer each
  * as the real core does (status, kind of body, body), ids and times aside.
  */
+/** The exchanges' hashes for a live core started with `signerKey` (the vector's password, bcrypt at a small cost). */
+export async function exchangeHashesFor(signerKey: string): Promise<ExchangeHashes> {
+  const v = VENDOR_SCRYPT_VECTOR;
+  const hash = await makeVendorScryptHash({
+    password: v.password,
+    salt: Buffer.from(v.salt, 'base64'),
+    saltSeparator: Buffer.from(v.saltSeparator, 'base64'),
+    signerKey: Buffer.from(signerKey, 'base64'),
+    memCost: v.memCost,
+    rounds: v.rounds,
+  });
+  return {
+    bcrypt: await bcryptHashOf('ann password'),
+    otherBcrypt: await bcryptHashOf('another password'),
+    scrypt: { hash: `$f_scrypt$${hash}$${v.salt}$m=${v.memCost}$r=${v.rounds}$s=${v.saltSeparator}`, password: v.password },
+  };
+}
+
 /** The exchanges, with the scrypt variant sent under the name the core takes (the contract's unless told). */
 export function coreExchanges(hashes: ExchangeHashes, scryptName: ScryptAlgorithmName = VENDOR_SCRYPT): Exchange[] {
   const { bcrypt: HASH, otherBcrypt: OTHER_HASH, scrypt } = hashes;
