@@ -15,8 +15,9 @@ export default defineConfig({
     globalSetup: ['test/containers/support/engine.ts'],
     // One engine, one image, containers on the host's network: one file at a time.
     maxWorkers: 1,
-    // The image's build runs npm ci inside it.
+    // The image's build runs npm ci inside it. On vfs (where overlay2 cannot start) every new container is a copy of
+    // the whole image: minutes each on a loaded machine.
     hookTimeout: 1_200_000,
-    testTimeout: 180_000,
+    testTimeout: 600_000,
   },
 });

@@ -97,16 +97,14 @@ async function stopEngine(engine: Engine): Promise<void> {
   if (!exited(engine.daemon)) {
     engine.daemon.kill('SIGTERM');
     for (let tick = 0; tick < ENGINE_STOP_SECONDS * 4 && !exited(engine.daemon); tick += 1) await sleep(250);
-    if (!exited(engine.daemon)) engine.daemon.kill('SIGKILL');
   }
-  // The containerd dockerd started for itself: it ends with a clean stop, not with a killed dockerd.
-  const containerd = Number(await readFile(join(engine.folder, 'exec/containerd/containerd.pid'), 'utf8').catch(() => ''));
-  if (Number.isInteger(containerd) && containerd > 0) {
-    try {
-      process.kill(containerd, 'SIGTERM');
-    } catch {
-      // already gone
-    }
+  if (!exited(engine.daemon)) {
+    // A dockerd that does not stop is killed, and the containerd it started for itself would outlive it: ended too,
+    // by the pid it wrote, once that pid is seen to be a containerd still.
+    const containerd = (await readFile(join(engine.folder, 'exec/containerd/containerd.pid'), 'utf8').catch(() => '')).trim();
+    engine.daemon.kill('SIGKILL');
+    const name = await readFile(`/proc/${containerd}/comm`, 'utf8').catch(() => '');
+    if (/^\d+$/.test(containerd) && name.trim() === 'containerd') process.kill(Number(containerd), 'SIGKILL');
   }
   // What a stopped engine may leave mounted under its folder (a network namespace, a layer), deepest first.
   const mounts = (await readFile('/proc/self/mounts', 'utf8'))
