@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -173,6 +174,30 @@ describe('core-migrate login-migration serve on the store a push wrote', () => {
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code, stderr).toBe(2);
     expect(stderr).toMatch(/--store postgresql:\/\/127\.0\.0\.1:1\/none/);
+  });
+
+  it('without --port it listens on LOGIN_MIGRATION_PORT (the image sets it, and its health check reads it)', async () => {
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const address = free.address();
+    await new Promise((resolve) => free.close(resolve));
+    const port = address !== null && typeof address === 'object' ? address.port : 0;
+    await runCli(['push', 'users.ndjson', '--core', core.url, '--login-time', 'waiting.sqlite', '--json'], dir);
+    const child = spawn(process.execPath, [BIN, 'login-migration', 'serve', '--store', 'waiting.sqlite', '--core', core.url], {
+      cwd: dir,
+      env: { ...process.env, CORE_API_KEY: API_KEY, LOGIN_MIGRATION_SERVICE_KEY: SERVICE_KEY, LOGIN_MIGRATION_PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    service = child;
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => printed.includes('listening on') && resolve());
+      child.once('exit', (code) => reject(new Error(`the service ended (${String(code)}) before listening:\n${printed}`)));
+    });
+    expect(printed).toContain(`listening on http://127.0.0.1:${port} `);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
   });
 
   it("the core's api-key as the service's key is refused: a sentence and exit 2, the key never printed", async () => {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import {
   DEFAULT_LOGIN_SERVICE_PORT,
   LegacyVerifierPool,
@@ -49,6 +49,9 @@ interface ServeFlags {
   maxQueuedChecks?: string;
 }
 
+/** The port from the environment when `--port` is not given: the image sets it, and its health check reads it. */
+const LOGIN_SERVICE_PORT_ENV = 'LOGIN_MIGRATION_PORT';
+
 const whole = (text: string | undefined): number | undefined => (text === undefined ? undefined : /^\d+$/.test(text) ? Number(text) : Number.NaN);
 
 /** The flags' names for the settings, so a refused value is named as it was typed. */
@@ -70,7 +73,12 @@ export function registerLoginMigrationServe(serve: Command, { io, setExitCode }:
   serve
     .description('serve login-time migrations: POST /migrate {email, password} answers notWaiting, wrongCredentials, migrated or tryLater; GET /health')
     .option('--host <address>', 'the address to listen on (the backend beside it is the only client)', '127.0.0.1')
-    .option('--port <number>', `the port (0: any free one, printed)`, String(DEFAULT_LOGIN_SERVICE_PORT))
+    .addOption(
+      new Option('--port <number>', `the port (0: any free one, printed)`)
+        .default(String(DEFAULT_LOGIN_SERVICE_PORT))
+        // The image's health check reads the same variable, so a container moved to another port stays healthy.
+        .env(LOGIN_SERVICE_PORT_ENV),
+    )
     .option(`${SERVICE_KEY_FLAG} <file>`, `a file holding the service's own key, which the backend sends as a Bearer token (default: ${SERVICE_KEY_ENV})`)
     .option('--max-failures-per-email <number>', 'wrong passwords for one email before it must wait (default 5)')
     .option('--max-failures-per-client <number>', 'wrong passwords from one client address before it must wait (default 50)')
