@@ -104,7 +104,8 @@ function passed(state: AppState): boolean {
 
 function Preflight({ state, columns }: { state: AppState; columns: number }) {
   const { preflight } = state;
-  if (preflight.state === 'idle') return <Tone tone="muted">Enter runs the pre-flight: /hello, /apiversion and the tenant; nothing is written.</Tone>;
+  if (preflight.state === 'idle')
+    return <Tone tone="muted">Enter runs the pre-flight: /hello, /apiversion, the tenant and the scrypt variant's name; nothing is written.</Tone>;
   if (preflight.state === 'running') return <Text>Checking the core…</Text>;
   if (preflight.state === 'failed') {
     return (
@@ -194,7 +195,7 @@ export const connectScreen: ScreenSpec = {
     'Where the users go. Pick a Pulumi stack (its coreUrl and api-key are read with the pulumi CLI), or type the',
     "core's URL; tenant and app default to public. The api-key is masked; it comes from CORE_API_KEY, an api-key",
     'file, the stack, or what you type here, and is never written anywhere.',
-    'Enter runs the pre-flight (reachable, key accepted, tenant exists, identity features) and moves on when it passes.',
+    "Enter runs the pre-flight (reachable, key accepted, tenant exists, the scrypt variant's name, identity features) and moves on when it passes.",
   ],
   Body,
 };
