@@ -10,6 +10,7 @@ import { benchStartup } from './startup.js';
 import { benchIdentity } from './identity.js';
 import { benchLegacyHashes } from './legacy-hashes.js';
 import { benchLoginService, benchVerifierPool } from './login-service.js';
+import { benchOldSystems } from './old-systems.js';
 import { benchLockingCalibration } from './locking-calibration.js';
 import { benchLockLeftovers } from './lock-leftovers.js';
 import { benchControllerSimulation } from './controller-simulation.js';
@@ -38,5 +39,6 @@ const parts: [string, () => Promise<unknown>][] = [
   ['legacy-hashes', () => benchLegacyHashes(quick ? 0.5 : 3)],
   ['verifier-pool', () => benchVerifierPool(quick ? 0.5 : 3)],
   ['login-service', () => benchLoginService(quick ? 3 : 10)],
+  ['old-systems', () => benchOldSystems({ perLevel: quick ? 50 : 300 })],
 ];
 for (const [name, part] of parts) if (named.length === 0 || named.includes(name)) await part();

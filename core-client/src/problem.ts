@@ -15,6 +15,8 @@ export const problemExitCodes = {
   journal: ExitCode.usageOrConfiguration,
   /** The core cannot be reached, refuses the key, fails TLS or the pre-flight: nothing was sent. */
   core: ExitCode.coreUnreachableOrKeyRefused,
+  /** The old system `login-migration serve --verify-with` asks cannot be reached: as for its core, nothing is served. */
+  oldSystem: ExitCode.coreUnreachableOrKeyRefused,
   /** The core refused one record (its answer says why): the run goes on, and ends with some records failed. */
   record: ExitCode.someRecordsFailed,
 } as const;

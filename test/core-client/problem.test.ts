@@ -33,6 +33,7 @@ describe('one problem type: a code, a kind that decides the exit code, the setti
     ['setting', ExitCode.usageOrConfiguration],
     ['journal', ExitCode.usageOrConfiguration],
     ['core', ExitCode.coreUnreachableOrKeyRefused],
+    ['oldSystem', ExitCode.coreUnreachableOrKeyRefused],
     ['record', ExitCode.someRecordsFailed],
   ] as const)('a %s problem exits with %i', (kind, exitCode) => {
     expect(runProblem('preflightFailed', kind, 'a sentence').exitCode).toBe(exitCode);

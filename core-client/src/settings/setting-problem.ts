@@ -47,6 +47,8 @@ export type RunProblemCode =
   | 'apiKeyOnCommandLine'
   /** `login-migration serve` given the core's api-key as its own key. */
   | 'serviceKeyIsCoreKey'
+  /** `login-migration serve --verify-with`: the old system does not answer at its start. */
+  | 'oldSystemUnreachable'
   | `source.${SourceErrorKind}`;
 
 /** Every code a problem of core-client can carry: stable, for code, tests and a script reading `--json`. */

@@ -55,6 +55,16 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
     await client.close();
     return oldSystem;
   }
+  // As for the core: a service whose old system is not there would answer each of its users "try later".
+  if (oldSystem !== undefined && !(await oldSystem.reachable())) {
+    await Promise.all([oldSystem.close(), client.close()]);
+    return runProblem(
+      'oldSystemUnreachable',
+      'oldSystem',
+      `{setting}: the old system (${oldSystem.kind}, ${oldSystem.location}) cannot be reached, the service does not start; start it, or correct its address`,
+      'verifyWith',
+    );
+  }
   const storeFlag = typeof flags['store'] === 'string' ? flags['store'] : '';
   const store = /^postgres(ql)?:\/\//i.test(storeFlag) ? storeFlag : resolve(io.cwd, storeFlag);
   try {
@@ -73,7 +83,7 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
     });
     return {
       migrate: (attempt) => migrateAtLogin(login, attempt),
-      readiness: loginServiceReadiness({ core: client, store: login.store }),
+      readiness: loginServiceReadiness({ core: client, store: login.store, oldSystem }),
       close: async () => {
         await login.close();
         await oldSystem?.close();

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import type { Secret } from '../../secret.js';
+import { OldSystemHttp } from './old-system-http.js';
 import type { OldSystemSettings } from './old-system-settings.js';
 import type { PasswordVerdict, OldSystemVerifier } from './old-system-verifier.js';
 
@@ -42,6 +43,10 @@ export function cognitoVerifier(settings: CognitoSettings, clientSecret: Secret 
     requestHandler: { connectionTimeout: settings.timeoutMs, requestTimeout: settings.timeoutMs },
   });
   const location = settings.endpoint ?? `https://cognito-idp.${settings.region}.amazonaws.com`;
+  // Readiness asks where the SDK sends InitiateAuth, as its own resolver says (China's hosts included), a plain GET
+  // that names no operation and carries nothing: an answer proves the pool's API is there (cognito-local says 404).
+  const sdkEndpoint = client.config.endpointProvider({ Region: settings.region, ...(settings.endpoint !== undefined && { Endpoint: settings.endpoint }) }).url;
+  const probe = new OldSystemHttp(settings.timeoutMs);
   return {
     kind: 'cognito',
     location,
@@ -59,7 +64,11 @@ export function cognitoVerifier(settings: CognitoSettings, clientSecret: Secret 
         return answerOfError(error);
       }
     },
-    close: () => Promise.resolve(client.destroy()),
+    reachable: () => probe.answers(sdkEndpoint),
+    close: async () => {
+      client.destroy();
+      await probe.close();
+    },
   };
 }
 

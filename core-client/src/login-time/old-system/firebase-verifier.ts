@@ -42,6 +42,8 @@ export function firebaseVerifier(settings: FirebaseSettings, apiKey: Secret): Ol
       // An API key refused, a project without password sign-in, an answer that is not Firebase's: the service's fault.
       return { outcome: 'tryLater', reason: error.success ? 'oldSystemRefused' : 'oldSystemUnreachable' };
     },
+    // The sign-in URL without the key: Identity Toolkit (and the emulator) answer a GET there 404 or 405.
+    reachable: () => http.answers(new URL(location)),
     close: () => http.close(),
   };
 }

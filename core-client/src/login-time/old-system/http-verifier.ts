@@ -26,6 +26,8 @@ export function httpVerifier(settings: HttpSettings, bearerToken: Secret | undef
       if (reply.status === 401 || reply.status === 403) return { outcome: 'wrong' };
       return { outcome: 'tryLater', reason: 'oldSystemRefused' };
     },
+    // The endpoint without the token or its query (which may hold one): a POST-only route answers a GET 404 or 405.
+    reachable: () => http.answers(new URL(`${url.origin}${url.pathname}`)),
     close: () => http.close(),
   };
 }

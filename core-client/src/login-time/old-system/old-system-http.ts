@@ -65,6 +65,21 @@ export class OldSystemHttp {
     }
   }
 
+  /**
+   * Whether the old system answers at `url` at all: a plain GET with no key, no email and no password, so it can never
+   * tell a password right or wrong, nor count towards a lockout. Any answer below 500 (a 404 or 405 from an endpoint
+   * that wants a POST, a 401) proves it is there; a 5xx, a refused connection or no answer in time says it is not.
+   */
+  async answers(url: URL): Promise<boolean> {
+    try {
+      const answer = await request(url, { method: 'GET', dispatcher: this.#agent, signal: AbortSignal.timeout(this.#timeoutMs) });
+      await answer.body.dump({ limit: MAX_ANSWER_BYTES });
+      return answer.statusCode < 500;
+    } catch {
+      return false;
+    }
+  }
+
   close(): Promise<void> {
     return this.#agent.close();
   }

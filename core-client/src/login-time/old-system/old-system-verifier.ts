@@ -30,5 +30,10 @@ export interface OldSystemVerifier {
   /** Where it asks, safe to show (no key, no secret). */
   readonly location: string;
   check(attempt: { email: string; password: Secret }): Promise<PasswordVerdict>;
+  /**
+   * Whether the old system can be reached now, asked without any password (never an oracle, never a lockout): what
+   * the service checks before it starts and on `/health`. Each kind says what it asks.
+   */
+  reachable(): Promise<boolean>;
   close(): Promise<void>;
 }

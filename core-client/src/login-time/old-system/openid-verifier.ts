@@ -49,6 +49,8 @@ export function openIdVerifier(settings: OpenIdSettings, clientSecret: Secret | 
       }
       return { outcome: 'tryLater', reason: 'oldSystemRefused' };
     },
+    // The token endpoint without client or grant: providers answer a GET there 405, 404 or 400.
+    reachable: () => http.answers(new URL(`${url.origin}${url.pathname}`)),
     close: () => http.close(),
   };
 }

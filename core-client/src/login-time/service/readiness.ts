@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { runPreflight, type PreflightReport, type PreflightStepName } from '../../connection/preflight.js';
 import type { CoreClient } from '../../http/core-client.js';
+import type { OldSystemVerifier } from '../old-system/old-system-verifier.js';
 import { isWaitingStoreError, type WaitingStore } from '../store/waiting-store.js';
 
 /**
  * Why the service cannot answer sign-ins now, one stable code each: the core does not answer, refuses the api-key, or
- * lacks the tenant; the waiting store does not answer (or its file changed under it).
+ * lacks the tenant; the waiting store does not answer (or its file changed under it); the old system `--verify-with`
+ * names does not answer.
  */
-export const NotReadyReasonSchema = z.enum(['coreUnreachable', 'coreKeyRefused', 'tenantMissing', 'storeUnavailable']);
+export const NotReadyReasonSchema = z.enum(['coreUnreachable', 'coreKeyRefused', 'tenantMissing', 'storeUnavailable', 'oldSystemUnreachable']);
 export type NotReadyReason = z.infer<typeof NotReadyReasonSchema>;
 
 /** What `GET /health` answers: 200 `ok`, or 503 `notReady` with every reason found. */
@@ -52,13 +54,23 @@ async function storeReadiness(store: WaitingStore): Promise<NotReadyReason | und
 }
 
 /**
- * Everything the login-time service needs before it can answer a sign-in, in one list: `/health` asks each in turn.
- * A part the service comes to depend on (an old system it asks) adds its check here.
+ * The old system, asked only whether it answers (each kind's `reachable` says how): never with a password, so a probe
+ * can neither tell anything of an account nor lock one out.
  */
-export function loginServiceReadiness(parts: { core: CoreClient; store: WaitingStore }): ReadinessCheck[] {
+async function oldSystemReadiness(oldSystem: OldSystemVerifier): Promise<NotReadyReason | undefined> {
+  return (await oldSystem.reachable()) ? undefined : 'oldSystemUnreachable';
+}
+
+/**
+ * Everything the login-time service needs before it can answer a sign-in, in one list: `/health` asks each in turn.
+ * A part the service comes to depend on adds its check here.
+ */
+export function loginServiceReadiness(parts: { core: CoreClient; store: WaitingStore; oldSystem?: OldSystemVerifier | undefined }): ReadinessCheck[] {
+  const { oldSystem } = parts;
   return [
     { name: 'core', check: () => coreReadiness(parts.core) },
     { name: 'store', check: () => storeReadiness(parts.store) },
+    ...(oldSystem === undefined ? [] : [{ name: 'oldSystem', check: () => oldSystemReadiness(oldSystem) }]),
   ];
 }
 

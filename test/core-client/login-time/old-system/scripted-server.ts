@@ -28,7 +28,8 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-export async function startScriptedServer(answer: (request: Received) => ScriptedAnswer): Promise<ScriptedServer> {
+/** `port`: 0 for any free one; a given one brings an old system back where a running service looks for it. */
+export async function startScriptedServer(answer: (request: Received) => ScriptedAnswer, port = 0): Promise<ScriptedServer> {
   const scripted: ScriptedServer = { url: '', received: [], answer, close: () => Promise.resolve() };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -47,7 +48,7 @@ export async function startScriptedServer(answer: (request: Received) => Scripte
       response.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the scripted server listens on TCP');
   scripted.url = `http://127.0.0.1:${address.port}`;
