@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CONFIG_NAMESPACE, imageReference, setCommand, wholeNumber, type ImageKey } from './config-terms.js';
 import { formatImageReference, parseImageReference } from './image-reference.js';
 import { KUBERNETES_KEYS, targetProblems } from './kubernetes/config-keys.js';
+import { VerifyWithSchema, verifyWithProblems } from './old-system.js';
 
 export { CONFIG_NAMESPACE, setCommand } from './config-terms.js';
 
@@ -118,6 +119,10 @@ export const StackConfigSchema = z
         error: `${CONFIG_NAMESPACE}:loginServiceStoreUrl must be a postgresql:// URL: run \`${setCommand('loginServiceStoreUrl', 'postgresql://<user>:<password>@<host>/<database>', true)}\`, or \`pulumi config rm ${CONFIG_NAMESPACE}:loginServiceStoreUrl\` for the SQLite store on a volume.`,
       })
       .optional(),
+    /** The old system the service asks for users parked without a usable hash: the --verify-with file's JSON, without its secret. */
+    loginServiceVerifyWith: VerifyWithSchema.optional(),
+    /** That old system's secret (Firebase's Web API key, a client secret, a bearer token). */
+    loginServiceVerifyWithSecret: z.string().optional(),
     ...KUBERNETES_KEYS,
   })
   .superRefine(
@@ -140,6 +145,7 @@ export const SECRET_KEYS = [
   'registryPassword',
   'loginServiceKey',
   'loginServiceStoreUrl',
+  'loginServiceVerifyWithSecret',
   'databaseUrl',
 ] as const satisfies readonly StackConfigKey[];
 export type SecretKey = (typeof SECRET_KEYS)[number];
@@ -175,7 +181,7 @@ function crossKeyProblems(config: StackConfig): string[] {
   const problems = config.target === 'docker' ? dockerPortProblems(config) : [];
   const shared = sharedDatabaseProblem(config);
   if (config.target === 'kubernetes' && shared !== undefined) problems.push(shared);
-  problems.push(...loginServiceProblems(config), ...targetProblems(config), ...registryProblems(config));
+  problems.push(...loginServiceProblems(config), ...verifyWithProblems(config), ...targetProblems(config), ...registryProblems(config));
   return problems;
 }
 

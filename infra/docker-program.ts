@@ -37,6 +37,8 @@ export function dockerProgram(config: ProgramConfig) {
           bindAddress: config.bindAddress,
           hostPort: config.loginServicePort,
           storeUrl: config.loginServiceStoreUrl,
+          verifyWith: config.loginServiceVerifyWith,
+          verifyWithSecret: config.loginServiceVerifyWithSecret,
           protectStore: config.protectDatabase,
           dependsOn: [firstCore],
         })

@@ -24,7 +24,16 @@ export async function loadStackConfig(config: pulumi.Config): Promise<ProgramCon
   const verdict = await settle(
     parsed.apply((result): Verdict => {
       if (result instanceof StackConfigError) return result;
-      const { apiKey: _apiKey, signerKey, registryPassword, loginServiceKey, loginServiceStoreUrl, databaseUrl, ...rest } = result;
+      const {
+        apiKey: _apiKey,
+        signerKey,
+        registryPassword,
+        loginServiceKey,
+        loginServiceStoreUrl,
+        loginServiceVerifyWithSecret,
+        databaseUrl,
+        ...rest
+      } = result;
       return {
         config: rest,
         present: {
@@ -32,6 +41,7 @@ export async function loadStackConfig(config: pulumi.Config): Promise<ProgramCon
           registryPassword: registryPassword !== undefined,
           loginServiceKey: loginServiceKey !== undefined,
           loginServiceStoreUrl: loginServiceStoreUrl !== undefined,
+          loginServiceVerifyWithSecret: loginServiceVerifyWithSecret !== undefined,
           databaseUrl: databaseUrl !== undefined,
         },
       };
@@ -54,6 +64,7 @@ export async function loadStackConfig(config: pulumi.Config): Promise<ProgramCon
     ...(verdict.present.registryPassword ? { registryPassword: secret('registryPassword') } : {}),
     ...(verdict.present.loginServiceKey ? { loginServiceKey: secret('loginServiceKey') } : {}),
     ...(verdict.present.loginServiceStoreUrl ? { loginServiceStoreUrl: secret('loginServiceStoreUrl') } : {}),
+    ...(verdict.present.loginServiceVerifyWithSecret ? { loginServiceVerifyWithSecret: secret('loginServiceVerifyWithSecret') } : {}),
     ...(verdict.present.databaseUrl ? { databaseUrl: secret('databaseUrl') } : {}),
   };
 }

@@ -2,6 +2,7 @@ import * as docker from '@pulumi/docker';
 import * as pulumi from '@pulumi/pulumi';
 import { LOGIN_SERVICE_PORT } from './config.js';
 import { urlHostOf } from './core-urls.js';
+import { OLD_SYSTEM_SECRET_ENV, VERIFY_WITH_PATH, verifyWithFileContent, type VerifyWith } from './old-system.js';
 
 /** Where the SQLite store lives inside the service's container (on the stack's volume). */
 export const LOGIN_STORE_DIRECTORY = '/var/lib/core-migrate';
@@ -30,6 +31,9 @@ export interface LoginMigrationServiceArgs {
   storeUrl?: pulumi.Input<string> | undefined;
   /** Default true: `pulumi destroy` and replacements refuse to touch the SQLite store's volume. */
   protectStore?: boolean | undefined;
+  /** The old system asked for the users parked without a usable hash (`--verify-with`), and its secret. */
+  verifyWith?: VerifyWith | undefined;
+  verifyWithSecret?: pulumi.Input<string> | undefined;
   /** Started once these are (the core it creates users in). */
   dependsOn?: pulumi.Resource[] | undefined;
 }
@@ -52,12 +56,14 @@ export class LoginMigrationService extends pulumi.ComponentResource {
     this.storeVolume =
       args.storeUrl === undefined ? new docker.Volume(`${name}-store`, {}, { ...child, retainOnDelete: true, protect: args.protectStore ?? true }) : undefined;
     const envs = pulumi
-      .all([args.serviceKey, args.coreApiKey, args.storeUrl ?? LOGIN_STORE_SQLITE_PATH])
-      .apply(([serviceKey, coreApiKey, store]) => [
+      .all([args.serviceKey, args.coreApiKey, args.storeUrl ?? LOGIN_STORE_SQLITE_PATH, args.verifyWithSecret])
+      .apply(([serviceKey, coreApiKey, store, oldSystemSecret]) => [
         `${LOGIN_SERVICE_ENV.serviceKey}=${serviceKey}`,
         `${LOGIN_SERVICE_ENV.coreApiKey}=${coreApiKey}`,
         `${LOGIN_SERVICE_ENV.store}=${store}`,
+        ...(oldSystemSecret === undefined ? [] : [`${OLD_SYSTEM_SECRET_ENV}=${oldSystemSecret}`]),
       ]);
+    const verifyWith = args.verifyWith;
     this.container = new docker.Container(
       `${name}-service`,
       {
@@ -65,7 +71,14 @@ export class LoginMigrationService extends pulumi.ComponentResource {
         // Inside its container it listens on every interface: the published port on bindAddress is what limits who reaches it.
         command: pulumi
           .output(args.coreUrl)
-          .apply((coreUrl) => ['login-migration', 'serve', '--host', '0.0.0.0', '--port', String(LOGIN_SERVICE_PORT), '--core', coreUrl]),
+          .apply((coreUrl) => [
+            ...['login-migration', 'serve', '--host', '0.0.0.0', '--port', String(LOGIN_SERVICE_PORT), '--core', coreUrl],
+            ...(verifyWith === undefined ? [] : ['--verify-with', VERIFY_WITH_PATH]),
+          ]),
+        // The old system's settings, their secret only named (it is in envs): a change replaces the container.
+        ...(verifyWith !== undefined && {
+          uploads: [{ file: VERIFY_WITH_PATH, content: verifyWithFileContent(verifyWith, args.verifyWithSecret !== undefined) }],
+        }),
         networksAdvanced: [{ name: args.networkName }],
         ports: [{ internal: LOGIN_SERVICE_PORT, external: args.hostPort, ip: args.bindAddress, protocol: 'tcp' }],
         ...(this.storeVolume !== undefined && { volumes: [{ volumeName: this.storeVolume.name, containerPath: LOGIN_STORE_DIRECTORY }] }),

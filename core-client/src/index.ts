@@ -48,7 +48,7 @@ export { signerKeyReminder } from './hashes/signer-key-reminder.js';
 export { planSource, type PlanOptions, type PlannedRecord } from './plan/plan-source.js';
 export { summarisePlan } from './plan/summarise-plan.js';
 export { PlanTally, type PlanSummary } from './plan/summary.js';
-export { describeLoginTimeFamilies, describeLoginTimeWaits, loginTimeFamilies } from './plan/login-time-words.js';
+export { describeLoginTimeFamilies, describeLoginTimeWaits, loginTimeFamilies, loginTimeOldSystems } from './plan/login-time-words.js';
 export { readReportGroups, type ReportGroups, type ReportGroup, type ReportEntry } from './plan/report-groups.js';
 export { describePlanRoles, parseRolesFile, type PlanRoles } from './plan/roles.js';
 export type * from './plan/operation.js';

@@ -2,6 +2,14 @@ import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import { LOGIN_SERVICE_PORT } from '../config.js';
 import { LOGIN_SERVICE_ENV, LOGIN_STORE_DIRECTORY, LOGIN_STORE_SQLITE_PATH } from '../login-service.js';
+import {
+  OLD_SYSTEM_SECRET_ENV,
+  VERIFY_WITH_DIRECTORY,
+  VERIFY_WITH_FILE_NAME,
+  VERIFY_WITH_PATH,
+  verifyWithFileContent,
+  type VerifyWith,
+} from '../old-system.js';
 import { fromSecret, podLabels } from './settings.js';
 
 export interface KubernetesLoginServiceArgs {
@@ -16,13 +24,16 @@ export interface KubernetesLoginServiceArgs {
   /** The Service's port (the pods listen on LOGIN_SERVICE_PORT). */
   port: number;
   storeUrl?: pulumi.Input<string> | undefined;
+  /** The old system asked for the users parked without a usable hash (`--verify-with`), and its secret. */
+  verifyWith?: VerifyWith | undefined;
+  verifyWithSecret?: pulumi.Input<string> | undefined;
   /** Default true: `pulumi destroy` and replacements refuse to touch the SQLite store's volume claim. */
   protectStore?: boolean | undefined;
   namespace?: string | undefined;
   imagePullSecrets?: k8s.types.input.core.v1.LocalObjectReference[] | undefined;
 }
 
-const SECRET_KEYS = { serviceKey: 'service-key', coreApiKey: 'core-api-key', store: 'store-url' } as const;
+const SECRET_KEYS = { serviceKey: 'service-key', coreApiKey: 'core-api-key', store: 'store-url', oldSystem: 'old-system-secret' } as const;
 /** Any group: kubelet makes the claim writable by it, whichever non-root user the image runs as. */
 const STORE_GROUP = 65532;
 
@@ -53,10 +64,23 @@ export class KubernetesLoginService extends pulumi.ComponentResource {
           [SECRET_KEYS.serviceKey]: args.serviceKey,
           [SECRET_KEYS.coreApiKey]: args.coreApiKey,
           ...(args.storeUrl === undefined ? {} : { [SECRET_KEYS.store]: args.storeUrl }),
+          ...(args.verifyWithSecret === undefined ? {} : { [SECRET_KEYS.oldSystem]: args.verifyWithSecret }),
         }),
       },
       child,
     );
+    // The old system's settings, their secret only named (it is in the Secret). Named by Pulumi, so a change makes a
+    // new ConfigMap, and the Deployment that names it rolls its pods onto the new settings.
+    const verifyWith = args.verifyWith;
+    const verifyWithMap =
+      verifyWith === undefined
+        ? undefined
+        : new k8s.core.v1.ConfigMap(
+            `${name}-verify-with`,
+            { metadata, data: { [VERIFY_WITH_FILE_NAME]: verifyWithFileContent(verifyWith, args.verifyWithSecret !== undefined) } },
+            child,
+          );
+
     // The waiting users and their legacy hashes: kept when the Deployment goes (retainOnDelete), and protected.
     this.storeClaim =
       args.storeUrl === undefined
@@ -66,6 +90,24 @@ export class KubernetesLoginService extends pulumi.ComponentResource {
             { ...child, retainOnDelete: true, protect: args.protectStore ?? true },
           )
         : undefined;
+    const volumes: { volume: k8s.types.input.core.v1.Volume; mount: k8s.types.input.core.v1.VolumeMount }[] = [
+      ...(this.storeClaim === undefined
+        ? []
+        : [
+            {
+              volume: { name: 'store', persistentVolumeClaim: { claimName: this.storeClaim.metadata.name } },
+              mount: { name: 'store', mountPath: LOGIN_STORE_DIRECTORY },
+            },
+          ]),
+      ...(verifyWithMap === undefined
+        ? []
+        : [
+            {
+              volume: { name: 'verify-with', configMap: { name: verifyWithMap.metadata.name } },
+              mount: { name: 'verify-with', mountPath: VERIFY_WITH_DIRECTORY, readOnly: true },
+            },
+          ]),
+    ];
     const secretName = secret.metadata.name;
     const health = { httpGet: { path: '/health', port: LOGIN_SERVICE_PORT } };
     this.deployment = new k8s.apps.v1.Deployment(
@@ -81,10 +123,8 @@ export class KubernetesLoginService extends pulumi.ComponentResource {
             metadata: { labels },
             spec: {
               ...(args.imagePullSecrets === undefined ? {} : { imagePullSecrets: args.imagePullSecrets }),
-              ...(this.storeClaim !== undefined && {
-                securityContext: { fsGroup: STORE_GROUP, fsGroupChangePolicy: 'OnRootMismatch' },
-                volumes: [{ name: 'store', persistentVolumeClaim: { claimName: this.storeClaim.metadata.name } }],
-              }),
+              ...(this.storeClaim !== undefined && { securityContext: { fsGroup: STORE_GROUP, fsGroupChangePolicy: 'OnRootMismatch' } }),
+              ...(volumes.length > 0 && { volumes: volumes.map(({ volume }) => volume) }),
               containers: [
                 {
                   name: 'login-migration',
@@ -92,7 +132,10 @@ export class KubernetesLoginService extends pulumi.ComponentResource {
                   // Every interface inside the pod: the Service is what reaches it.
                   args: pulumi
                     .output(args.coreUrl)
-                    .apply((coreUrl) => ['login-migration', 'serve', '--host', '0.0.0.0', '--port', String(LOGIN_SERVICE_PORT), '--core', coreUrl]),
+                    .apply((coreUrl) => [
+                      ...['login-migration', 'serve', '--host', '0.0.0.0', '--port', String(LOGIN_SERVICE_PORT), '--core', coreUrl],
+                      ...(verifyWith === undefined ? [] : ['--verify-with', VERIFY_WITH_PATH]),
+                    ]),
                   ports: [{ name: 'http', containerPort: LOGIN_SERVICE_PORT }],
                   env: [
                     fromSecret(LOGIN_SERVICE_ENV.serviceKey, secretName, SECRET_KEYS.serviceKey),
@@ -100,8 +143,9 @@ export class KubernetesLoginService extends pulumi.ComponentResource {
                     args.storeUrl === undefined
                       ? { name: LOGIN_SERVICE_ENV.store, value: LOGIN_STORE_SQLITE_PATH }
                       : fromSecret(LOGIN_SERVICE_ENV.store, secretName, SECRET_KEYS.store),
+                    ...(args.verifyWithSecret === undefined ? [] : [fromSecret(OLD_SYSTEM_SECRET_ENV, secretName, SECRET_KEYS.oldSystem)]),
                   ],
-                  ...(this.storeClaim !== undefined && { volumeMounts: [{ name: 'store', mountPath: LOGIN_STORE_DIRECTORY }] }),
+                  ...(volumes.length > 0 && { volumeMounts: volumes.map(({ mount }) => mount) }),
                   resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '512Mi' } },
                   readinessProbe: { ...health, periodSeconds: 5, failureThreshold: 2 },
                   livenessProbe: { ...health, periodSeconds: 10, failureThreshold: 6 },

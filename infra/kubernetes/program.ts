@@ -46,6 +46,8 @@ export function kubernetesProgram(config: ProgramConfig) {
           replicas: config.loginServiceReplicas ?? KUBERNETES_DEFAULTS.loginServiceReplicas,
           port: config.loginServicePort,
           storeUrl: config.loginServiceStoreUrl,
+          verifyWith: config.loginServiceVerifyWith,
+          verifyWithSecret: config.loginServiceVerifyWithSecret,
           protectStore: config.protectDatabase,
           namespace,
           imagePullSecrets,

@@ -20,16 +20,21 @@ const oldSystemLabels: Record<OldSystemKind, string> = {
   http: "the old backend's endpoint",
 };
 
+/** The old systems the users parked without a usable hash will be asked of, most first, each with its name and count. */
+export function loginTimeOldSystems(summary: Pick<PlanSummary, 'loginTime'>): { oldSystem: OldSystemKind; label: string; count: number }[] {
+  return OldSystemKindSchema.options
+    .map((oldSystem) => ({ oldSystem, label: oldSystemLabels[oldSystem], count: summary.loginTime?.byOldSystem?.[oldSystem] ?? 0 }))
+    .filter(({ count }) => count > 0)
+    .sort((a, b) => b.count - a.count);
+}
+
 /**
  * How the users parked for their first login will be checked, most first: "Django PBKDF2-SHA256 (400), asked of AWS
  * Cognito (120), phpass (WordPress, phpBB) (12)".
  */
 export function describeLoginTimeFamilies(summary: Pick<PlanSummary, 'loginTime'>): string {
   const families = loginTimeFamilies(summary).map(({ label, count }): [string, number] => [label, count]);
-  const asked = OldSystemKindSchema.options.flatMap((kind): Array<[string, number]> => {
-    const count = summary.loginTime?.byOldSystem?.[kind] ?? 0;
-    return count === 0 ? [] : [[`asked of ${oldSystemLabels[kind]}`, count]];
-  });
+  const asked = loginTimeOldSystems(summary).map(({ label, count }): [string, number] => [`asked of ${label}`, count]);
   return [...families, ...asked]
     .sort(([, a], [, b]) => b - a)
     .map(([label, count]) => `${label} (${count})`)

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { valueOf } from '../support/pulumi-mocks.js';
 import {
   CLAIM,
+  CONFIG_MAP,
   PINNED_LOGIN_IMAGE,
   PRODUCTION,
   REHEARSAL,
@@ -13,6 +15,8 @@ import {
   workloadSpec,
 } from '../support/kubernetes.js';
 import { API_KEY, exported, runProgram } from '../support/run-program.js';
+
+const SECRET_KEYS = ['apiKey', 'signerKey', 'registryPassword', 'databaseUrl', 'loginServiceKey', 'loginServiceStoreUrl'];
 
 beforeEach(() => {
   vi.resetModules();
@@ -59,6 +63,30 @@ describe('the login-time service on Kubernetes', () => {
       { name: 'LOGIN_MIGRATION_STORE', valueFrom: { secretKeyRef: { name: secretName, key: 'store-url' } } },
     ]);
     expect(secretData(resources, 'login-migration-keys')).toEqual({ 'service-key': SERVICE_KEY, 'core-api-key': API_KEY, 'store-url': STORE_URL });
+  });
+
+  it('asks the old system of loginServiceVerifyWith: its settings a ConfigMap mounted read-only, its secret from the Secret', async () => {
+    const settings = { kind: 'firebase', endpoint: 'https://identitytoolkit.googleapis.com' };
+    const { resources } = await runProgram(
+      { ...REHEARSAL, ...LOGIN, loginServiceVerifyWith: JSON.stringify(settings), loginServiceVerifyWithSecret: 'firebase-web-api-key-0123' },
+      [...SECRET_KEYS, 'loginServiceVerifyWithSecret'],
+    );
+    const service = onlyContainer(resources, 'login-migration');
+    expect(service.args?.slice(-2)).toEqual(['--verify-with', '/etc/core-migrate/verify-with.json']);
+    expect(service.env).toContainEqual({
+      name: 'LOGIN_MIGRATION_OLD_SYSTEM_SECRET',
+      valueFrom: { secretKeyRef: { name: 'login-migration-keys-mock', key: 'old-system-secret' } },
+    });
+    expect(secretData(resources, 'login-migration-keys')).toMatchObject({ 'old-system-secret': 'firebase-web-api-key-0123' });
+    expect(service.volumeMounts).toContainEqual({ name: 'verify-with', mountPath: '/etc/core-migrate', readOnly: true });
+    expect(workloadSpec(resources, 'login-migration').template.spec.volumes).toContainEqual({
+      name: 'verify-with',
+      configMap: { name: 'login-migration-verify-with-mock' },
+    });
+    const map = resourceOf(resources, CONFIG_MAP, 'login-migration-verify-with');
+    const file = z.object({ 'verify-with.json': z.string() }).parse(map.inputs['data'])['verify-with.json'];
+    expect(JSON.parse(file)).toEqual({ ...settings, apiKey: { env: 'LOGIN_MIGRATION_OLD_SYSTEM_SECRET' } });
+    expect(file).not.toContain('firebase-web-api-key-0123');
   });
 
   it('is not there unless asked for', async () => {

@@ -20,6 +20,7 @@ import {
 import { SIGNER_KEY, runProgram, type ProgramRun } from '../support/run-program.js';
 
 const SERVICE_KEY = 'login-service-key-0123456789';
+const OLD_SYSTEM_SECRET = 'old-backend-bearer-token-0123';
 
 /** Policies as tests (as test/infra/policies.test.ts for Docker): each rule against every resource of every stack. */
 const STACKS: Record<string, Record<string, string>> = {
@@ -38,8 +39,17 @@ const STACKS: Record<string, Record<string, string>> = {
     coreSpread: 'required',
   },
   'a rehearsal on the memory database, unprotected': { ...REHEARSAL, database: 'memory', protectDatabase: 'false' },
+  'a rehearsal in a namespace, the login-time service asking an old system': {
+    ...REHEARSAL,
+    kubernetesNamespace: 'auth',
+    loginService: 'true',
+    loginServiceImage: PINNED_LOGIN_IMAGE,
+    loginServiceKey: SERVICE_KEY,
+    loginServiceVerifyWith: JSON.stringify({ kind: 'http', url: 'https://old.example/check-password' }),
+    loginServiceVerifyWithSecret: OLD_SYSTEM_SECRET,
+  },
 };
-const SECRET_VALUES = [PRODUCTION.apiKey, SIGNER_KEY, DATABASE_URL, SERVICE_KEY, MOCK_PASSWORD];
+const SECRET_VALUES = [PRODUCTION.apiKey, SIGNER_KEY, DATABASE_URL, SERVICE_KEY, OLD_SYSTEM_SECRET, MOCK_PASSWORD];
 
 function workloads(resources: RegisteredResource[]): [RegisteredResource, WorkloadSpec][] {
   return resources

@@ -22,6 +22,7 @@ beforeEach(() => {
 const REGISTRY_PASSWORD = 'registry-password-0123';
 const SERVICE_KEY = 'login-service-key-0123456789';
 const STORE_URL = 'postgresql://waiting:store-password-0123@store.example/waiting';
+const OLD_SYSTEM_SECRET = 'openid-client-secret-0123';
 const EVERY_SECRET = {
   signerKey: SIGNER_KEY,
   registryAddress: 'registry.example',
@@ -32,6 +33,8 @@ const EVERY_SECRET = {
   loginServiceKey: SERVICE_KEY,
   loginServiceStoreUrl: STORE_URL,
   loginServiceReplicas: '2',
+  loginServiceVerifyWith: JSON.stringify({ kind: 'openid', tokenEndpoint: 'https://sso.example/token', clientId: 'migrator' }),
+  loginServiceVerifyWithSecret: OLD_SYSTEM_SECRET,
 };
 const SECRET_VALUES = [
   API_KEY,
@@ -42,6 +45,7 @@ const SECRET_VALUES = [
   SERVICE_KEY,
   STORE_URL,
   'store-password-0123',
+  OLD_SYSTEM_SECRET,
   MOCK_PASSWORD,
 ];
 
@@ -88,7 +92,11 @@ describe('secrets on Kubernetes', () => {
   it('are where the walk would have found them, so the walk can fail', async () => {
     const { resources } = await runProgram({ ...PRODUCTION, ...EVERY_SECRET });
     expect(secretData(resources, 'auth-core-keys')).toMatchObject({ 'api-key': API_KEY, 'database-url': DATABASE_URL });
-    expect(secretData(resources, 'login-migration-keys')).toMatchObject({ 'service-key': SERVICE_KEY, 'store-url': STORE_URL });
+    expect(secretData(resources, 'login-migration-keys')).toMatchObject({
+      'service-key': SERVICE_KEY,
+      'store-url': STORE_URL,
+      'old-system-secret': OLD_SYSTEM_SECRET,
+    });
     const registry: unknown = JSON.parse(secretData(resources, 'registry')['.dockerconfigjson'] ?? '{}');
     expect(registry).toEqual({
       auths: { 'registry.example': { username: 'deploy', password: REGISTRY_PASSWORD, auth: Buffer.from(`deploy:${REGISTRY_PASSWORD}`).toString('base64') } },

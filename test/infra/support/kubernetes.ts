@@ -7,6 +7,7 @@ export const DEPLOYMENT = 'kubernetes:apps/v1:Deployment';
 export const STATEFUL_SET = 'kubernetes:apps/v1:StatefulSet';
 export const SERVICE = 'kubernetes:core/v1:Service';
 export const SECRET = 'kubernetes:core/v1:Secret';
+export const CONFIG_MAP = 'kubernetes:core/v1:ConfigMap';
 export const CLAIM = 'kubernetes:core/v1:PersistentVolumeClaim';
 export const DISRUPTION_BUDGET = 'kubernetes:policy/v1:PodDisruptionBudget';
 
@@ -18,7 +19,15 @@ export const DATABASE_URL = 'postgresql://core:database-password-0123@db.example
 export const PRODUCTION = { target: 'kubernetes', apiKey: API_KEY, image: PINNED_CORE_IMAGE, databaseUrl: DATABASE_URL };
 /** A rehearsal: PostgreSQL in the cluster, the image by tag. */
 export const REHEARSAL = { target: 'kubernetes', apiKey: API_KEY, image: 'registry.example/auth-core:9.3', rehearsal: 'true' };
-export const SECRET_CONFIG_KEYS = ['apiKey', 'signerKey', 'registryPassword', 'databaseUrl', 'loginServiceKey', 'loginServiceStoreUrl'];
+export const SECRET_CONFIG_KEYS = [
+  'apiKey',
+  'signerKey',
+  'registryPassword',
+  'databaseUrl',
+  'loginServiceKey',
+  'loginServiceStoreUrl',
+  'loginServiceVerifyWithSecret',
+];
 
 const Labels = z.record(z.string(), z.string());
 const Probe = z.looseObject({ httpGet: z.object({ path: z.string(), port: z.union([z.number(), z.string()]) }).optional() });
@@ -41,7 +50,7 @@ const ContainerSchema = z.object({
   startupProbe: Probe.optional(),
   readinessProbe: Probe.optional(),
   livenessProbe: Probe.optional(),
-  volumeMounts: z.array(z.object({ name: z.string(), mountPath: z.string() })).optional(),
+  volumeMounts: z.array(z.object({ name: z.string(), mountPath: z.string(), readOnly: z.boolean().optional() })).optional(),
 });
 export type Container = z.infer<typeof ContainerSchema>;
 
@@ -56,7 +65,15 @@ const WorkloadSpecSchema = z.object({
       topologySpreadConstraints: z.array(z.looseObject({ labelSelector: z.object({ matchLabels: Labels }) })).optional(),
       imagePullSecrets: z.array(z.object({ name: z.string() })).optional(),
       securityContext: z.record(z.string(), z.unknown()).optional(),
-      volumes: z.array(z.object({ name: z.string(), persistentVolumeClaim: z.object({ claimName: z.string() }).optional() })).optional(),
+      volumes: z
+        .array(
+          z.object({
+            name: z.string(),
+            persistentVolumeClaim: z.object({ claimName: z.string() }).optional(),
+            configMap: z.object({ name: z.string() }).optional(),
+          }),
+        )
+        .optional(),
     }),
   }),
 });

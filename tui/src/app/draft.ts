@@ -27,6 +27,8 @@ export interface Draft {
   stripPrefix: string[];
   /** The login-time migration's waiting store ('' for none). */
   loginTime: string;
+  /** The old system's settings file, asked for users without a usable hash ('' for none). */
+  verifyWith: string;
   core: string;
   /** Further cores given as flags (they share the first one's database). */
   moreCores: string[];
@@ -84,6 +86,7 @@ export function draftFromSettings(settings: MigrationSettings): Draft {
     hashConfig: settings.hashConfig ?? '',
     stripPrefix: [...settings.stripPrefix],
     loginTime: settings.loginTime ?? '',
+    verifyWith: settings.verifyWith ?? '',
     core: core ?? '',
     moreCores,
     stack: settings.stack ?? '',
@@ -134,6 +137,7 @@ export function settingsInputOfDraft(draft: Draft): MigrationSettingsInput {
     hashConfig: draft.hashConfig,
     stripPrefix: draft.stripPrefix,
     loginTime: draft.loginTime,
+    verifyWith: draft.verifyWith,
     core: [draft.core, ...draft.moreCores].map((url) => url.trim()).filter((url) => url !== ''),
     stack: draft.stack,
     tenant: draft.tenant,
@@ -182,6 +186,7 @@ export function planDraftKey(draft: Draft, typedHash: string): string {
     draft.hashConfig.trim(),
     draft.stripPrefix,
     draft.loginTime.trim(),
+    draft.verifyWith.trim(),
     draft.roles,
     draft.rolesFrom.trim(),
     draft.roleMap.trim(),

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { readCredentials, parseRolesFile } from 'core-client';
 import { plainHttpWarning, checkOutputPaths, type NamedFile } from 'core-client/files';
+import { readOldSystemSettings } from 'core-client/login-time';
 import { exposedFileWarnings, hashConfigOf } from 'core-client/run';
 import { describeProblem, Problem, resolveRunPaths, roleOfSetting, settingOfRole, type MigrationSettings, type SettingKey } from 'core-client/settings';
 
@@ -15,7 +16,7 @@ const inputSettings = [
   'caFile',
   'rolesFile',
 ] as const satisfies readonly SettingKey[];
-export const checkedSettings: readonly SettingKey[] = [...inputSettings, 'journal', 'report'];
+export const checkedSettings: readonly SettingKey[] = [...inputSettings, 'verifyWith', 'journal', 'report'];
 
 async function inputProblem(path: string): Promise<string | undefined> {
   try {
@@ -48,6 +49,11 @@ export async function checkSettingFiles(
   if (problems.hashConfig === undefined && settings.hashConfig !== undefined) {
     const parsed = await hashConfigOf(settings, cwd);
     if (parsed instanceof Problem) problems.hashConfig = describeProblem(parsed, 'app');
+  }
+  if (settings.verifyWith !== undefined) {
+    // Read as the plan and the service read it: a file missing or not naming an old system says so on its field.
+    const oldSystem = await readOldSystemSettings(settings.verifyWith, cwd);
+    if (oldSystem instanceof Problem) problems.verifyWith = describeProblem(oldSystem, 'app');
   }
   const credentials = paths.inputs.find((input) => input.role === 'credentials');
   if (problems.verifyCredentials === undefined && credentials !== undefined) {

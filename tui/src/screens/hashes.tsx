@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { loginTimeFamilies, prefixRuleFromOption, signerKeyReminder, type PlanSummary, Secret } from 'core-client';
+import { loginTimeFamilies, loginTimeOldSystems, prefixRuleFromOption, signerKeyReminder, type PlanSummary, Secret } from 'core-client';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
@@ -21,6 +21,9 @@ export function familyRows(summary: PlanSummary): TableRow[] {
   // With a login-time store, the families the core cannot import wait there: core-migrate checks them itself.
   for (const parked of loginTimeFamilies(summary))
     rows.push({ label: parked.label, value: parked.count, note: 'parked: core-migrate checks at first sign-in' });
+  // Password users without a usable hash, parked for the old system (--verify-with) to say whether the password is right.
+  for (const parked of loginTimeOldSystems(summary))
+    rows.push({ label: 'no usable hash', value: parked.count, note: `parked: asked of ${parked.label} at first sign-in` });
   for (const group of summary.rejectionsByCode.filter((entry) => entry.code === 'unusableHash' || entry.code === 'unsupportedHashFamily')) {
     rows.push({
       label: group.code === 'unusableHash' ? 'refused: unusable' : 'refused: unsupported',
@@ -144,6 +147,14 @@ function fields({ state }: FieldsContext): FieldSpec[] {
       problem: state.fieldProblems['loginTime'],
       set: (value) => ({ type: 'draft', patch: { loginTime: value } }),
     },
+    {
+      ...settingField('verifyWith'),
+      kind: 'path',
+      value: draft.verifyWith,
+      placeholder: 'optional, with the store: the old system asked for users without a hash (JSON)',
+      problem: state.fieldProblems['verifyWith'],
+      set: (value) => ({ type: 'draft', patch: { verifyWith: value } }),
+    },
   );
   return list;
 }
@@ -249,6 +260,8 @@ export const hashesScreen: ScreenSpec = {
     'With a login-time store, the families the core cannot import are parked there, each on its own row: at their first',
     'sign-in login-migration serve checks the password against the legacy hash (as hash verify does) and creates the',
     'user. A known account of a parked user is checked the same way here.',
+    'The old system to ask (a JSON file naming Firebase, Cognito, an OpenID token endpoint or an HTTP endpoint, see',
+    'docs/login-time.md) parks password users without a usable hash too: their row says whom the service asks.',
   ],
   Body,
 };

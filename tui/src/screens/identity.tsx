@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
-import { describePlanRoles, type PlanSummary } from 'core-client';
+import { describePlanRoles, loginTimeFamilies, loginTimeOldSystems, type PlanSummary } from 'core-client';
 import { DisabledPolicySchema, EmailLinkPolicySchema, ExistingPolicySchema } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
+import { formatCount } from '../components/numbers.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
 import { wrapText } from '../components/wrap.js';
@@ -156,7 +157,20 @@ function identityRows(state: AppState): TableRow[] {
     },
     { label: 'separate accounts', value: identity.separateAccounts, note: 'a linked provider or phone login becomes its own user' },
     ...passwordlessRows(summary),
+    ...parkedRows(summary),
   ];
+}
+
+/** The users parked for their first sign-in: created then, with what a pushed user keeps; how each will be checked. */
+function parkedRows(summary: PlanSummary): TableRow[] {
+  const parked = summary.loginTime?.parked ?? 0;
+  if (parked === 0) return [];
+  const byHash = loginTimeFamilies(summary).reduce((sum, family) => sum + family.count, 0);
+  const checks = [
+    ...loginTimeOldSystems(summary).map((system) => `${formatCount(system.count)} asked of ${system.label}`),
+    ...(byHash > 0 ? [`${formatCount(byHash)} by their legacy hash`] : []),
+  ];
+  return [{ label: 'at first sign-in', value: parked, note: `parked, created then: ${checks.join(', ')}`, keep: true }];
 }
 
 /** What becomes of the phone and email-link users of this file, and of those the plan refused. */
@@ -272,6 +286,7 @@ export const identityScreen: ScreenSpec = {
     'file (JSON: role -> permissions) gives each role its permissions; roles outside it are reported, not given.',
     'Roles are created once before the first user; one already on the core is reported, not changed, unless you',
     'update role permissions. A rollback removes the roles the migration created once no user has them.',
+    'Users parked in a login-time store (Hashes) are created at their first sign-in, checked as their row says.',
   ],
   Body,
 };
