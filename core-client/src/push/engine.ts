@@ -3,10 +3,9 @@ import { OutputPathError, outputErrorSentence } from '../files/output-paths.js';
 import { DEFAULT_GIVE_UP_AFTER_MS } from '../http/retry.js';
 import { recordAccountState } from '../journal/account-state.js';
 import { earlierRunOf } from '../journal/earlier-run.js';
-import { JournalCoreCheck } from '../journal/journal-core-check.js';
 import { JournalError, type Journal } from '../journal/journal.js';
 import { formatLocation } from '../location.js';
-import type { ImportOperation, LoginTimeWait, PlanItem } from '../plan/operation.js';
+import type { ImportOperation, PlanItem } from '../plan/operation.js';
 import { reportLineOfRejection, type ReportWriter } from '../plan/rejection-report.js';
 import { addUnread, emptySyncCounts, type PushSummary, type SyncCounts } from '../summary/push-summary.js';
 import { syncDelta, type EngineRecord, type SyncItem } from '../sync/delta.js';
@@ -17,13 +16,16 @@ import { ChangeNotifier } from './control.js';
 import { Dispatcher } from './dispatcher.js';
 import type { PushEvent } from './events.js';
 import { contractOnlyIdentityOptions } from './identity-options.js';
+import { LoginTimeParking } from './login-time-parking.js';
 import { openRun } from './open-run.js';
-import { DEFAULT_STOP_GRACE_MS, defaultPushRetryPolicy, SOURCE_CHECK_INTERVAL_MS, type RunPushOptions } from './run-options.js';
+import { ResumeCheck } from './resume-check.js';
+import { DEFAULT_STOP_GRACE_MS, defaultPushRetryPolicy, type RunPushOptions } from './run-options.js';
 import { OperationRunner, type Start } from './run-operation.js';
-import { parkedUserOf } from './parked-user.js';
 import { RunSlots } from './run-slots.js';
 import { RunStop, type StopState } from './run-stop.js';
 import { RunTally } from './run-tally.js';
+import { RunWatchdogs } from './run-watchdogs.js';
+import { ScryptProbe } from './scrypt-probe.js';
 import { runUserSteps, type UserStepContext } from './user-steps.js';
 
 /**
@@ -51,7 +53,6 @@ class PushRun {
   readonly #report: ReportWriter | undefined;
   readonly #controller: ConcurrencyController;
   readonly #dispatcher: Dispatcher;
-  readonly #giveUpAfterMs: number;
   readonly #tally = new RunTally();
   /** Shared by every operation; each user's steps get their own `count` (see #userSteps). */
   readonly #stepContext: Omit<UserStepContext, 'count'>;
@@ -59,18 +60,18 @@ class PushRun {
   readonly #operations: OperationRunner;
   readonly #changes = new ChangeNotifier();
   readonly #stop: RunStop;
+  readonly #watchdogs: RunWatchdogs;
+  readonly #resume: ResumeCheck;
+  readonly #parking: LoginTimeParking;
+  readonly #scryptProbe: ScryptProbe;
   #fatal: unknown;
-  #scryptProbed = false;
   #otherHashSaid = false;
-  readonly #coreCheck: JournalCoreCheck | undefined;
 
   constructor(options: RunPushOptions, journal: Journal | undefined, report: ReportWriter | undefined, sync: OpenedSync | undefined) {
     this.#options = options;
     this.#journal = journal;
     this.#report = report;
-    this.#coreCheck = journal !== undefined && journal.entries > 0 ? new JournalCoreCheck(options.client, journal.path) : undefined;
     this.#controller = new ConcurrencyController(options.concurrency ?? defaultConcurrencyLimits, options.controllerTuning, options.onControllerReading);
-    this.#giveUpAfterMs = options.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
     this.#stop = new RunStop(options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS, (stop) =>
       this.#emit({ type: 'stopping', reason: stop.reason, message: stop.message }),
     );
@@ -110,6 +111,9 @@ class PushRun {
       sync === undefined
         ? undefined
         : { ...sync, counts: emptySyncCounts(), removedInSource: new Set(), context: { ...this.#stepContext, journal: sync.journal } };
+    const emit = (event: PushEvent): void => this.#emit(event);
+    const requestStop = (stop: StopState): void => this.#requestStop(stop);
+    const outputFailed = (error: unknown): void => this.#outputFailed(error);
     this.#operations = new OperationRunner({
       tally: this.#tally,
       stop: this.#stop,
@@ -117,10 +121,33 @@ class PushRun {
       journal,
       report,
       removedInSource: this.#sync?.removedInSource,
-      emit: (event) => this.#emit(event),
-      requestStop: (stop) => this.#requestStop(stop),
-      outputFailed: (error) => this.#outputFailed(error),
+      emit,
+      requestStop,
+      outputFailed,
     });
+    this.#watchdogs = new RunWatchdogs({
+      sourceCheck: options.sourceCheck,
+      dispatcher: this.#dispatcher,
+      slots: this.#slots,
+      stop: this.#stop,
+      giveUpAfterMs: options.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS,
+      progressIntervalMs: options.progressIntervalMs ?? 250,
+      emitProgress: () => this.#emitProgress(),
+      requestStop,
+    });
+    this.#resume = new ResumeCheck(options.client, { journal, tally: this.#tally, stop: this.#stop, emit, requestStop });
+    this.#parking = new LoginTimeParking({
+      store: options.loginTimeStore,
+      journal,
+      tally: this.#tally,
+      stop: this.#stop,
+      syncCounts: this.#sync?.counts,
+      dryRun: options.dryRun === true,
+      identity: this.#stepContext.options,
+      requestStop,
+      outputFailed,
+    });
+    this.#scryptProbe = new ScryptProbe({ slots: this.#slots, stop: this.#stop, tally: this.#tally, operations: this.#operations, emit });
   }
 
   /** The run, then its end line and the journal closed: a run whose journal cannot be closed ends with that sentence. */
@@ -162,16 +189,10 @@ class PushRun {
       dryRun: this.#options.dryRun === true,
       resumedEntries: this.#journal?.entries ?? 0,
     });
-    const progress = setInterval(() => this.#emitProgress(), this.#options.progressIntervalMs ?? 250);
-    progress.unref();
-    const sourceWatch = setInterval(() => {
-      void this.#checkSource();
-      this.#checkSilence();
-    }, SOURCE_CHECK_INTERVAL_MS);
-    sourceWatch.unref();
+    this.#watchdogs.start();
     let sourceError: unknown;
     try {
-      await this.#checkCreatedUsersOnCore();
+      await this.#resume.checkCreatedUsersOnCore();
       const sync = this.#sync;
       if (sync === undefined) await this.#consume(this.#options.records, (item) => this.#take(item));
       else {
@@ -179,7 +200,7 @@ class PushRun {
         await this.#consume(this.#deltaOf(sync), (item) =>
           item.kind === 'accountChange' || item.kind === 'accountRemoval' ? this.#whenFree(item, this.#changeOf(item, sync)) : this.#take(item),
         );
-        await this.#sweepStore(sync, startedAt);
+        await this.#parking.sweep(startedAt);
       }
     } catch (error) {
       if (error instanceof OutputPathError) this.#outputFailed(error);
@@ -190,16 +211,15 @@ class PushRun {
     } finally {
       await this.#slots.drain();
       this.#stop.ended();
-      clearInterval(progress);
-      clearInterval(sourceWatch);
+      this.#watchdogs.end();
       signal?.removeEventListener('abort', onInterrupt);
       abandonSignal?.removeEventListener('abort', onAbandon);
       unsubscribe?.();
       await this.#report?.close().catch((error: unknown) => this.#outputFailed(error));
     }
     if (this.#fatal !== undefined) throw this.#fatal;
-    if (sourceError !== undefined && !(await this.#checkSource())) throw sourceError;
-    if (this.#stop.state === undefined) await this.#checkSource();
+    if (sourceError !== undefined && !(await this.#watchdogs.checkSource())) throw sourceError;
+    if (this.#stop.state === undefined) await this.#watchdogs.checkSource();
     const { total } = this.#options;
     if (this.#stop.state === undefined && total !== undefined && total !== this.#tally.counts.total) {
       // The file looks the same, yet the push read another number of operations than the plan counted.
@@ -214,35 +234,6 @@ class PushRun {
     }
     this.#emitProgress();
     return this.#summary();
-  }
-
-  /** True when the source changed (and the run is stopping for it). */
-  async #checkSource(): Promise<boolean> {
-    if (this.#stop.state?.reason === 'sourceChanged') return true;
-    const change = await this.#options
-      .sourceCheck?.()
-      .catch((error: unknown) => `The export could not be checked: ${error instanceof Error ? error.message : String(error)}`);
-    if (change === undefined) return false;
-    this.#requestStop({
-      reason: 'sourceChanged',
-      message: `${change} What was read after the change may not be what was planned, so the push stopped. Push again once the export is final (the journal skips what is done).`,
-      hard: false,
-    });
-    return true;
-  }
-
-  /** Gives up on a core that has answered nothing useful for the give-up time while operations wait for it. */
-  #checkSilence(): void {
-    const silentMs = this.#dispatcher.silentForMs();
-    if (this.#stop.state !== undefined || this.#slots.inFlight === 0 || silentMs < this.#giveUpAfterMs) return;
-    const last = this.#dispatcher.lastFailure;
-    this.#requestStop({
-      reason: 'coreUnreachable',
-      message:
-        `The core answered nothing useful for ${Math.round(silentMs / 1000)} s${last === undefined ? '' : ` (the last answer: ${last})`}: it seems down ` +
-        'or overloaded. Check it, then resume (the journal skips what is done); a longer wait can be set with the give-up time.',
-      hard: false,
-    });
   }
 
   #closeOutputs(): void {
@@ -299,9 +290,9 @@ class PushRun {
       this.#tally.add(item.code === 'disabledAccount' ? 'disabledSkipped' : 'rejected');
       const written = this.#report?.write(reportLineOfRejection(item));
       if (item.code !== 'disabledAccount' || this.#sync === undefined || item.email === undefined) return written;
-      return Promise.all([written, this.#leaveStore(item.email)]).then(() => undefined);
+      return Promise.all([written, this.#parking.leave(item.email)]).then(() => undefined);
     }
-    if (item.kind === 'loginTimeWait') return this.#park(item);
+    if (item.kind === 'loginTimeWait') return this.#parking.park(item);
     // A sync knows from the accounts' states what is there: an operation it sends is new (or re-enabled), whatever
     // an earlier export's operation at the same place did.
     const earlier =
@@ -310,9 +301,7 @@ class PushRun {
         : { kind: 'send' as const };
     switch (earlier.kind) {
       case 'done':
-        if (item.kind === 'passwordImport' && this.#coreCheck?.wants() === true) return this.#skipIfOnCore(item, this.#coreCheck);
-        this.#tally.add('skipped');
-        return undefined;
+        return this.#resume.skipDone(item);
       case 'refused':
         return this.#operations.count(item, 'failed', {
           code: 'recordRejected',
@@ -327,72 +316,8 @@ class PushRun {
       this.#tally.add('notAttempted');
       return undefined;
     }
-    if (item.kind === 'passwordImport' && item.family === 'vendor_scrypt' && !this.#scryptProbed) return this.#probeScrypt(item);
+    if (this.#scryptProbe.wants(item)) return this.#scryptProbe.send(item, this.#userSteps(item));
     return this.#whenFree(item, this.#userSteps(item));
-  }
-
-  /**
-   * Writes a user the plan parked for its first login to the waiting store: no core request. Journalled, so a resume
-   * does not write it again (the store's write by email is idempotent anyway). A user that arrived already (migrated
-   * at a sign-in) is left as it is, counted as done. A store that fails stops the run, as an output that fails does.
-   */
-  #park(item: LoginTimeWait): Promise<void> | undefined {
-    const store = this.#options.loginTimeStore;
-    if (this.#journal?.lookup(item) !== undefined) {
-      this.#tally.add('skipped');
-      // Met unchanged by a sync: it stays in the store (those no sync meets leave it at the end).
-      if (this.#sync === undefined || store === undefined || this.#options.dryRun === true) return undefined;
-      return store.touch(item.email).catch((error: unknown) => this.#storeFailed(error));
-    }
-    if (this.#options.dryRun === true) {
-      this.#tally.add('notAttempted');
-      return undefined;
-    }
-    if (store === undefined) {
-      this.#tally.add('failed');
-      return undefined;
-    }
-    return store.park(parkedUserOf(item, this.#stepContext.options)).then(
-      (written) => {
-        this.#tally.add(written ? 'parkedForLogin' : 'skipped');
-        try {
-          this.#journal?.record(item, { outcome: 'parked' });
-        } catch (error) {
-          this.#outputFailed(error);
-        }
-      },
-      (error: unknown) => {
-        this.#tally.add('notAttempted');
-        this.#storeFailed(error);
-      },
-    );
-  }
-
-  /** A sync takes a user disabled in the old system out of the waiting store while it waits (never one that arrived). */
-  async #leaveStore(email: string): Promise<void> {
-    const store = this.#options.loginTimeStore;
-    const sync = this.#sync;
-    if (store === undefined || sync === undefined || this.#options.dryRun === true) return;
-    const left = await store.leave(email).catch((error: unknown) => this.#storeFailed(error));
-    if (left === true) sync.counts.leftLoginTimeStore += 1;
-  }
-
-  /**
-   * After a sync read the whole newer export: the users still waiting that it did not meet (gone from the old system,
-   * or no longer parked) leave the waiting store.
-   */
-  async #sweepStore(sync: SyncRun, startedAt: number): Promise<void> {
-    const store = this.#options.loginTimeStore;
-    if (store === undefined || this.#options.dryRun === true || this.#stop.state !== undefined) return;
-    const left = await store.forgetUnseen(startedAt).catch((error: unknown) => this.#storeFailed(error));
-    if (left !== undefined) sync.counts.leftLoginTimeStore += left;
-  }
-
-  /** A waiting store that fails stops the run, as an output that fails does; its sentence names no hash. */
-  #storeFailed(error: unknown): undefined {
-    const sentence = error instanceof Error ? error.message : 'the waiting store failed';
-    this.#requestStop({ reason: 'outputFailed', message: `${sentence}. Nothing more was sent; a resume parks the rest.`, hard: false });
-    return undefined;
   }
 
   /**
@@ -432,46 +357,6 @@ class PushRun {
       if (free) this.#launch(item, start);
       else this.#tally.add('notAttempted');
     });
-  }
-
-  /** Before anything is skipped: a core with fewer users than the journal created here is not its core (JournalCoreCheck). */
-  async #checkCreatedUsersOnCore(): Promise<void> {
-    const created = (this.#journal?.createdUsers ?? 0) - (this.#journal?.removedUsers ?? 0);
-    if (this.#coreCheck === undefined || created === 0) return;
-    const result = await this.#coreCheck.checkCount(created, this.#stop.stopping.signal);
-    if (result.kind === 'missing') this.#requestStop({ reason: 'journalNotOnCore', message: result.message, hard: false });
-    else if (result.kind === 'unchecked' && result.note !== undefined) this.#emit({ type: 'note', message: result.note });
-  }
-
-  /** Skips a journalled user only once the core confirms it has it; a missing one stops the push (see JournalCoreCheck). */
-  async #skipIfOnCore(item: ImportOperation & { kind: 'passwordImport' }, coreCheck: JournalCoreCheck): Promise<void> {
-    const result = await coreCheck.check(item, this.#stop.stopping.signal);
-    if (result.kind === 'missing') {
-      this.#tally.add('notAttempted');
-      this.#requestStop({ reason: 'journalNotOnCore', message: result.message, hard: false });
-      return;
-    }
-    if (result.kind === 'unchecked' && result.note !== undefined) this.#emit({ type: 'note', message: result.note });
-    this.#tally.add('skipped');
-  }
-
-  /**
-   * The first scrypt-variant user goes alone, with nothing else in flight: a core without the signer key answers it
-   * with a 500, and the push stops before any other request is sent.
-   */
-  async #probeScrypt(item: ImportOperation): Promise<void> {
-    this.#scryptProbed = true;
-    await this.#slots.drain();
-    if (this.#stop.state !== undefined) {
-      this.#tally.add('notAttempted');
-      return;
-    }
-    this.#emit({
-      type: 'probe',
-      message: `Sending the first vendor_scrypt user (${formatLocation(item.location)}) alone, to check that the core has its signer key.`,
-    });
-    this.#slots.take();
-    await this.#operations.execute(item, this.#userSteps(item));
   }
 
   #launch(item: ImportOperation | SyncItem, start: Start): void {
