@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_LINE_BYTES } from '../text/lines.js';
 import { BitStack } from './bit-stack.js';
-import { ChunkPositions, HeldText, type TextPosition } from './chunk-text.js';
+import { ChunkPositions } from './chunk-text.js';
 import {
   AFTER_MINUS,
   AFTER_ZERO,
@@ -27,34 +27,17 @@ import {
   shown,
 } from './json-grammar.js';
 import { MAX_RECORD_DEPTH } from './json-depth.js';
+import { ElementKeeper, TopLevelKeyKeeper, type ScannedElement } from './json-kept-text.js';
+import { JsonScanError } from './json-scan-error.js';
+
+export { JsonScanError, type JsonScanErrorKind } from './json-scan-error.js';
+export type { ScannedElement } from './json-kept-text.js';
 
 /** One record's text is bounded like a line of the line-based formats, for the same reasons (lines.ts). */
 export const DEFAULT_MAX_ELEMENT_BYTES = DEFAULT_MAX_LINE_BYTES;
 
 /** Nesting beside the users is only checked, one bit a level; past this the file is damaged (2 MiB of bits). */
 export const MAX_DOCUMENT_DEPTH = 1 << 24;
-
-/** Keys of the top-level object longer than this cannot be the array's key, so they are not kept. */
-const MAX_KEY_CHARS = 256;
-
-/** An element of the array as text for JSON.parse, or a record too deep to hand on. */
-export type ScannedElement = { readonly index: number; readonly text: string } | { readonly index: number; readonly tooDeep: true };
-
-export type JsonScanErrorKind = 'not-json' | 'truncated' | 'wrong-format' | 'record-too-long' | 'too-deep';
-
-export class JsonScanError extends Error {
-  override readonly name = 'JsonScanError';
-  constructor(
-    readonly kind: JsonScanErrorKind,
-    /** Where the problem is; absent when it is about the file as a whole (no array key at all). */
-    readonly position: TextPosition | undefined,
-    readonly detail: string,
-    /** The element it concerns, when it concerns one. */
-    readonly index?: number,
-  ) {
-    super(detail);
-  }
-}
 
 export interface JsonArrayScannerOptions {
   /** Top-level key holding the array (`users` for Firebase); absent when the file itself is the array. */
@@ -86,7 +69,6 @@ const END = 11;
  */
 export class JsonArrayScanner {
   readonly #arrayKey: string | undefined;
-  readonly #maxElementBytes: number;
   // One bit per open container: true for an object, false for an array.
   readonly #containers = new BitStack();
   #state = VALUE;
@@ -102,40 +84,29 @@ export class JsonArrayScanner {
   #sawArray = false;
   #arrayValueNext = false;
 
-  // The element in progress (`#elementStart` is -1 outside one).
-  #elementStart = -1;
-  #elementIndex = -1;
-  readonly #elementText = new HeldText();
-  #elementStartPosition: TextPosition | undefined;
-  #elementTooDeep = false;
-  #ready: ScannedElement[] = [];
-
-  // A key of the top-level object in progress (`#keyStart` is -1 when none is kept).
-  #keyStart = -1;
-  readonly #keyText = new HeldText();
-
   // Where the current chunk starts in the file.
   #chunk = '';
   readonly #positions = new ChunkPositions();
 
+  readonly #elements: ElementKeeper;
+  readonly #topLevelKey = new TopLevelKeyKeeper();
+
   constructor(options: JsonArrayScannerOptions = {}) {
     this.#arrayKey = options.arrayKey;
-    this.#maxElementBytes = options.maxElementBytes ?? DEFAULT_MAX_ELEMENT_BYTES;
+    this.#elements = new ElementKeeper(options.maxElementBytes ?? DEFAULT_MAX_ELEMENT_BYTES, this.#positions);
   }
 
   /** The elements completed so far, each once. */
   take(): ScannedElement[] {
-    const ready = this.#ready;
-    this.#ready = [];
-    return ready;
+    return this.#elements.take();
   }
 
   /** Scans the next chunk of text; elements completed before an error stay available to `take()`. */
   scan(chunk: string): void {
     this.#chunk = chunk;
     this.#positions.enter(chunk);
-    if (this.#elementStart !== -1) this.#elementStart = 0;
-    if (this.#keyStart !== -1) this.#keyStart = 0;
+    this.#elements.chunkEntered();
+    this.#topLevelKey.chunkEntered();
     const length = chunk.length;
     let at = 0;
     while (at < length) {
@@ -218,7 +189,7 @@ export class JsonArrayScanner {
       return;
     }
     const where = this.#positions.end;
-    const what = this.#elementStart !== -1 ? `element #${this.#elementIndex} is not complete` : `expected ${this.#expecting()}`;
+    const what = this.#elements.inProgress ? `element #${this.#elements.index} is not complete` : `expected ${this.#expecting()}`;
     throw new JsonScanError('truncated', where, `the file ends before its JSON is complete (${what}); it looks cut short`);
   }
 
@@ -265,7 +236,7 @@ export class JsonArrayScanner {
         throw new JsonScanError('wrong-format', this.#positions.at(at), `${this.#expected()}, but "${this.#arrayKey}" holds ${kindOf(code)}`);
       this.#arrayStarts();
     } else if (this.#inArray && depth === this.#arrayDepth) {
-      this.#elementStarts(at);
+      this.#elements.starts(at);
     }
     switch (code) {
       case OPEN_BRACE:
@@ -325,7 +296,7 @@ export class JsonArrayScanner {
       );
     }
     this.#containers.push(isObject);
-    if (this.#elementStart !== -1 && this.#containers.depth - this.#arrayDepth > MAX_RECORD_DEPTH) this.#elementTooDeep = true;
+    if (this.#elements.inProgress && this.#containers.depth - this.#arrayDepth > MAX_RECORD_DEPTH) this.#elements.nestsTooDeep();
   }
 
   #close(code: number, at: number): void {
@@ -342,7 +313,7 @@ export class JsonArrayScanner {
   #valueEnded(end: number): void {
     const depth = this.#containers.depth;
     this.#state = depth === 0 ? END : AFTER_VALUE;
-    if (this.#elementStart !== -1 && depth === this.#arrayDepth) this.#elementEnded(end);
+    if (this.#elements.inProgress && depth === this.#arrayDepth) this.#elements.ends(this.#chunk, end);
   }
 
   #arrayStarts(): void {
@@ -351,55 +322,16 @@ export class JsonArrayScanner {
     this.#arrayDepth = this.#containers.depth + 1;
   }
 
-  #elementStarts(at: number): void {
-    this.#elementIndex += 1;
-    this.#elementStart = at;
-    this.#elementTooDeep = false;
-  }
-
-  #elementEnded(end: number): void {
-    const index = this.#elementIndex;
-    const last = this.#chunk.slice(this.#elementStart, end);
-    // Within one chunk, an element cannot reach the limit unless its characters could (three bytes each at most).
-    if (this.#elementText.spansChunks || last.length * 3 > this.#maxElementBytes) {
-      this.#elementStartPosition ??= this.#positions.at(this.#elementStart);
-      this.#checkElementBytes(this.#elementText.bytes + Buffer.byteLength(last));
-    }
-    const text = this.#elementText.finish(last);
-    this.#elementStartPosition = undefined;
-    this.#elementStart = -1;
-    this.#ready.push(this.#elementTooDeep ? { index, tooDeep: true } : { index, text });
-  }
-
-  #checkElementBytes(bytes: number): void {
-    if (bytes <= this.#maxElementBytes) return;
-    throw new JsonScanError(
-      'record-too-long',
-      this.#elementStartPosition,
-      `element #${this.#elementIndex} is longer than ${sizeText(this.#maxElementBytes)}, far more than any user record: the file is damaged or not an export of users`,
-      this.#elementIndex,
-    );
-  }
-
   #keyStarts(at: number): void {
     this.#stringIsKey = true;
     this.#state = STRING;
-    if (this.#arrayKey !== undefined && this.#containers.depth === 1) {
-      this.#keyStart = at + 1;
-    }
+    if (this.#arrayKey !== undefined && this.#containers.depth === 1) this.#topLevelKey.starts(at);
   }
 
   #keyEnded(end: number): void {
     this.#state = COLON;
-    if (this.#keyStart === -1) return;
-    const last = this.#chunk.slice(this.#keyStart, end - 1);
-    const tooLong = this.#keyText.chars + last.length > MAX_KEY_CHARS;
-    const raw = this.#keyText.finish(last);
-    this.#keyStart = -1;
-    if (tooLong) return;
-    // The text was checked as a JSON string already; escapes (`"us\u0065rs"`) name the key too.
-    const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-    if (key !== this.#arrayKey) return;
+    const key = this.#topLevelKey.ends(this.#chunk, end);
+    if (key === undefined || key !== this.#arrayKey) return;
     if (this.#sawArray) {
       throw new JsonScanError('wrong-format', this.#positions.at(end), `${this.#expected()}, but the "${key}" key appears twice at the top level`);
     }
@@ -407,14 +339,8 @@ export class JsonArrayScanner {
   }
 
   #chunkEnded(): void {
-    const chunk = this.#chunk;
-    if (this.#elementStart !== -1) {
-      this.#elementStartPosition ??= this.#positions.at(this.#elementStart);
-      this.#elementText.hold(this.#elementStart === 0 ? chunk : chunk.slice(this.#elementStart));
-      this.#checkElementBytes(this.#elementText.bytes);
-    }
-    // A key past the limit is not the array's: only its length is kept on.
-    if (this.#keyStart !== -1) this.#keyText.hold(this.#keyText.chars > MAX_KEY_CHARS ? '' : chunk.slice(this.#keyStart));
+    this.#elements.chunkLeft(this.#chunk);
+    this.#topLevelKey.chunkLeft(this.#chunk);
     this.#positions.leave();
     this.#chunk = '';
   }
@@ -455,8 +381,4 @@ export class JsonArrayScanner {
         return 'nothing more';
     }
   }
-}
-
-function sizeText(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
