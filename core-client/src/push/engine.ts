@@ -6,6 +6,7 @@ import { earlierRunOf } from '../journal/earlier-run.js';
 import { JournalCoreCheck } from '../journal/journal-core-check.js';
 import { JournalError, type Journal } from '../journal/journal.js';
 import { formatLocation } from '../location.js';
+import { isWaitingStoreError } from '../login-time/store/waiting-store.js';
 import type { ImportOperation, LoginTimeWait, PlanItem } from '../plan/operation.js';
 import { reportLineOfRejection, type ReportWriter } from '../plan/rejection-report.js';
 import { addUnread, emptySyncCounts, type PushSummary, type SyncCounts } from '../summary/push-summary.js';
@@ -391,6 +392,7 @@ class PushRun {
   /** A waiting store that fails stops the run, as an output that fails does; its sentence names no hash. */
   #storeFailed(error: unknown): undefined {
     const sentence = error instanceof Error ? error.message : 'the waiting store failed';
+    if (isWaitingStoreError(error)) this.#fatal ??= error.withConsequence('nothing more was sent; a resume parks the rest');
     this.#requestStop({ reason: 'outputFailed', message: `${sentence}. Nothing more was sent; a resume parks the rest.`, hard: false });
     return undefined;
   }
