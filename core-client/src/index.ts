@@ -41,7 +41,13 @@ export { verifyPassword } from './hashes/verify-password.js';
 export { LEGACY_HASH_ADVICE, legacyHashBehind, type LegacyHashReading } from './hashes/legacy-behind.js';
 export { legacyHashFamilyLabel, type LegacyHashFamily } from './hashes/legacy/registry.js';
 export { verifyLegacyPassword, type LegacyVerification } from './hashes/legacy/verify-legacy.js';
-export { LegacyVerifierPool, VerifierPoolBusy, VerifierPoolClosed, type VerifierPoolOptions } from './hashes/legacy/verifier-pool.js';
+export {
+  LegacyVerifierPool,
+  VerifierPoolBusy,
+  VerifierPoolClosed,
+  type VerifierPoolOptions,
+  type VerifierPoolProblemCode,
+} from './hashes/legacy/verifier-pool.js';
 export { signerKeyReminder } from './hashes/signer-key-reminder.js';
 
 // The plan: what would be sent, counted before anything is.

@@ -11,6 +11,8 @@ import { PrefixRuleError } from '../../core-client/src/hashes/prefix-rules.js';
 import { AuthRejected, RecordRejected, TlsFailed, Transient } from '../../core-client/src/http/errors.js';
 import { IdentityProbeError } from '../../core-client/src/identity/features.js';
 import { JournalError } from '../../core-client/src/journal/journal.js';
+import { VerifierPoolBusy, VerifierPoolClosed } from '../../core-client/src/hashes/legacy/verifier-pool.js';
+import { WaitingStoreError } from '../../core-client/src/login-time/store/waiting-store.js';
 import { buildProviderMap } from '../../core-client/src/plan/providers.js';
 import { parseCredentials } from '../../core-client/src/push/credentials.js';
 import { JournalReadError } from '../../core-client/src/rollback/journal-users.js';
@@ -101,6 +103,24 @@ describe('one problem type: a code, a kind that decides the exit code, the setti
       'journal',
       ExitCode.usageOrConfiguration,
     ],
+    [
+      'a waiting store that cannot be opened',
+      new WaitingStoreError('waitingStoreUnavailable', 'the waiting store /srv/w.sqlite does not exist'),
+      'waitingStoreUnavailable',
+      'setting',
+      'loginTime',
+      ExitCode.usageOrConfiguration,
+    ],
+    [
+      'a waiting store of a newer core-migrate',
+      new WaitingStoreError('waitingStoreRefused', 'the waiting store /srv/w.sqlite is of version 9'),
+      'waitingStoreRefused',
+      'setting',
+      'loginTime',
+      ExitCode.usageOrConfiguration,
+    ],
+    ['a full verifier pool', new VerifierPoolBusy(4), 'verifierPoolBusy', 'setting', undefined, ExitCode.usageOrConfiguration],
+    ['a closed verifier pool', new VerifierPoolClosed(), 'verifierPoolClosed', 'setting', undefined, ExitCode.usageOrConfiguration],
     ['an unreadable probe answer', new IdentityProbeError('roles', 'a 500'), 'identityProbeFailed', 'core', 'core', ExitCode.coreUnreachableOrKeyRefused],
     ['a refused key', new AuthRejected('The core refused the api-key.'), 'authRejected', 'core', 'core', ExitCode.coreUnreachableOrKeyRefused],
     [

@@ -13,7 +13,7 @@ export {
 } from './migrate-at-login.js';
 export { openWaitingStore, isPostgresUrl } from './store/open-store.js';
 export { loginMigrationStatus, type LoginMigrationStatus } from './status.js';
-export { WaitingStoreError, isWaitingStoreError, DEFAULT_CLAIM_LEASE_MS, type WaitingStore, type WaitingStoreErrorKind } from './store/waiting-store.js';
+export { WaitingStoreError, isWaitingStoreError, DEFAULT_CLAIM_LEASE_MS, type WaitingStore, type WaitingStoreProblemCode } from './store/waiting-store.js';
 export { ParkedUserSchema, type ParkedUser, type StoredWaitingUser, type StoreCounts, type WaitingListEntry, type WaitingState } from './store/waiting-user.js';
 export { OldSystemSettingsSchema, readOldSystemSettings, OldSystemSettingsProblem, type OldSystemSettings } from './old-system/old-system-settings.js';
 export { openOldSystemVerifier } from './old-system/open-old-system.js';

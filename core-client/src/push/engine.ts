@@ -146,6 +146,9 @@ class PushRun {
       identity: this.#stepContext.options,
       requestStop,
       outputFailed,
+      storeFailed: (problem) => {
+        this.#fatal ??= problem;
+      },
     });
     this.#scryptProbe = new ScryptProbe({ slots: this.#slots, stop: this.#stop, tally: this.#tally, operations: this.#operations, emit });
   }

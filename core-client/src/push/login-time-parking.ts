@@ -1,5 +1,5 @@
 import type { Journal } from '../journal/journal.js';
-import type { WaitingStore } from '../login-time/store/waiting-store.js';
+import { isWaitingStoreError, type WaitingStore, type WaitingStoreError } from '../login-time/store/waiting-store.js';
 import type { LoginTimeWait } from '../plan/operation.js';
 import type { SyncCounts } from '../summary/push-summary.js';
 import type { IdentityOptions } from './identity-options.js';
@@ -20,6 +20,8 @@ export interface ParkingRun {
   requestStop(stop: StopState): void;
   /** The journal cannot be written: nothing more may be sent. */
   outputFailed(error: unknown): void;
+  /** The waiting store failed: the run ends with this problem. */
+  storeFailed(problem: WaitingStoreError): void;
 }
 
 /** The users a run leaves for their first sign-in: written to the waiting store, kept there, or taken out of it. */
@@ -89,6 +91,7 @@ export class LoginTimeParking {
   /** A waiting store that fails stops the run, as an output that fails does; its sentence names no hash. */
   #storeFailed(error: unknown): undefined {
     const sentence = error instanceof Error ? error.message : 'the waiting store failed';
+    if (isWaitingStoreError(error)) this.#run.storeFailed(error.withConsequence('nothing more was sent; a resume parks the rest'));
     this.#run.requestStop({ reason: 'outputFailed', message: `${sentence}. Nothing more was sent; a resume parks the rest.`, hard: false });
     return undefined;
   }

@@ -47,8 +47,8 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
   try {
     loginTimeStore = storeLocation === undefined ? undefined : await openWaitingStore(storeLocation);
   } catch (error) {
-    if (!isWaitingStoreError(error)) throw error;
-    return runProblem('loginTimeStoreUnusable', 'setting', `{setting}: ${error.message}`, 'loginTime');
+    if (isWaitingStoreError(error)) return error;
+    throw error;
   }
   try {
     const summary = await runMigration({
@@ -90,6 +90,7 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
     if (error instanceof SyncRefusedError) return error;
     if (error instanceof OutputPathError) return error;
     if (isSourceError(error)) return error;
+    if (isWaitingStoreError(error)) return error;
     throw error;
   } finally {
     await loginTimeStore?.close();

@@ -73,7 +73,7 @@ export async function rollbackWithSettings(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return settingProblem('journalMissing', 'journal', `{setting} ${journal}: no such journal.`);
     if (error instanceof IdentityProbeError || error instanceof JournalReadError) return error;
-    if (isWaitingStoreError(error)) return runProblem('loginTimeStoreUnusable', 'setting', `{setting}: ${error.message}`, 'loginTime');
+    if (isWaitingStoreError(error)) return error;
     if (error instanceof OutputPathError) return runProblem('journalUnreadable', 'journal', error.message, 'journal');
     throw error;
   } finally {
@@ -86,7 +86,7 @@ async function openLoginTimeStore(location: string, context: ConnectionContext):
   try {
     return await openWaitingStore(resolved, { create: false, env: context.env });
   } catch (error) {
-    if (!isWaitingStoreError(error)) throw error;
-    return runProblem('loginTimeStoreUnusable', 'setting', `{setting}: ${error.message}; nothing was removed`, 'loginTime');
+    if (isWaitingStoreError(error)) return error.withConsequence('nothing was removed');
+    throw error;
   }
 }

@@ -1,7 +1,9 @@
 import type { ConnectionErrorKind } from '../connection/errors.js';
 import type { PreflightReport } from '../connection/preflight.js';
 import type { ClientConfigCode } from '../http/target.js';
+import type { VerifierPoolProblemCode } from '../hashes/legacy/verifier-pool.js';
 import type { OldSystemProblemCode } from '../login-time/old-system/old-system-settings.js';
+import type { WaitingStoreProblemCode } from '../login-time/store/waiting-store.js';
 import { Problem, type ProblemKind, type ProblemWords } from '../problem.js';
 import type { SourceErrorKind } from '../sources/source-error.js';
 import { settingName, type SettingFace } from './setting-flags.js';
@@ -40,7 +42,6 @@ export type RunProblemCode =
   | 'corePathNotServed'
   | 'identityProbeFailed'
   | 'rolesNotCreated'
-  | 'loginTimeStoreUnusable'
   /** `--verify-with` without `--login-time`: users checked by the old system need a store to wait in. */
   | 'verifyWithoutLoginTime'
   /** `--api-key` given: a key on the command line lands in shell history and in ps. */
@@ -52,7 +53,7 @@ export type RunProblemCode =
   | `source.${SourceErrorKind}`;
 
 /** Every code a problem of core-client can carry: stable, for code, tests and a script reading `--json`. */
-export type ProblemCode = RunProblemCode | ConnectionErrorKind | ClientConfigCode | OldSystemProblemCode;
+export type ProblemCode = RunProblemCode | ConnectionErrorKind | ClientConfigCode | OldSystemProblemCode | WaitingStoreProblemCode | VerifierPoolProblemCode;
 
 /** A problem whose setting, when it names one, is a key of the settings table. */
 export type SettingProblem = Problem<SettingKey, ProblemCode>;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWaitingStore } from '../../../core-client/src/login-time/store/open-store.js';
 import { isWaitingStoreError, type WaitingStore } from '../../../core-client/src/login-time/store/waiting-store.js';
 import type { ParkedUser } from '../../../core-client/src/login-time/store/waiting-user.js';
+import { describeProblem } from '../../../core-client/src/settings/setting-problem.js';
 import { startTestPostgres, type TestPostgres } from '../../support/embedded-postgres.js';
 
 const HASH = 'pbkdf2_sha256$1000$salt$c2VjcmV0LWhhc2gtdmFsdWUtbmV2ZXItc2hvd24=';
@@ -179,7 +180,7 @@ describe.each(kinds)('the waiting store on $name', (kind) => {
       await store.checkAvailable();
       await store.close();
       const error: unknown = await store.checkAvailable().catch((caught: unknown) => caught);
-      expect(isWaitingStoreError(error) && error.kind).toBe('unavailable');
+      expect(isWaitingStoreError(error) && error.code).toBe('waitingStoreUnavailable');
     }));
 
   it('is the same store when opened again (by another server)', () =>
@@ -218,7 +219,7 @@ describe('the SQLite store file', () => {
       makeChange(path);
       for (const call of [() => store.checkAvailable(), () => store.claim('ada@example.com'), () => store.park(parked('bob@example.com'))]) {
         const error: unknown = await call().catch((caught: unknown) => caught);
-        expect(isWaitingStoreError(error) && error.message, change).toMatch(/stopped, as .* while it was open: nothing more is read or written in it/);
+        expect(isWaitingStoreError(error) && error.code, change).toBe('waitingStoreUnavailable');
       }
       // Closed without a checkpoint through the lost map (a SIGBUS otherwise, at close or as the process exits).
       await store.close();
@@ -227,14 +228,15 @@ describe('the SQLite store file', () => {
 
   it('that cannot be created is a store error naming the path, not a crash', async () => {
     const error: unknown = await openWaitingStore(join(directory, 'missing-folder', 'store.sqlite')).catch((caught: unknown) => caught);
-    expect(isWaitingStoreError(error) && error.message).toMatch(/missing-folder.*cannot be created \(ENOENT\)/);
+    expect(error).toMatchObject({ code: 'waitingStoreUnavailable', setting: 'loginTime' });
+    expect(isWaitingStoreError(error) && describeProblem(error, 'flags')).toContain(join(directory, 'missing-folder', 'store.sqlite'));
   });
 });
 
 describe('the PostgreSQL store', () => {
   it('that cannot be reached is a store error without the password', async () => {
     const error: unknown = await openWaitingStore('postgresql://someone:hunter2-secret@127.0.0.1:1/none').catch((caught: unknown) => caught);
-    expect(isWaitingStoreError(error) && error.kind).toBe('unavailable');
+    expect(isWaitingStoreError(error) && error.code).toBe('waitingStoreUnavailable');
     expect(String(error)).not.toContain('hunter2-secret');
     expect(String(error)).toContain('ECONNREFUSED');
   });

@@ -158,7 +158,7 @@ describe('core-migrate login-migration serve on the store a push wrote', () => {
     child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code, printed).toBe(2);
-    expect(printed).toContain(`--store wating.sqlite: the waiting store ${join(dir, 'wating.sqlite')} does not exist (a push with --login-time creates it)`);
+    expect(printed).toContain(`core-migrate login-migration serve: the waiting store ${join(dir, 'wating.sqlite')} does not exist`);
     expect(printed).not.toContain('listening');
     await expect(stat(join(dir, 'wating.sqlite'))).rejects.toThrow();
   });
@@ -173,7 +173,7 @@ describe('core-migrate login-migration serve on the store a push wrote', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code, stderr).toBe(2);
-    expect(stderr).toMatch(/--store postgresql:\/\/127\.0\.0\.1:1\/none/);
+    expect(stderr).toMatch(/the waiting store postgresql:\/\/127\.0\.0\.1:1\/none cannot be opened/);
   });
 
   it('without --port it listens on LOGIN_MIGRATION_PORT (the image sets it, and its health check reads it)', async () => {

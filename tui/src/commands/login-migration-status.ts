@@ -30,7 +30,7 @@ export const registerLoginMigrationStatus: RegisterCommand = (loginMigration: Co
         setExitCode(ExitCode.ok);
       } catch (error) {
         if (!isWaitingStoreError(error) && !(error instanceof OutputPathError)) throw error;
-        setExitCode(output.fail(error.message, ExitCode.usageOrConfiguration));
+        setExitCode(output.failWith(error));
       }
     });
 };

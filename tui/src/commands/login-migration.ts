@@ -10,7 +10,7 @@ import {
   type OldSystemVerifier,
 } from 'core-client/login-time';
 import { clientOf, connectionOf, connectionWarnings } from 'core-client/run';
-import { parseSettings, Problem, runProblem, settingProblem } from 'core-client/settings';
+import { describeProblem, parseSettings, Problem, runProblem, settingProblem } from 'core-client/settings';
 import { resolve } from 'node:path';
 import type { CommandIO } from '../io.js';
 import type { RegisterCommand } from './index.js';
@@ -76,9 +76,10 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
       ...(oldSystem !== undefined && { oldSystem }),
       // Once for each new failure, not once a sign-in: a store gone for good would fill the log.
       onStoreFailure: (error) => {
-        if (error.message === lastStoreFailure) return;
-        lastStoreFailure = error.message;
-        io.stderr.write(`core-migrate login-migration serve: ${error.message}; sign-ins are answered tryLater storeUnavailable.\n`);
+        const sentence = describeProblem(error, 'flags');
+        if (sentence === lastStoreFailure) return;
+        lastStoreFailure = sentence;
+        io.stderr.write(`core-migrate login-migration serve: ${sentence}; sign-ins are answered tryLater storeUnavailable.\n`);
       },
     });
     return {
@@ -93,8 +94,8 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
   } catch (error) {
     await oldSystem?.close();
     await client.close();
-    if (!isWaitingStoreError(error)) throw error;
-    return settingProblem('loginTimeStoreUnusable', 'loginTime', `--store ${storeFlag}: ${error.message}`);
+    if (isWaitingStoreError(error)) return error;
+    throw error;
   }
 };
 

@@ -1,25 +1,29 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { Problem } from '../../problem.js';
 import type { Secret } from '../../secret.js';
 import { VerifyAnswerSchema, type VerifyTask } from './verifier-pool-messages.js';
 import type { LegacyVerification } from './verify-legacy.js';
 
+export type VerifierPoolProblemCode = 'verifierPoolBusy' | 'verifierPoolClosed';
+
 /**
  * The pool is full: every thread is checking and the queue holds `maxQueued` checks. Nothing was computed; a
- * login-time service answers "try later (busy)" rather than letting the wait grow without bound.
+ * login-time service answers "try later (busy)" rather than letting the wait grow without bound. No setting of the
+ * settings table fixes it (`login-migration serve --verifiers`, `--max-queued-checks` do).
  */
-export class VerifierPoolBusy extends Error {
-  constructor(maxQueued: number) {
-    super(`every verifier thread is busy and ${maxQueued} checks already wait`);
-    this.name = 'VerifierPoolBusy';
+export class VerifierPoolBusy extends Problem<never, 'verifierPoolBusy'> {
+  override readonly name = 'VerifierPoolBusy';
+  constructor(readonly maxQueued: number) {
+    super('verifierPoolBusy', 'setting', undefined, `every verifier thread is busy and ${maxQueued} checks already wait`);
   }
 }
 
-/** The pool was closed before the check ended; nothing was decided. */
-export class VerifierPoolClosed extends Error {
+/** The pool was closed before the check ended (the service is stopping); nothing was decided. */
+export class VerifierPoolClosed extends Problem<never, 'verifierPoolClosed'> {
+  override readonly name = 'VerifierPoolClosed';
   constructor() {
-    super('the legacy verifier pool is closed');
-    this.name = 'VerifierPoolClosed';
+    super('verifierPoolClosed', 'setting', undefined, 'the legacy verifier pool is closed');
   }
 }
 

@@ -102,12 +102,12 @@ export async function openPostgresStore(url: string, env: NodeJS.ProcessEnv = pr
   } catch (error) {
     await pool.end().catch(() => undefined);
     if (error instanceof WaitingStoreError) throw error;
-    throw new WaitingStoreError('unavailable', `the waiting store ${location} cannot be opened (${codeOf(error)})`, { cause: error });
+    throw new WaitingStoreError('waitingStoreUnavailable', `the waiting store ${location} cannot be opened (${codeOf(error)})`, { cause: error });
   }
   if (missing) {
     await pool.end().catch(() => undefined);
     throw new WaitingStoreError(
-      'unavailable',
+      'waitingStoreUnavailable',
       `the waiting store ${location} does not exist: its database has no waiting users' table (a push with --login-time creates it)`,
     );
   }
@@ -145,7 +145,7 @@ async function upgradeSchema(client: pg.PoolClient, location: string): Promise<v
   await client.query(`CREATE TABLE IF NOT EXISTS ${STORE_VERSION_TABLE} (version INTEGER NOT NULL)`);
   const result = await client.query(`SELECT MAX(version) AS version FROM ${STORE_VERSION_TABLE}`);
   const version = VersionRowSchema.parse(result.rows[0]).version ?? 1;
-  if (version > STORE_SCHEMA_VERSION) throw new WaitingStoreError('refused', laterVersionReason(location, version));
+  if (version > STORE_SCHEMA_VERSION) throw new WaitingStoreError('waitingStoreRefused', laterVersionReason(location, version));
   for (const step of schemaUpgrades) await client.query(`ALTER TABLE ${WAITING_TABLE} ADD COLUMN IF NOT EXISTS ${step.column} ${step.definition}`);
   if (version !== STORE_SCHEMA_VERSION) {
     await client.query(`DELETE FROM ${STORE_VERSION_TABLE}`);
@@ -163,7 +163,7 @@ class PostgresStore implements WaitingStore {
     try {
       return await this.pool.query(text, values);
     } catch (error) {
-      throw new WaitingStoreError('unavailable', `the waiting store ${this.location} could not ${what} (${codeOf(error)})`, { cause: error });
+      throw new WaitingStoreError('waitingStoreUnavailable', `the waiting store ${this.location} could not ${what} (${codeOf(error)})`, { cause: error });
     }
   }
 

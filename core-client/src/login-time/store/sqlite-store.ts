@@ -35,14 +35,14 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${WAITING_TABLE} (
  */
 export function openSqliteStore(path: string, options: { create?: boolean } = {}): WaitingStore {
   if (options.create === false && !existsSync(path)) {
-    throw new WaitingStoreError('unavailable', `the waiting store ${path} does not exist (a push with --login-time creates it)`);
+    throw new WaitingStoreError('waitingStoreUnavailable', `the waiting store ${path} does not exist (a push with --login-time creates it)`);
   }
   try {
     // `wx` creates the file with mode 0600 only when it does not exist; an existing store keeps its mode.
     closeSync(openSync(path, 'wx', 0o600));
   } catch (error) {
     if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) {
-      throw new WaitingStoreError('unavailable', `the waiting store ${path} cannot be created (${codeOf(error)})`, { cause: error });
+      throw new WaitingStoreError('waitingStoreUnavailable', `the waiting store ${path} cannot be created (${codeOf(error)})`, { cause: error });
     }
   }
   try {
@@ -61,7 +61,9 @@ export function openSqliteStore(path: string, options: { create?: boolean } = {}
     return new SqliteStore(path, database, { dev, ino });
   } catch (error) {
     if (error instanceof WaitingStoreError) throw error;
-    throw new WaitingStoreError('unavailable', `the waiting store ${path} cannot be opened as a SQLite database (${codeOf(error)})`, { cause: error });
+    throw new WaitingStoreError('waitingStoreUnavailable', `the waiting store ${path} cannot be opened as a SQLite database (${codeOf(error)})`, {
+      cause: error,
+    });
   }
 }
 
@@ -76,7 +78,7 @@ function upgradeSchema(database: DatabaseSync, location: string): void {
   database.exec('BEGIN IMMEDIATE');
   try {
     const version = VersionRowSchema.parse(database.prepare('PRAGMA user_version').get()).user_version;
-    if (version > STORE_SCHEMA_VERSION) throw new WaitingStoreError('refused', laterVersionReason(location, version));
+    if (version > STORE_SCHEMA_VERSION) throw new WaitingStoreError('waitingStoreRefused', laterVersionReason(location, version));
     const columns = new Set(
       database
         .prepare(`PRAGMA table_info(${WAITING_TABLE})`)
@@ -161,7 +163,7 @@ class SqliteStore implements WaitingStore {
     if (this.#lost !== undefined) {
       return Promise.reject(
         new WaitingStoreError(
-          'unavailable',
+          'waitingStoreUnavailable',
           `the waiting store ${this.location} stopped, as ${this.#lost} while it was open: nothing more is read or written in it`,
         ),
       );
@@ -169,7 +171,9 @@ class SqliteStore implements WaitingStore {
     try {
       return Promise.resolve(work());
     } catch (error) {
-      return Promise.reject(new WaitingStoreError('unavailable', `the waiting store ${this.location} could not ${what} (${codeOf(error)})`, { cause: error }));
+      return Promise.reject(
+        new WaitingStoreError('waitingStoreUnavailable', `the waiting store ${this.location} could not ${what} (${codeOf(error)})`, { cause: error }),
+      );
     }
   }
 

@@ -1,3 +1,4 @@
+import { Problem } from '../../problem.js';
 import type { ParkedUser, StoreCounts, StoredWaitingUser, WaitingListEntry } from './waiting-user.js';
 
 /**
@@ -48,21 +49,26 @@ export interface WaitingStore {
   close(): Promise<void>;
 }
 
-export type WaitingStoreErrorKind = 'unavailable' | 'refused';
+/** The store cannot be opened or answer (`Unavailable`), or is of a newer core-migrate than this one (`Refused`). */
+export type WaitingStoreProblemCode = 'waitingStoreUnavailable' | 'waitingStoreRefused';
 
 /**
- * The store cannot be opened or answered no more: a sign-in answers "try later", a command a sentence. The cause
- * is kept for a debugger but its text is never shown (a driver may quote a statement's values).
+ * The store cannot be opened or answered no more: a sign-in answers "try later", a command its words. They name the
+ * store by its location (the setting that gives it is `loginTime`, as data); the cause is kept for a debugger but its
+ * text is never shown (a driver may quote a statement's values).
  */
-export class WaitingStoreError extends Error {
+export class WaitingStoreError extends Problem<'loginTime', WaitingStoreProblemCode> {
   override readonly name = 'WaitingStoreError';
+  readonly #sentence: string;
 
-  constructor(
-    readonly kind: WaitingStoreErrorKind,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
+  constructor(code: WaitingStoreProblemCode, sentence: string, options?: ErrorOptions) {
+    super(code, 'setting', 'loginTime', sentence, options);
+    this.#sentence = sentence;
+  }
+
+  /** The same failure, with what it meant for the command that met it ("nothing was removed"). */
+  withConsequence(consequence: string): WaitingStoreError {
+    return new WaitingStoreError(this.code, `${this.#sentence}; ${consequence}`, { cause: this.cause });
   }
 }
 
