@@ -5,7 +5,7 @@ import { CoreClient } from '../core-client/src/http/core-client.js';
 import { Secret } from '../core-client/src/secret.js';
 import { defaultConcurrencyLimits } from '../core-client/src/push/concurrency.js';
 import { runPush } from '../core-client/src/push/engine.js';
-import { contractOnlyIdentityOptions, defaultIdentityOptions, type IdentityOptions } from '../core-client/src/push/identity-options.js';
+import { contractOnlyIdentityOptions, defaultIdentityOptions, type IdentityOptions } from '../core-client/src/identity/identity-options.js';
 import type { ImportOperation } from '../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
 import { startDoubleProcess } from './push.js';

@@ -7,7 +7,7 @@ import { migrateAtLogin, openLoginMigration, type LegacyVerifier, type LoginMigr
 import { openWaitingStore } from '../core-client/src/login-time/store/open-store.js';
 import type { WaitingStore } from '../core-client/src/login-time/store/waiting-store.js';
 import { Secret } from '../core-client/src/secret.js';
-import { clientOf } from '../core-client/src/settings/connection-of.js';
+import { clientOf } from '../core-client/src/run/connection-of.js';
 import { Problem } from '../core-client/src/problem.js';
 import { median, medianAndSpread } from './medians.js';
 import { BENCH_SIGN_UP_PASSWORD, rawLoad, userEmail } from './raw-load.js';

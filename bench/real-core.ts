@@ -6,7 +6,7 @@ import type { ImportOperation } from '../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
 import { type ConcurrencyLimits, type ControllerReading, type ControllerTuning, defaultConcurrencyLimits } from '../core-client/src/push/concurrency.js';
 import { runPush } from '../core-client/src/push/engine.js';
-import { contractOnlyIdentityOptions, defaultIdentityOptions } from '../core-client/src/push/identity-options.js';
+import { contractOnlyIdentityOptions, defaultIdentityOptions } from '../core-client/src/identity/identity-options.js';
 import { Secret } from '../core-client/src/secret.js';
 import type { PushCounts } from '../core-client/src/summary/push-summary.js';
 import { mean, median, medianAndSpread } from './medians.js';

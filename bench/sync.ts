@@ -9,7 +9,7 @@ import type { ImportOperation } from '../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../core-client/src/plan/plan-source.js';
 import { defaultConcurrencyLimits } from '../core-client/src/push/concurrency.js';
 import { runPush } from '../core-client/src/push/engine.js';
-import { defaultIdentityOptions } from '../core-client/src/push/identity-options.js';
+import { defaultIdentityOptions } from '../core-client/src/identity/identity-options.js';
 import { Secret } from '../core-client/src/secret.js';
 import { writeFirebaseJsonExport } from '../test/fixtures/exports/generate.js';
 import { startDoubleProcess } from './push.js';

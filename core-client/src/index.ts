@@ -56,7 +56,7 @@ export { summarisePlan } from './plan/summarise-plan.js';
 export { PlanTally, type PlanSummary } from './plan/summary.js';
 export { describeLoginTimeFamilies, describeLoginTimeWaits, loginTimeFamilies, loginTimeOldSystems } from './plan/login-time-words.js';
 export { readReportGroups, type ReportGroups, type ReportGroup, type ReportEntry } from './plan/report-groups.js';
-export { describePlanRoles, parseRolesFile, type PlanRoles } from './plan/roles.js';
+export { describePlanRoles, parseRolesFile, type PlanRoles } from './roles/plan-roles.js';
 export type * from './plan/operation.js';
 
 // The push, the sync and the rollback, and the words for their results.
@@ -81,7 +81,7 @@ export {
 export type { RunEnd } from './journal/journal-lines.js';
 export { readCredentials, type CredentialCheck } from './push/credentials.js';
 export { findPasswordEmails, checkKnownPassword, type KnownPasswordCheck } from './push/known-password.js';
-export { featureLabels, identityFeatures, type IdentityFeature } from './push/identity-options.js';
+export { featureLabels, identityFeatures, type IdentityFeature } from './identity/identity-options.js';
 export type { SyncUserDelta } from './sync/delta.js';
 export { DEFAULT_MAX_REMOVALS, DEFAULT_MIN_OVERLAP_PERCENT } from './sync/sync-guard.js';
 export type { SyncForecast } from './summary/push-summary.js';

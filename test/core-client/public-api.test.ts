@@ -39,7 +39,7 @@ describe("core-client's public face (the built package)", () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', script], { cwd: tuiFolder });
     const loaded = JSON.parse(stdout) as string[];
     expect(loaded.some((url) => url.endsWith('/core-client/dist/settings/setting-flags.js'))).toBe(true);
-    for (const heavy of ['/push/engine.js', '/http/core-client.js', '/settings/prepare-migration.js', '/node_modules/undici/']) {
+    for (const heavy of ['/push/engine.js', '/http/core-client.js', '/dist/run/', '/node_modules/undici/']) {
       expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
     }
   });

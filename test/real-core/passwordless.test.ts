@@ -7,7 +7,7 @@ import { probeIdentityFeatures } from '../../core-client/src/identity/features.j
 import type { PlanItem } from '../../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../../core-client/src/plan/plan-source.js';
 import { runPush } from '../../core-client/src/push/engine.js';
-import { defaultIdentityOptions } from '../../core-client/src/push/identity-options.js';
+import { defaultIdentityOptions } from '../../core-client/src/identity/identity-options.js';
 import { Secret } from '../../core-client/src/secret.js';
 import { emailLinkOperation, fastRetry, phoneOperation } from '../core-client/push/plan-fixtures.js';
 import { callCore } from './support/core-calls.js';

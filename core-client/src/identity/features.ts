@@ -4,7 +4,7 @@ import { isCoreError } from '../http/errors.js';
 import { pushBacksOnly } from '../http/retry.js';
 import { Problem } from '../problem.js';
 import type { PlanSummary } from '../plan/summary.js';
-import { type IdentityFeature, type IdentityOptions, featureLabels, identityFeatures } from '../push/identity-options.js';
+import { type IdentityFeature, type IdentityOptions, featureLabels, identityFeatures } from './identity-options.js';
 
 export type FeatureSupport = Record<IdentityFeature, boolean>;
 

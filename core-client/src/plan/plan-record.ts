@@ -11,7 +11,7 @@ import { planPasswordless, type PasswordlessRules } from './passwordless.js';
 import { MAX_THIRD_PARTY_USER_ID_LENGTH, isThirdPartyProvider, shortProviderName } from './providers.js';
 import { recordKey } from './record-key.js';
 import { rejection } from './rejection.js';
-import { rolesOfRecord, type RoleRules } from './roles.js';
+import { rolesOfRecord, type RoleRules } from '../roles/plan-roles.js';
 import { optional } from '../optional.js';
 
 export interface RecordPlanningRules extends PasswordlessRules {

@@ -5,7 +5,7 @@ import { passwordlessLogin, type ImportOperation, type LoginTimeWait, type PlanI
 import { planRecord, type RecordPlanningRules } from './plan-record.js';
 import { defaultProviderMap } from './providers.js';
 import { recordPosition } from './record-key.js';
-import { roleCandidates, type RoleCandidate } from './roles.js';
+import { roleCandidates, type RoleCandidate } from '../roles/plan-roles.js';
 import { SeenKeys, type KeyPosition } from '../seen-keys.js';
 
 export interface PlanOptions extends OpenSourceOptions, Omit<RecordPlanningRules, 'providerMap'> {

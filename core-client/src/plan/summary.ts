@@ -4,7 +4,7 @@ import { formatLocation } from '../location.js';
 import { metadataOf } from './metadata.js';
 import { passwordlessLogin, rejectionCodes, type PlanItem, type RejectionCode } from './operation.js';
 import type { PlannedRecord } from './plan-source.js';
-import { emptyPlanRoles, PlanRolesSchema, tallyCandidates, tallyOperationRoles } from './roles.js';
+import { emptyPlanRoles, PlanRolesSchema, tallyCandidates, tallyOperationRoles } from '../roles/plan-roles.js';
 
 const EXAMPLES_PER_REASON = 3;
 /** The summary lists rejections for the screen and --json; the report file holds every one of them. */

@@ -132,7 +132,7 @@ export async function runAccountChange(change: AccountChange, context: ChangeCon
         wanted.filter((role) => !held.includes(role)),
         (call) => context.send(call),
       );
-      for (const note of roleNotes(operation, options.refusedRoles, assignment.unknown)) await context.note(operation, note.code, note.reason);
+      for (const note of roleNotes(operation.identity, options.refusedRoles, assignment.unknown)) await context.note(operation, note.code, note.reason);
       const managed = new Set(options.managedRoles);
       for (const role of held.filter((role) => !wanted.includes(role) && managed.has(role))) {
         await context.send((call) => client.removeUserRole({ userId, role }, call));

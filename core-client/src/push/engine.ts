@@ -15,7 +15,7 @@ import { ConcurrencyController, defaultConcurrencyLimits } from './concurrency.j
 import { ChangeNotifier } from './control.js';
 import { Dispatcher } from './dispatcher.js';
 import type { PushEvent } from './events.js';
-import { contractOnlyIdentityOptions } from './identity-options.js';
+import { contractOnlyIdentityOptions } from '../identity/identity-options.js';
 import { LoginTimeParking } from './login-time-parking.js';
 import { openRun } from './open-run.js';
 import { ResumeCheck } from './resume-check.js';

@@ -2,7 +2,7 @@ import type { Journal } from '../journal/journal.js';
 import { isWaitingStoreError, type WaitingStore, type WaitingStoreError } from '../login-time/store/waiting-store.js';
 import type { LoginTimeWait } from '../plan/operation.js';
 import type { SyncCounts } from '../summary/push-summary.js';
-import type { IdentityOptions } from './identity-options.js';
+import type { IdentityOptions } from '../identity/identity-options.js';
 import { parkedUserOf } from './parked-user.js';
 import type { RunStop, StopState } from './run-stop.js';
 import type { RunTally } from './run-tally.js';

@@ -2,7 +2,7 @@ import type { ParkedUser } from '../login-time/store/waiting-user.js';
 import { mappingInfo, metadataOf } from '../plan/metadata.js';
 import { loginCheckOf, type LoginTimeWait } from '../plan/operation.js';
 import { optional } from '../optional.js';
-import type { IdentityOptions } from './identity-options.js';
+import type { IdentityOptions } from '../identity/identity-options.js';
 
 /**
  * What a parked user gets when it arrives at its first sign-in: each identity step the push would have given it now,

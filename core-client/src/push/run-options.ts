@@ -5,7 +5,7 @@ import type { SyncRunOptions } from '../sync/open-sync.js';
 import type { ConcurrencyLimits, ControllerReading, ControllerTuning } from './concurrency.js';
 import type { PushControl } from './control.js';
 import type { PushEventListener } from './events.js';
-import type { IdentityOptions } from './identity-options.js';
+import type { IdentityOptions } from '../identity/identity-options.js';
 import type { PlannedRejections } from '../summary/push-summary.js';
 import type { IdentityClient } from './user-steps.js';
 import type { WaitingStore } from '../login-time/store/waiting-store.js';

@@ -7,7 +7,7 @@ import type { Journal } from '../journal/journal.js';
 import { endAfterEarlierAttempt } from './lost-answer.js';
 import { alreadyExistedNote, endOfSignInUp, passwordlessExistingNote, thirdPartyExistingNote, type OperationEnd } from './outcome.js';
 import { metadataOf, mappingInfo } from '../plan/metadata.js';
-import type { IdentityOptions } from './identity-options.js';
+import type { IdentityOptions } from '../identity/identity-options.js';
 import { assignRoles, roleNotes } from '../roles/user-roles.js';
 
 /** What the steps need of a core client; `CoreClient` is one. */
@@ -191,7 +191,7 @@ export async function runUserSteps(item: ImportOperation, context: UserStepConte
   if (options.roles && identity.roles !== undefined && !done.has('roles')) {
     const wanted = identity.roles.filter((role) => options.refusedRoles[role] === undefined);
     const assignment = await assignRoles(context.client, userId, wanted, (call) => context.send(call));
-    for (const note of roleNotes(item, options.refusedRoles, assignment.unknown)) await context.note(item, note.code, note.reason);
+    for (const note of roleNotes(item.identity, options.refusedRoles, assignment.unknown)) await context.note(item, note.code, note.reason);
     journal?.recordStep(item, 'roles');
     for (let given = 0; given < assignment.given.length; given += 1) context.count('rolesAssigned');
   }

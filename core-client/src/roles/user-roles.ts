@@ -1,5 +1,4 @@
 import type { CallOptions, CoreClient } from '../http/core-client.js';
-import type { ImportOperation } from '../plan/operation.js';
 
 /** Role names in a sentence. */
 export function listed(values: readonly string[]): string {
@@ -35,13 +34,19 @@ export async function assignRoles(
   return assignment;
 }
 
+/** What an operation of the plan says of a user's roles (its `identity`'s role fields). */
+export interface OperationRoles {
+  roles?: readonly string[] | undefined;
+  unknownRoles?: readonly string[] | undefined;
+  unreadableRoles?: string | undefined;
+}
+
 /** The report lines of a user's roles step, as `code` and `reason`; every one names the record by its report line. */
 export function roleNotes(
-  item: ImportOperation,
+  identity: OperationRoles | undefined,
   refused: Readonly<Record<string, string>>,
   unknownAtCore: readonly string[],
 ): { code: string; reason: string }[] {
-  const identity = item.identity;
   const notes: { code: string; reason: string }[] = [];
   if (identity?.unreadableRoles !== undefined) {
     notes.push({ code: 'rolesUnreadable', reason: `the record's roles could not be read (${identity.unreadableRoles}): the user got none` });

@@ -10,7 +10,7 @@ import { rollbackRecordPath } from '../journal/journal-file.js';
 import { JournalLock } from '../journal/journal-lock.js';
 import { journalFitsTarget } from '../journal/journal-target.js';
 import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
-import { removeCreatedRoles, rolesRecordPath, type RoleRemoval } from '../identity/roles.js';
+import { removeCreatedRoles, rolesRecordPath, type RoleRemoval } from '../roles/role-setup.js';
 import { rollbackRunEnd, rollbackRunStart, type RollbackCounts } from './rollback-record.js';
 import { optional } from '../optional.js';
 

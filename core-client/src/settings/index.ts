@@ -30,5 +30,3 @@ export { commandLineOf, loginServiceCommandOf, MAKE_SERVICE_KEY_LINE, shellQuote
 export { ExitCode, exitCodeOfPlan, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';
 export { unprovenScryptWarning, KNOWN_ACCOUNT_LINE } from './scrypt-proof.js';
 export { withheldRemovalsSentence } from './sync-guard-sentences.js';
-export type { MigrationCommand, PreparedMigration } from './prepare-migration.js';
-export type { CountedPlan } from './count-plan.js';

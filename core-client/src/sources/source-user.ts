@@ -70,7 +70,7 @@ export const SourceUserSchema = z.object({
   /**
    * A generic export's mapped `roles` field, as read (a string, a list or an object; CSV: text), or a Cognito user's
    * groups. Firebase and Auth0 keep roles in the profile (`customClaims`, `appMetadata`); `--roles-from` names where
-   * (see plan/roles.ts).
+   * (see roles/plan-roles.ts).
    */
   roles: z.unknown().optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PlanSummary } from '../plan/summary.js';
+import { RoleSetupSchema } from '../roles/role-setup.js';
 
 /** Every operation of the plan ends in exactly one of these; the counts add up to `total`. */
 export const pushOutcomes = [
@@ -139,20 +140,6 @@ export type StepCounts = z.infer<typeof StepCountsSchema>;
 export function emptyStepCounts(): StepCounts {
   return { mapped: 0, verified: 0, metadataWritten: 0, separateAccounts: 0, disabledImported: 0, completedAfterResume: 0, rolesAssigned: 0, rolesCreated: 0 };
 }
-
-/** What the roles step did before the first user (issue 21); see `setUpRoles`. */
-export const RoleSetupSchema = z.object({
-  /** Created by this run (in a dry run: that would be). */
-  created: z.array(z.string()),
-  existing: z.array(z.string()),
-  /** Existing roles given the roles file's missing permissions (`--roles-update`). */
-  updated: z.array(z.string()),
-  /** A sentence per existing role whose permissions differ from the roles file's, left as they were. */
-  differing: z.array(z.string()),
-  /** Role → the core's sentence, for a name the core refused: no user got it, each record's report line says so. */
-  refused: z.record(z.string(), z.string()),
-});
-export type RoleSetup = z.infer<typeof RoleSetupSchema>;
 
 /**
  * What the roles step did, for both faces: one line of counts, then a sentence per existing role left with other

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { identityOptionsFor, type PlanIdentity } from '../../../core-client/src/identity/features.js';
 import { metadataOf } from '../../../core-client/src/plan/metadata.js';
-import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
-import { emptyPlanRoles } from '../../../core-client/src/plan/roles.js';
+import { defaultIdentityOptions } from '../../../core-client/src/identity/identity-options.js';
+import { emptyPlanRoles } from '../../../core-client/src/roles/plan-roles.js';
 
 const everything = { mapping: true, verification: true, metadata: true, lookup: true, removal: true, roles: true, emailChange: true, passwordless: true };
 const plan: PlanIdentity = {

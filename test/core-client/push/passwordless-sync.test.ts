@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanItem } from '../../../core-client/src/plan/operation.js';
 import type { PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
-import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
+import { defaultIdentityOptions } from '../../../core-client/src/identity/identity-options.js';
 import { runPush } from '../../../core-client/src/push/engine.js';
 import type { PushEvent } from '../../../core-client/src/push/events.js';
 import type { SyncUserDelta } from '../../../core-client/src/sync/delta.js';

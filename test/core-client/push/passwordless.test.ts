@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOCKED_TABLE_TEXT } from '../../core-double/contention.js';
 import { Journal, JournalError } from '../../../core-client/src/journal/journal.js';
 import type { PasswordlessOperation } from '../../../core-client/src/plan/operation.js';
-import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
+import { defaultIdentityOptions } from '../../../core-client/src/identity/identity-options.js';
 import { MAX_CODES_PER_CREATION } from '../../../core-client/src/push/user-steps.js';
 import { type PushBench, startPushBench } from './engine-support.js';
 import { emailLinkOperation, phoneOperation } from './plan-fixtures.js';

@@ -2,7 +2,7 @@ import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
+import { defaultIdentityOptions } from '../../../core-client/src/identity/identity-options.js';
 import { runRollback } from '../../../core-client/src/rollback/rollback.js';
 import type { PasswordImportOperation, ThirdPartyOperation } from '../../../core-client/src/plan/operation.js';
 import { rollbackRecordPath } from '../../../core-client/src/journal/journal-file.js';

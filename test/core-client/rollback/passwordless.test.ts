@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultIdentityOptions } from '../../../core-client/src/push/identity-options.js';
+import { defaultIdentityOptions } from '../../../core-client/src/identity/identity-options.js';
 import { runRollback } from '../../../core-client/src/rollback/rollback.js';
 import { type PushBench, startPushBench } from '../push/engine-support.js';
 import { emailLinkOperation, phoneOperation } from '../push/plan-fixtures.js';

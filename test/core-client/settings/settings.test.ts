@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandLineOf, formatCommandLine } from '../../../core-client/src/settings/command-line.js';
-import { planOptionsOf } from '../../../core-client/src/settings/plan-options.js';
+import { planOptionsOf } from '../../../core-client/src/run/plan-options.js';
 import { resolveRunPaths } from '../../../core-client/src/settings/run-paths.js';
 import { Problem } from '../../../core-client/src/problem.js';
 import { describeProblem, parseSettings, type SettingProblem } from '../../../core-client/src/settings/setting-problem.js';

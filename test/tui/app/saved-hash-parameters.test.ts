@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHashConfig } from '../../../core-client/src/hashes/hash-config.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { MigrationSettingsSchema } from '../../../core-client/src/settings/settings.js';
-import { savedHashParametersPath, saveHashParameters } from '../../../core-client/src/settings/hash-parameters.js';
+import { savedHashParametersPath, saveHashParameters } from '../../../core-client/src/run/hash-parameters.js';
 import { completePath } from '../../../tui/src/app/path-completion.js';
 import { typedHashConfig } from '../../../tui/src/app/plan-status.js';
 

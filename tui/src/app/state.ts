@@ -8,7 +8,8 @@ import {
   Secret,
   type SourceFormat,
 } from 'core-client';
-import type { ExitCode, CountedPlan, MigrationCommand, MigrationSettings, SettingKey } from 'core-client/settings';
+import type { ExitCode, MigrationSettings, SettingKey } from 'core-client/settings';
+import type { CountedPlan, MigrationCommand } from 'core-client/run';
 import { initialPushView, type PushProgressView } from './push-progress.js';
 import type { SyncDeltaView } from './sync-delta.js';
 import { draftFromSettings, type Draft } from './draft.js';

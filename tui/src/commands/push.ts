@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { PushEvent, PushSummary } from 'core-client';
 import { printableLines } from 'core-client/printable';
-import { prepareMigration, resumeCommandLine, runPrepared, syncCommandLine } from 'core-client/run';
+import { prepareMigration, resumeCommandLine, runPrepared, syncCommandLine, type MigrationCommand, type PreparedMigration } from 'core-client/run';
 import {
   ExitCode,
   exitCodeOfPush,
@@ -11,8 +11,6 @@ import {
   parseSettings,
   Problem,
   type SettingProblem,
-  type MigrationCommand,
-  type PreparedMigration,
   withheldRemovalsSentence,
   MAKE_SERVICE_KEY_LINE,
 } from 'core-client/settings';

@@ -3,9 +3,9 @@ import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import { PlanTally, type PlanSummary } from '../plan/summary.js';
 import { isSourceError } from '../sources/source-error.js';
 import { migrationSourceFiles } from '../push/migration.js';
-import { settingProblem, type SettingProblem } from './setting-problem.js';
+import { settingProblem, type SettingProblem } from '../settings/setting-problem.js';
 import { Problem } from '../problem.js';
-import type { SettingKey } from './settings.js';
+import type { SettingKey } from '../settings/settings.js';
 
 /** A plan counted before a push: what it was counted with, and the files as they were when the count began. */
 export interface CountedPlan {

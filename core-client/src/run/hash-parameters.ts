@@ -1,9 +1,9 @@
 import { closeSync } from 'node:fs';
 import { checkOutputPaths, openOutputFile, OutputPathError, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { HashConfig } from '../hashes/hash-config.js';
-import { resolveRunPaths } from './run-paths.js';
-import { runProblem, type SettingProblem } from './setting-problem.js';
-import type { MigrationSettings } from './settings.js';
+import { resolveRunPaths } from '../settings/run-paths.js';
+import { runProblem, type SettingProblem } from '../settings/setting-problem.js';
+import type { MigrationSettings } from '../settings/settings.js';
 
 /** Where the app keeps the hashing parameters a resume needs: beside the journal, WITHOUT the signer key. */
 export function savedHashParametersPath(journalPath: string): string {

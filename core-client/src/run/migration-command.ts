@@ -4,8 +4,8 @@ import { createInterface } from 'node:readline';
 import { parseJournalHeader } from '../journal/journal.js';
 import { sourceFingerprint } from '../push/fingerprint.js';
 import type { MigrationCommand } from './prepare-migration.js';
-import { resolveRunPaths } from './run-paths.js';
-import type { MigrationSettings } from './settings.js';
+import { resolveRunPaths } from '../settings/run-paths.js';
+import type { MigrationSettings } from '../settings/settings.js';
 
 /**
  * What these settings run in the terminal app: a sync when the journal they name holds account states (version 4)

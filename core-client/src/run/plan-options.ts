@@ -5,12 +5,12 @@ import { prefixRuleFromOption, type PrefixRule } from '../hashes/prefix-rules.js
 import type { PlanOptions } from '../plan/plan-source.js';
 import { phoneRegionOf } from '../plan/phone-number.js';
 import { buildProviderMap } from '../plan/providers.js';
-import { parseRoleMap, parseRolesFile, type RoleRules } from '../plan/roles.js';
+import { parseRoleMap, parseRolesFile, type RoleRules } from '../roles/plan-roles.js';
 import { parseFieldMapping, type FieldMapping } from '../sources/generic/field-mapping.js';
-import { settingProblem, type SettingProblem } from './setting-problem.js';
+import { settingProblem, type SettingProblem } from '../settings/setting-problem.js';
 import { Problem } from '../problem.js';
 import { readOldSystemSettings } from '../login-time/old-system/old-system-settings.js';
-import type { MigrationSettings } from './settings.js';
+import type { MigrationSettings } from '../settings/settings.js';
 
 export interface PlanOptionsContext {
   /** The folder the command runs in: every file a setting names is read from there. */

@@ -4,10 +4,10 @@ import { ReportWriter, reportLineOfRejection } from '../plan/rejection-report.js
 import { PlanTally, type PlanSummary } from '../plan/summary.js';
 import { SourceError } from '../sources/source-error.js';
 import { planOptionsOf } from './plan-options.js';
-import { resolveRunPaths } from './run-paths.js';
-import type { SettingProblem } from './setting-problem.js';
+import { resolveRunPaths } from '../settings/run-paths.js';
+import type { SettingProblem } from '../settings/setting-problem.js';
 import { Problem } from '../problem.js';
-import type { MigrationSettings } from './settings.js';
+import type { MigrationSettings } from '../settings/settings.js';
 
 /**
  * What `core-migrate plan` does: reads the export once, counts its plan, and, when the settings name a report,

@@ -4,16 +4,27 @@ import { createInterface } from 'node:readline';
 import { openOutputFile, writeFully, type NamedFile } from '../files/output-paths.js';
 import type { CallOptions, CoreClient } from '../http/core-client.js';
 import { RecordRejected } from '../http/errors.js';
-import type { RoleSetup } from '../summary/push-summary.js';
-import { listed } from '../roles/user-roles.js';
-
-export { assignRoles, roleNotes, type RoleAssignClient, type RoleAssignment } from '../roles/user-roles.js';
+import { listed } from './user-roles.js';
 
 /*
  * The roles of the old system on the core (issue 21): every role the plan needs is created once before the first user
  * (`setUpRoles`), then each user gets its roles (`assignRoles`, one more journalled step of the user's steps), and a
  * rollback removes the roles the migration created once no user has them (`removeCreatedRoles`).
  */
+
+/** What the roles step did before the first user (issue 21); see `setUpRoles`. */
+export const RoleSetupSchema = z.object({
+  /** Created by this run (in a dry run: that would be). */
+  created: z.array(z.string()),
+  existing: z.array(z.string()),
+  /** Existing roles given the roles file's missing permissions (`--roles-update`). */
+  updated: z.array(z.string()),
+  /** A sentence per existing role whose permissions differ from the roles file's, left as they were. */
+  differing: z.array(z.string()),
+  /** Role → the core's sentence, for a name the core refused: no user got it, each record's report line says so. */
+  refused: z.record(z.string(), z.string()),
+});
+export type RoleSetup = z.infer<typeof RoleSetupSchema>;
 
 /** Where a push records the roles it created, beside its journal: the rollback removes exactly those. */
 export function rolesRecordPath(journalPath: string): string {
@@ -33,8 +44,6 @@ export interface RoleSetupOptions {
   fromFile: boolean;
   call?: CallOptions;
 }
-
-export type { RoleSetup };
 
 /**
  * Creates every role the plan needs, once, before the first user. A role already on the core is never changed unless

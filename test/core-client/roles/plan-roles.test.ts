@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planRecord } from '../../../core-client/src/plan/plan-record.js';
-import { describePlanRoles, parseRoleMap, parseRolesFile, readRoleValue, roleCandidates, rolesOfRecord } from '../../../core-client/src/plan/roles.js';
+import { describePlanRoles, parseRoleMap, parseRolesFile, readRoleValue, roleCandidates, rolesOfRecord } from '../../../core-client/src/roles/plan-roles.js';
 import { PlanTally } from '../../../core-client/src/plan/summary.js';
 import type { SourceUser } from '../../../core-client/src/sources/source-user.js';
 

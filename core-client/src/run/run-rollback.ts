@@ -5,9 +5,9 @@ import { IdentityProbeError, probeIdentityFeatures } from '../identity/features.
 import { JournalReadError } from '../rollback/journal-users.js';
 import { runRollback, type RollbackSummary } from '../rollback/rollback.js';
 import { clientOf, connectionOf, connectionWarnings, type ConnectionContext } from './connection-of.js';
-import { preflightProblem, runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
+import { preflightProblem, runProblem, settingProblem, type SettingProblem } from '../settings/setting-problem.js';
 import { Problem } from '../problem.js';
-import type { MigrationSettings } from './settings.js';
+import type { MigrationSettings } from '../settings/settings.js';
 import { optional } from '../optional.js';
 import { isPostgresUrl, openWaitingStore } from '../login-time/store/open-store.js';
 import { isWaitingStoreError, type WaitingStore } from '../login-time/store/waiting-store.js';

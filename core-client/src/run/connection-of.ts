@@ -5,8 +5,8 @@ import { CoreClient } from '../http/core-client.js';
 import { commandRetryPolicy } from '../http/retry.js';
 import { Problem } from '../problem.js';
 import type { Secret } from '../secret.js';
-import type { SettingProblem } from './setting-problem.js';
-import type { MigrationSettings } from './settings.js';
+import type { SettingProblem } from '../settings/setting-problem.js';
+import type { MigrationSettings } from '../settings/settings.js';
 
 export interface ConnectionContext {
   cwd: string;

@@ -5,10 +5,10 @@ import { checkOutputPaths, type NamedFile } from '../files/output-paths.js';
 import type { HashConfig } from '../hashes/hash-config.js';
 import type { CoreClient } from '../http/core-client.js';
 import { IdentityProbeError, identityOptionsFor, missingFeaturesSentence, probeIdentityFeatures, type StepFeature } from '../identity/features.js';
-import { IdentityOptionsSchema, type IdentityOptions } from '../push/identity-options.js';
+import { IdentityOptionsSchema, type IdentityOptions } from '../identity/identity-options.js';
 import { isPostgresUrl } from '../login-time/store/open-store.js';
-import { rolesRecordPath } from '../identity/roles.js';
-import { MAX_WANTED_ROLES } from '../plan/roles.js';
+import { rolesRecordPath } from '../roles/role-setup.js';
+import { MAX_WANTED_ROLES } from '../roles/plan-roles.js';
 import type { PlanOptions } from '../plan/plan-source.js';
 import type { PlanSummary } from '../plan/summary.js';
 import { concurrencyLimitsFor, defaultConcurrencyLimits, type ConcurrencyLimits } from '../push/concurrency.js';
@@ -21,12 +21,12 @@ import { clientOf, connectionOf } from './connection-of.js';
 import { countPlan, planKeyOf, snapshotOfSource, type CountedPlan, type CountOptions } from './count-plan.js';
 import type { FileSnapshot } from '../files/file-snapshot.js';
 import { planOptionsOf } from './plan-options.js';
-import { resolveRunPaths, roleOfSetting, type RunPaths } from './run-paths.js';
-import { unprovenScryptWarning } from './scrypt-proof.js';
-import { preflightProblem, runProblem, settingProblem, type SettingProblem } from './setting-problem.js';
+import { resolveRunPaths, roleOfSetting, type RunPaths } from '../settings/run-paths.js';
+import { unprovenScryptWarning } from '../settings/scrypt-proof.js';
+import { preflightProblem, runProblem, settingProblem, type SettingProblem } from '../settings/setting-problem.js';
 import { Problem } from '../problem.js';
-import { settingName, type SettingFace } from './setting-flags.js';
-import type { MigrationSettings, SettingKey } from './settings.js';
+import { settingName, type SettingFace } from '../settings/setting-flags.js';
+import type { MigrationSettings, SettingKey } from '../settings/settings.js';
 
 export interface RunContext {
   /** The folder the command runs in: relative paths of the settings are read from there. */

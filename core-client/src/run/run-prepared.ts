@@ -1,6 +1,6 @@
 import { OutputPathError } from '../files/output-paths.js';
 import { isCoreError } from '../http/errors.js';
-import { createdRoles, rolesRecordPath, setUpRoles } from '../identity/roles.js';
+import { createdRoles, rolesRecordPath, setUpRoles, type RoleSetup } from '../roles/role-setup.js';
 import type { PushControl } from '../push/control.js';
 import type { CredentialCheck } from '../push/credentials.js';
 import type { PushEventListener } from '../push/events.js';
@@ -9,12 +9,12 @@ import { SyncRefusedError } from '../sync/sync-guard.js';
 import { runMigration } from '../push/migration.js';
 import { openWaitingStore } from '../login-time/store/open-store.js';
 import { isWaitingStoreError, type WaitingStore } from '../login-time/store/waiting-store.js';
-import { plannedRejectionsOf, type PushSummary, type RoleSetup } from '../summary/push-summary.js';
+import { plannedRejectionsOf, type PushSummary } from '../summary/push-summary.js';
 import { isSourceError } from '../sources/source-error.js';
-import { commandLineOf } from './command-line.js';
+import { commandLineOf } from '../settings/command-line.js';
 import type { PreparedMigration } from './prepare-migration.js';
-import { runProblem, type SettingProblem } from './setting-problem.js';
-import type { MigrationSettings } from './settings.js';
+import { runProblem, type SettingProblem } from '../settings/setting-problem.js';
+import type { MigrationSettings } from '../settings/settings.js';
 
 export interface RunControls {
   /** Stop taking new operations; those in flight finish and are journalled (the first Ctrl-C, the app's q). */
