@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONFIG_NAMESPACE, imageReference, setCommand, wholeNumber, type ImageKey } from './config-terms.js';
 import { formatImageReference, parseImageReference } from './image-reference.js';
-import { KUBERNETES_KEYS, targetProblems } from './kubernetes/config-keys.js';
+import { KUBERNETES_KEYS, targetProblems } from './kubernetes-keys.js';
 import { VerifyWithSchema, verifyWithProblems } from './old-system.js';
 
 export { CONFIG_NAMESPACE, setCommand } from './config-terms.js';

@@ -2,7 +2,7 @@ import type * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import { CORE_PORT } from '../config.js';
 
-/** What the Kubernetes program runs when its optional keys are left alone (config-keys.ts says why none defaults there). */
+/** What the Kubernetes program runs when its optional keys are left alone (../kubernetes-keys.ts says why none defaults there). */
 export const KUBERNETES_DEFAULTS = {
   coreCpu: '1',
   // A JVM with the core's default heap and its PostgreSQL pool; below 1Gi it is killed for memory under a push.

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { breachOf, circlesOf, filesInNoRoom, importGraph, roomsWithNoFile } from './import-graph.js';
-import { KNOWN_ARROWS_UP, LAYOUT } from './rooms.js';
+import { LAYOUT } from './rooms.js';
 
 /**
  * The layering rule, checked rather than remembered (issue 41; docs/contributing.md, "Layers"): no files import each
@@ -49,8 +49,6 @@ function readLayers() {
   return { files: [...texts.keys()], graph, breaches };
 }
 
-const isKnown = ({ from, to }: { from: string; to: string }): boolean => KNOWN_ARROWS_UP.some((known) => known.from === from && known.to === to);
-
 describe('layers: a room imports only rooms below it, and no files import each other in a circle', () => {
   // Read in a hook rather than at import, so that the reading and parsing count in the suite's reported time.
   let layers: ReturnType<typeof readLayers>;
@@ -63,7 +61,7 @@ describe('layers: a room imports only rooms below it, and no files import each o
   });
 
   it('finds no room importing a room above it or on its floor, and no way into core-client but its entry points', () => {
-    expect(layers.breaches.filter(({ arrow }) => !isKnown(arrow)).map(({ breach }) => breach)).toEqual([]);
+    expect(layers.breaches.map(({ breach }) => breach)).toEqual([]);
   });
 
   it('places every file in a listed room, and every listed room holds a file', () => {
@@ -72,10 +70,5 @@ describe('layers: a room imports only rooms below it, and no files import each o
 
   it('follows every import to a source file or an entry point of core-client', () => {
     expect(layers.graph.unresolved).toEqual([]);
-  });
-
-  it('still meets every arrow listed as known to break the order (fixed ones leave the list)', () => {
-    const gone = KNOWN_ARROWS_UP.filter((known) => !layers.breaches.some(({ arrow }) => arrow.from === known.from && arrow.to === known.to));
-    expect(gone.map(({ from, to }) => `${from} → ${to} no longer breaks the order: take it out of KNOWN_ARROWS_UP`)).toEqual([]);
   });
 });

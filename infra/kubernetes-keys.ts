@@ -1,7 +1,7 @@
 import { z } from 'zod';
 // Types only: config.ts spreads these keys into the one stack config schema, so a value import back would be a cycle.
-import { CONFIG_NAMESPACE, setCommand, wholeNumber } from '../config-terms.js';
-import { formatImageReference, isPinned, parseImageReference } from '../image-reference.js';
+import { CONFIG_NAMESPACE, setCommand, wholeNumber } from './config-terms.js';
+import { formatImageReference, isPinned, parseImageReference } from './image-reference.js';
 
 /** How many login-time services may share one PostgreSQL store; each holds its own small pool of connections. */
 export const MAX_LOGIN_SERVICE_REPLICAS = 8;

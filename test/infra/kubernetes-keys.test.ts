@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StackConfigError, configWarnings, readStackConfig, type StackConfig, type StackConfigKey } from '../../../infra/config.js';
-import { DATABASE_URL, PRODUCTION, REHEARSAL } from '../support/kubernetes.js';
+import { StackConfigError, configWarnings, readStackConfig, type StackConfig, type StackConfigKey } from '../../infra/config.js';
+import { DATABASE_URL, PRODUCTION, REHEARSAL } from './support/kubernetes.js';
 
 function read(values: Partial<Record<StackConfigKey, string>>): StackConfig | StackConfigError {
   return readStackConfig({ get: (key) => values[key] });
