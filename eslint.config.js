@@ -21,9 +21,9 @@ export default tseslint.config(
   // `optionalFrom(key, value, make)`), never the conditional by hand: the selectors take a test that is one comparison with `undefined`, `{}` on
   // its undefined side and one property on the other. Any other test (a flag, an empty string, a count) stays a
   // conditional: it decides something else than a value's absence. infra is outside: it takes only a type from
-  // core-client, so `pulumi up` loads none of its code.
+  // core-client, so `pulumi up` loads none of its code; test/ and bench/ too: the convention is the product's.
   {
-    files: ['core-client/src/**/*.ts'],
+    files: ['core-client/src/**/*.ts', 'tui/src/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-syntax': [
         'error',
