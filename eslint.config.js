@@ -17,6 +17,27 @@ export default tseslint.config(
     files: ['core-client/src/**/*.ts', 'tui/src/**/*.{ts,tsx}', 'infra/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 450, skipBlankLines: false, skipComments: false }] },
   },
+  // An optional property, there exactly when its value is defined, is `optional(key, value)` (or
+  // `optionalFrom(key, value, make)`), never the conditional by hand: the selectors take a test that is one comparison with `undefined`, `{}` on
+  // its undefined side and one property on the other. Any other test (a flag, an empty string, a count) stays a
+  // conditional: it decides something else than a value's absence. infra is outside: it takes only a type from
+  // core-client, so `pulumi up` loads none of its code; test/ and bench/ too: the convention is the product's.
+  {
+    files: ['core-client/src/**/*.ts', 'tui/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "ConditionalExpression[test.operator='==='][test.right.type='Identifier'][test.right.name='undefined'][consequent.type='ObjectExpression'][consequent.properties.length=0][alternate.type='ObjectExpression'][alternate.properties.length=1]",
+          "ConditionalExpression[test.operator='!=='][test.right.type='Identifier'][test.right.name='undefined'][alternate.type='ObjectExpression'][alternate.properties.length=0][consequent.type='ObjectExpression'][consequent.properties.length=1]",
+        ].map((selector) => ({
+          selector,
+          message:
+            "An optional property is `optional('key', value)`, or `optionalFrom('key', value, (present) => …)` when made from the value (core-client/src/optional.ts), not `value === undefined ? {} : { key: value }` by hand.",
+        })),
+      ],
+    },
+  },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',

@@ -21,7 +21,9 @@ describe("core-client's public face (the built package)", () => {
   it('offers the library, the settings table, the run by settings, the output files and printable text', async () => {
     const root = await importBuilt('core-client');
     expect(root).toMatchObject({ names: expect.arrayContaining(['runMigration', 'CoreClient', 'planSource', 'Secret', 'readSource']) });
-    expect(await importBuilt('core-client/settings')).toMatchObject({ names: expect.arrayContaining(['settingFlags', 'parseSettings', 'ExitCode']) });
+    expect(await importBuilt('core-client/settings')).toMatchObject({
+      names: expect.arrayContaining(['settingFlags', 'parseSettings', 'ExitCode', 'optional', 'optionalFrom']),
+    });
     expect(await importBuilt('core-client/run')).toMatchObject({ names: expect.arrayContaining(['prepareMigration', 'runPrepared', 'runPlan']) });
     expect(await importBuilt('core-client/printable')).toMatchObject({ names: expect.arrayContaining(['printable', 'printableLines']) });
     expect(await importBuilt('core-client/files')).toMatchObject({ names: expect.arrayContaining(['checkOutputPaths', 'readableByOthersWarning']) });

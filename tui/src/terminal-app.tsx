@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef } from 'react';
 import { Box, Text, useApp, useInput, usePaste, useWindowSize } from 'ink';
-import { ExitCode, exitCodeOfPush } from 'core-client/settings';
+import { ExitCode, exitCodeOfPush, optional } from 'core-client/settings';
 import { bodyRows, Frame } from './components/frame.js';
 import type { KeyHint } from './components/key-hints.js';
 import { ThemeProvider } from './components/theme.js';
@@ -66,7 +66,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
   /** Aborted when the app quits: a known-password check under way stops with it. */
   const leaving = useRef(new AbortController());
   const environment: CommandEnvironment = useMemo(
-    () => ({ current, dispatch, cwd, env, ...(pulumiBinary === undefined ? {} : { pulumiBinary }) }),
+    () => ({ current, dispatch, cwd, env, ...optional('pulumiBinary', pulumiBinary) }),
     [current, dispatch, cwd, env, pulumiBinary],
   );
 
@@ -79,9 +79,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
     const line = leavingLine(latest, latest.invocation);
     onDone?.({
       exitCode: exitCodeOf(latest),
-      ...(command === undefined || line === undefined
-        ? {}
-        : { command: { label: command.label, line, ...(command.caveat === undefined ? {} : { caveat: command.caveat }) } }),
+      ...(command === undefined || line === undefined ? {} : { command: { label: command.label, line, ...optional('caveat', command.caveat) } }),
     });
     exit();
   }, [current, exit, onDone]);
@@ -230,7 +228,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
   const list = spec.fields({ state, dispatch });
   const focus = Math.min(state.focus[state.screen], Math.max(0, list.length - 1));
   const focused = list[focus];
-  useBackgroundWork({ state, current, dispatch, cwd, focused, ...(pulumiBinary === undefined ? {} : { pulumiBinary }) });
+  useBackgroundWork({ state, current, dispatch, cwd, focused, ...optional('pulumiBinary', pulumiBinary) });
 
   const current_ = walkScreens.indexOf(state.screen as never);
   // A question asked comes first; then what is wrong with the focused field; then the screen's own status.

@@ -4,7 +4,7 @@ import type { CoreClient } from '../http/core-client.js';
 import { type CoreError, type CoreErrorCode, isCoreError, Unexpected } from '../http/errors.js';
 import type { ProbeOptions } from '../http/channel.js';
 import { pushBacksOnly } from '../http/retry.js';
-import { optional } from '../optional.js';
+import { optional, optionalFrom } from '../optional.js';
 
 export const PreflightStepNameSchema = z.enum(['reachable', 'keyAccepted', 'tenantExists', 'scryptName']);
 export type PreflightStepName = z.infer<typeof PreflightStepNameSchema>;
@@ -138,16 +138,12 @@ export async function runPreflight(client: CoreClient, options: PreflightOptions
     ...optional('versions', versions),
     ...optional('scryptAlgorithm', scryptAlgorithm),
     ...(roundTrips.length === 0 ? {} : { roundTripMs: Math.max(...roundTrips) }),
-    ...(failure === undefined
-      ? {}
-      : {
-          failure: {
-            step: failure.name,
-            sentence: failure.sentence,
-            errorKind: failure.errorKind ?? 'unexpected',
-            ...optional('pathNotServed', failure.pathNotServed),
-          },
-        }),
+    ...optionalFrom('failure', failure, (failed) => ({
+      step: failed.name,
+      sentence: failed.sentence,
+      errorKind: failed.errorKind ?? 'unexpected',
+      ...optional('pathNotServed', failed.pathNotServed),
+    })),
   };
 }
 

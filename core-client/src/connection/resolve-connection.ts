@@ -4,6 +4,7 @@ import { CoreClientConfigError, resolveCoreTargets } from '../http/target.js';
 import { Secret } from '../secret.js';
 import { ConnectionError, type ConnectionProblem } from './errors.js';
 import { readStackConnection, type PulumiCliOptions, type StackConnection } from './pulumi-cli.js';
+import { optional } from '../optional.js';
 
 /** The environment variables the connection step reads. */
 export const ConnectionEnv = {
@@ -163,7 +164,7 @@ export async function resolveConnection(
   const appId = nonEmpty(input.app);
   const coreUrls = core.source === 'flags' ? flagCoreUrls : core.source === 'stack' && stack !== undefined ? stack.coreUrls : [core.url];
   try {
-    resolveCoreTargets({ baseUrl: coreUrls, ...(tenantId === undefined ? {} : { tenantId }), ...(appId === undefined ? {} : { appId }) });
+    resolveCoreTargets({ baseUrl: coreUrls, ...optional('tenantId', tenantId), ...optional('appId', appId) });
   } catch (error) {
     // The client's own refusal of an address, tenant or app: it names its setting already.
     if (error instanceof CoreClientConfigError) return error;
@@ -174,11 +175,11 @@ export async function resolveConnection(
     coreUrl: core.url,
     coreUrls,
     apiKey: apiKey.key,
-    ...(tenantId === undefined ? {} : { tenantId }),
-    ...(appId === undefined ? {} : { appId }),
-    ...(ca === undefined ? {} : { ca }),
+    ...optional('tenantId', tenantId),
+    ...optional('appId', appId),
+    ...optional('ca', ca),
     source: core.source,
     sources: { coreUrl: core.source, apiKey: apiKey.source },
-    ...(stack?.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: stack.signerKeyConfigured }),
+    ...optional('signerKeyConfigured', stack?.signerKeyConfigured),
   };
 }

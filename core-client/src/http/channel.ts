@@ -8,6 +8,7 @@ import { Transient, isCoreError } from './errors.js';
 import { type RetryOptions, type RetryPolicy, RetryPolicySchema, defaultRetryPolicy, withRetry } from './retry.js';
 import { CoreClientConfigError, type CoreTarget, resolveCoreTargets } from './target.js';
 import { type Upstream, type UpstreamState, Upstreams } from './upstreams.js';
+import { optional } from '../optional.js';
 
 export interface CoreClientOptions {
   /**
@@ -151,7 +152,7 @@ export class CoreChannel {
       keepAliveTimeout,
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
-      connect: { timeout: this.#timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) },
+      connect: { timeout: this.#timeoutMs, ...optional('ca', options.ca) },
     });
   }
 
@@ -205,7 +206,7 @@ export class CoreChannel {
   async #retrying<T>(options: Pick<CallOptions, 'signal' | 'retry'>, once: () => Promise<T>): Promise<T> {
     const policy = options.retry === undefined ? this.retryPolicy : checkRetry(options.retry);
     if (policy === false) return once();
-    return withRetry(once, policy, { ...this.#retryHooks, ...(options.signal ? { signal: options.signal } : {}) });
+    return withRetry(once, policy, { ...this.#retryHooks, ...optional('signal', options.signal) });
   }
 
   #redactor(secrets: readonly string[]): (text: string) => string {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fieldGroups } from '../plan/field-groups.js';
 import { PushCountsSchema, stopReasons, SyncCountsSchema, SyncForecastSchema } from '../summary/push-summary.js';
 import { StateFlag } from './user-states.js';
-import { optional } from '../optional.js';
+import { optional, optionalFrom } from '../optional.js';
 
 /**
  * The lines of a journal after its header, and how each is read back: an operation's final line, a step line, an
@@ -201,8 +201,8 @@ export function stateEntryOf(state: Omit<AccountState, 'digests'> & { digests: r
     ...(state.callId === state.coreId ? {} : { i: state.callId }),
     f: `${state.createdHere ? 'm' : ''}${state.untouched ? 't' : ''}${state.removed ? 'r' : ''}`,
     g: state.digests.map(hexOf).join(''),
-    ...(state.whole === undefined ? {} : { a: hexOf(state.whole) }),
-    ...(state.exported === undefined ? {} : { e: hexOf(state.exported) }),
+    ...optionalFrom('a', state.whole, hexOf),
+    ...optionalFrom('e', state.exported, hexOf),
   };
 }
 
@@ -218,7 +218,7 @@ export function accountStateOf(entry: JournalStateEntry): AccountState {
     untouched: (flags & StateFlag.untouched) !== 0,
     removed: (flags & StateFlag.removed) !== 0,
     digests: digestsOf(entry.g),
-    ...(entry.a === undefined ? {} : { whole: Number.parseInt(entry.a, 16) }),
-    ...(entry.e === undefined ? {} : { exported: Number.parseInt(entry.e, 16) }),
+    ...optionalFrom('whole', entry.a, (hex) => Number.parseInt(hex, 16)),
+    ...optionalFrom('exported', entry.e, (hex) => Number.parseInt(hex, 16)),
   };
 }

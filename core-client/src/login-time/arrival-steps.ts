@@ -1,6 +1,7 @@
 import type { CoreClient } from '../http/core-client.js';
 import { assignRoles } from '../roles/user-roles.js';
 import type { ParkedUser } from './store/waiting-user.js';
+import { optional } from '../optional.js';
 
 export type ArrivalClient = Pick<CoreClient, 'mapUserId' | 'createEmailVerificationToken' | 'verifyEmail' | 'updateUserMetadata' | 'addUserRole'>;
 
@@ -20,7 +21,7 @@ export async function runArrivalSteps(client: ArrivalClient, coreUserId: string,
       const mapped = await client.mapUserId({
         superTokensUserId: userId,
         externalUserId: user.sourceId,
-        ...(user.mappingInfo === undefined ? {} : { externalUserIdInfo: user.mappingInfo }),
+        ...optional('externalUserIdInfo', user.mappingInfo),
       });
       if (mapped.outcome === 'conflict') return { ok: false, reason: 'idMappingConflict' };
       if (mapped.outcome === 'unknownUser') return { ok: false, reason: 'idMappingUnknownUser' };

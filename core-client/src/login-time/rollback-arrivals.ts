@@ -1,6 +1,7 @@
 import type { CoreClient } from '../http/core-client.js';
 import { isCoreError } from '../http/errors.js';
 import type { WaitingStore } from './store/waiting-store.js';
+import { optional } from '../optional.js';
 
 /** What a rollback did with a login-time migration: the users created at their first sign-in, and the store. */
 export type LoginTimeRollback = {
@@ -31,7 +32,7 @@ export async function rollbackArrivals(
   for await (const arrival of store.arrivals()) {
     if (options.signal?.aborted === true) break;
     try {
-      await client.removeUser(arrival.coreUserId, options.signal === undefined ? {} : { signal: options.signal });
+      await client.removeUser(arrival.coreUserId, optional('signal', options.signal));
     } catch (error) {
       if (!isCoreError(error)) throw error;
       result.arrivalsFailed += 1;

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { checkOutputPaths, openOutputFile, OutputPathError, writeFully, type NamedFile } from '../files/output-paths.js';
 import { isPostgresUrl, openWaitingStore } from './store/open-store.js';
 import type { StoreCounts, WaitingListEntry } from './store/waiting-user.js';
+import { optional } from '../optional.js';
 
 /** How a login-time migration stands: its store's counts, and where the list of users still waiting was written. */
 export type LoginMigrationStatus = StoreCounts & {
@@ -67,7 +68,7 @@ export async function loginMigrationStatus(
   const path = options.waitingListPath === undefined ? undefined : resolve(options.waitingListPath);
   const refused = path === undefined ? undefined : await waitingListRefusal(storeLocation, path);
   if (refused !== undefined) throw refused;
-  const store = await openWaitingStore(storeLocation, { create: false, ...(options.env === undefined ? {} : { env: options.env }) });
+  const store = await openWaitingStore(storeLocation, { create: false, ...optional('env', options.env) });
   try {
     const counts = await store.counts();
     if (path === undefined) return { store: store.location, ...counts };

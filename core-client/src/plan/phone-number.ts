@@ -1,5 +1,6 @@
 import { isSupportedCountry, ParseError, parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js';
 import { hasUnprintable, printable } from '../printable.js';
+import { optional } from '../optional.js';
 
 export type { CountryCode };
 
@@ -16,7 +17,7 @@ export function normalisePhoneNumber(raw: string, defaultRegion?: CountryCode): 
     return { ok: false, reason: `the phone number "${printable(text)}" holds control or invisible formatting characters (shown escaped)` };
   }
   try {
-    const parsed = parsePhoneNumberWithError(text, defaultRegion === undefined ? {} : { defaultCountry: defaultRegion });
+    const parsed = parsePhoneNumberWithError(text, optional('defaultCountry', defaultRegion));
     if (!parsed.isPossible()) return { ok: false, reason: `"${text}" is not a possible phone number for its country (+${parsed.countryCallingCode})` };
     return { ok: true, phoneNumber: parsed.number };
   } catch (error) {

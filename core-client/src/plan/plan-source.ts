@@ -7,6 +7,7 @@ import { defaultProviderMap } from './providers.js';
 import { recordPosition } from './record-key.js';
 import { roleCandidates, type RoleCandidate } from '../roles/plan-roles.js';
 import { SeenKeys, type KeyPosition } from '../seen-keys.js';
+import { optional } from '../optional.js';
 
 export interface PlanOptions extends OpenSourceOptions, Omit<RecordPlanningRules, 'providerMap'> {
   providerMap?: Readonly<Record<string, string>>;
@@ -101,8 +102,8 @@ function duplicateRejection(item: ImportOperation | LoginTimeWait, reason: strin
     kind: 'rejection',
     operationKey: item.operationKey,
     location: item.location,
-    ...(item.email === undefined ? {} : { email: item.email }),
-    ...(item.identity?.sourceId === undefined ? {} : { sourceId: item.identity.sourceId }),
+    ...optional('email', item.email),
+    ...optional('sourceId', item.identity?.sourceId),
     code: code ?? duplicateCode(item),
     operation: item.kind,
     reason: code === undefined ? `${accountWords(item)}${reason}` : reason,

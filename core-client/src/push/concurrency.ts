@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optional, optionalFrom } from '../optional.js';
 
 export const ConcurrencyLimitsSchema = z
   .object({
@@ -276,8 +277,8 @@ export class ConcurrencyController {
       usefulPerSecond: reading.goodput * 1000,
       answers: measurement.answers,
       useful: measurement.useful,
-      ...(compared === undefined ? {} : { comparedWith: compared.level }),
-      ...(measured === undefined ? {} : { elasticity: measured }),
+      ...optionalFrom('comparedWith', compared, (reading) => reading.level),
+      ...optional('elasticity', measured),
       next: this.#level,
     });
   }

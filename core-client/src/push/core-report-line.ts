@@ -2,6 +2,7 @@ import { formatLocation } from '../location.js';
 import type { ImportOperation } from '../plan/operation.js';
 import type { ReportLine } from '../plan/rejection-report.js';
 import type { SyncItem } from '../sync/delta.js';
+import { optional } from '../optional.js';
 
 /** The report line of what the core (or the run) said of an operation; a removal may be of a user no longer exported. */
 export function coreReportLine(item: ImportOperation | SyncItem, line: { code: string; reason: string }): ReportLine {
@@ -20,8 +21,8 @@ export function coreReportLine(item: ImportOperation | SyncItem, line: { code: s
   return {
     stage: 'core',
     location: formatLocation(item.location),
-    ...(item.email === undefined ? {} : { email: item.email }),
-    ...(sourceId === undefined ? {} : { sourceId }),
+    ...optional('email', item.email),
+    ...optional('sourceId', sourceId),
     operation: item.kind,
     code: line.code,
     reason: line.reason,

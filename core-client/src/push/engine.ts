@@ -27,6 +27,7 @@ import { RunTally } from './run-tally.js';
 import { RunWatchdogs } from './run-watchdogs.js';
 import { ScryptProbe } from './scrypt-probe.js';
 import { runUserSteps, type UserStepContext } from './user-steps.js';
+import { optional, optionalFrom } from '../optional.js';
 
 /**
  * Pushes a plan to the core and resolves to the summary (never rejects for a record: each one ends counted).
@@ -398,9 +399,9 @@ class PushRun {
       steps: { ...this.#tally.steps },
       retries: this.#dispatcher.retries,
       ...(this.#sync === undefined ? {} : { sync: { ...this.#sync.counts, removed: this.#sync.removedInSource.size }, syncGuard: this.#sync.forecast }),
-      ...(this.#stop.state === undefined ? {} : { stoppedEarly: { reason: this.#stop.state.reason, message: this.#stop.state.message } }),
-      ...(this.#options.journalPath === undefined ? {} : { journalPath: this.#options.journalPath }),
-      ...(this.#options.reportPath === undefined ? {} : { reportPath: this.#options.reportPath }),
+      ...optionalFrom('stoppedEarly', this.#stop.state, ({ reason, message }) => ({ reason, message })),
+      ...optional('journalPath', this.#options.journalPath),
+      ...optional('reportPath', this.#options.reportPath),
       elapsedMs: this.#tally.elapsedMs,
     };
   }

@@ -4,6 +4,7 @@ import { verifyPassword } from '../hashes/verify-password.js';
 import { normaliseEmail } from '../plan/email.js';
 import { planSource, type PlanOptions } from '../plan/plan-source.js';
 import type { Secret } from '../secret.js';
+import { optional } from '../optional.js';
 
 /** Whether a known account's password matches the hash the plan would import for it, in one sentence. */
 export interface KnownPasswordCheck {
@@ -38,7 +39,7 @@ export async function checkKnownPassword(
         return { match: false, sentence: `cannot check ${wanted.email} here: parked for the old system (${item.oldSystem}) to check at its first sign-in` };
       }
       if (item.kind === 'loginTimeWait') {
-        const checked = await verifyLegacyPassword(password, item.legacyHash, signal === undefined ? {} : { signal });
+        const checked = await verifyLegacyPassword(password, item.legacyHash, optional('signal', signal));
         const family = `${legacyHashFamilyLabel(item.family)}: parked, checked by the login-time service at its first sign-in`;
         if (checked.outcome === 'unusable') return { match: false, sentence: `cannot check ${wanted.email} (${family}): ${checked.reason}` };
         const match = checked.outcome === 'match';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SourceUser } from '../sources/source-user.js';
+import { optionalFrom } from '../optional.js';
 
 /**
  * Roles of the old system (issue 21). Where a record keeps them differs by system and project: Firebase custom claims
@@ -108,7 +109,7 @@ export function rolesOfRecord(user: SourceUser, rules: RoleRules): RecordRoles {
     if (rules.permissions === undefined || Object.hasOwn(rules.permissions, name)) roles.push(name);
     else unknown.push(name);
   }
-  return { roles, unknown, ...(read.unreadable === undefined ? {} : { unreadable: `${rules.from}: ${read.unreadable}` }) };
+  return { roles, unknown, ...optionalFrom('unreadable', read.unreadable, (why) => `${rules.from}: ${why}`) };
 }
 
 /** A place in a record that holds role-like values, and the names found there. */

@@ -12,7 +12,7 @@ import { journalFitsTarget } from '../journal/journal-target.js';
 import { createdUsers, journalTarget, JournalReadError, type CreatedUser } from './journal-users.js';
 import { removeCreatedRoles, rolesRecordPath, type RoleRemoval } from '../roles/role-setup.js';
 import { rollbackRunEnd, rollbackRunStart, type RollbackCounts } from './rollback-record.js';
-import { optional } from '../optional.js';
+import { optional, optionalFrom } from '../optional.js';
 
 export { RollbackCountsSchema, type RollbackCounts } from './rollback-record.js';
 
@@ -138,7 +138,7 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
 
   const removeOne = async (user: CreatedUser): Promise<void> => {
     try {
-      const call = options.signal === undefined ? {} : { signal: options.signal };
+      const call = optional('signal', options.signal);
       let removeId = user.coreId;
       if (options.mappingSupported !== false && user.externalId !== undefined) {
         const mapping = await client.userIdMapping(user.externalId, call);
@@ -210,7 +210,7 @@ async function removeCreated(options: RollbackOptions, recordPath: string, recor
     try {
       const roles = await removeCreatedRoles(client, rolesRecordPath(journalPath), {
         dryRun: summary.dryRun,
-        ...(options.signal === undefined ? {} : { call: { signal: options.signal } }),
+        ...optionalFrom('call', options.signal, (signal) => ({ signal })),
       });
       if (roles.created > 0) summary.roles = roles;
       for (const kept of roles.kept) problem(`the role "${kept.role}" this migration created is still held by ${kept.users} user(s): kept`);

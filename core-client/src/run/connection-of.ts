@@ -7,6 +7,7 @@ import { Problem } from '../problem.js';
 import type { Secret } from '../secret.js';
 import type { SettingProblem } from '../settings/setting-problem.js';
 import type { MigrationSettings } from '../settings/settings.js';
+import { optional } from '../optional.js';
 
 export interface ConnectionContext {
   cwd: string;
@@ -23,7 +24,7 @@ export async function connectionOf(settings: MigrationSettings, context: Connect
   const resolved = await resolveConnection(
     { core: settings.core, stack: settings.stack, tenant: settings.tenant, app: settings.app, apiKeyFile: settings.apiKeyFile, caFile: settings.caFile },
     env,
-    { cwd: context.cwd, ...(context.pulumiBinary === undefined ? {} : { pulumiBinary: context.pulumiBinary }) },
+    { cwd: context.cwd, ...optional('pulumiBinary', context.pulumiBinary) },
   );
   return resolved;
 }
@@ -43,11 +44,11 @@ export function clientOf(connection: Connection, options: ClientOptions = {}): C
     return new CoreClient({
       baseUrl: connection.coreUrls,
       apiKey: connection.apiKey,
-      ...(connection.tenantId === undefined ? {} : { tenantId: connection.tenantId }),
-      ...(connection.appId === undefined ? {} : { appId: connection.appId }),
-      ...(connection.ca === undefined ? {} : { ca: connection.ca }),
-      ...(options.connections === undefined ? {} : { connections: options.connections }),
-      ...(options.redact === undefined ? {} : { redact: options.redact }),
+      ...optional('tenantId', connection.tenantId),
+      ...optional('appId', connection.appId),
+      ...optional('ca', connection.ca),
+      ...optional('connections', options.connections),
+      ...optional('redact', options.redact),
       // One retry policy for every request of a command (the push's engine drives its own, to the same rule).
       retry: commandRetryPolicy(options.giveUpAfter === undefined ? undefined : options.giveUpAfter * 1000),
     });

@@ -27,6 +27,7 @@ import { preflightProblem, runProblem, settingProblem, type SettingProblem } fro
 import { Problem } from '../problem.js';
 import { settingName, type SettingFace } from '../settings/setting-flags.js';
 import type { MigrationSettings, SettingKey } from '../settings/settings.js';
+import { optional } from '../optional.js';
 
 export interface RunContext {
   /** The folder the command runs in: relative paths of the settings are read from there. */
@@ -141,7 +142,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   // Before connecting: a mistyped journal would otherwise make the sync a full push of the export.
   const noJournal = command === 'sync' ? await syncJournalProblem(paths.journalPath) : undefined;
   if (noJournal !== undefined) return runProblem('syncJournalUnusable', 'journal', noJournal, 'journal');
-  const planOptions = await planOptionsOf(settings, { cwd: context.cwd, ...(context.hashConfig === undefined ? {} : { hashConfig: context.hashConfig }) });
+  const planOptions = await planOptionsOf(settings, { cwd: context.cwd, ...optional('hashConfig', context.hashConfig) });
   if (planOptions instanceof Problem) return planOptions;
   const limits = concurrencyLimitsOf(settings);
 
@@ -193,8 +194,8 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
         command === 'sync' && planOptions.roles === undefined
         ? undefined
         : await countPlan(paths.sourcePath, planOptions, {
-            ...(context.signal === undefined ? {} : { signal: context.signal }),
-            ...(context.onCountProgress === undefined ? {} : { onProgress: context.onCountProgress }),
+            ...optional('signal', context.signal),
+            ...optional('onProgress', context.onCountProgress),
           });
   if (planned instanceof Problem) return failed(planned);
   const snapshot = planned?.snapshot ?? (await snapshotOfSource(paths.sourcePath, planOptions));
@@ -247,7 +248,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
     target: preflight.target,
     limits,
     identity: identity.options,
-    ...(credentials === undefined ? {} : { credentials }),
+    ...optional('credentials', credentials),
     inputFiles,
   };
 }

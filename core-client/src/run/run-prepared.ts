@@ -15,6 +15,7 @@ import { commandLineOf } from '../settings/command-line.js';
 import type { PreparedMigration } from './prepare-migration.js';
 import { runProblem, type SettingProblem } from '../settings/setting-problem.js';
 import type { MigrationSettings } from '../settings/settings.js';
+import { optional, optionalFrom } from '../optional.js';
 
 export interface RunControls {
   /** Stop taking new operations; those in flight finish and are journalled (the first Ctrl-C, the app's q). */
@@ -73,18 +74,18 @@ export async function runPrepared(prepared: PreparedMigration, controls: RunCont
       journalPath: prepared.paths.journalPath,
       reportPath: prepared.paths.reportPath,
       concurrency: prepared.limits,
-      ...(prepared.settings.giveUpAfter === undefined ? {} : { giveUpAfterMs: prepared.settings.giveUpAfter * 1000 }),
+      ...optionalFrom('giveUpAfterMs', prepared.settings.giveUpAfter, (seconds) => seconds * 1000),
       dryRun: prepared.settings.dryRun,
       inputFiles: prepared.inputFiles,
       sourceSnapshot: prepared.snapshot,
       identity,
-      ...(prepared.credentials === undefined ? {} : { credentials: prepared.credentials }),
-      ...(loginTimeStore === undefined ? {} : { loginTimeStore }),
+      ...optional('credentials', prepared.credentials),
+      ...optional('loginTimeStore', loginTimeStore),
       ...controls,
     });
     if (roles === undefined) return summary;
     const steps = summary.steps === undefined || summary.dryRun ? summary.steps : { ...summary.steps, rolesCreated: roles.created.length };
-    return { ...summary, roles, ...(steps === undefined ? {} : { steps }) };
+    return { ...summary, roles, ...optional('steps', steps) };
   } catch (error) {
     if (error instanceof JournalError) return error;
     if (error instanceof SyncRefusedError) return error;
@@ -111,7 +112,7 @@ async function rolesBeforeFirstUser(prepared: PreparedMigration, signal: AbortSi
     dryRun: prepared.settings.dryRun,
     recordPath: rolesRecordPath(prepared.paths.journalPath),
     fromFile: rules.permissions !== undefined,
-    ...(signal === undefined ? {} : { call: { signal } }),
+    ...optionalFrom('call', signal, (present) => ({ signal: present })),
   });
 }
 

@@ -8,6 +8,7 @@ import { SourceError } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
 import { DEFAULT_MAX_LINE_BYTES, lineTooLong } from './text/lines.js';
 import { openText, withoutGzipExtension } from './text/open-text.js';
+import { optionalFrom } from '../optional.js';
 
 /** Enough to decide most files at once; a longer first line is read on to its end, up to the line limit. */
 const HEAD_CHARS = 64 * 1024;
@@ -65,7 +66,7 @@ async function readHead(path: string, maxLineBytes: number): Promise<Head> {
     // Characters, not bytes: a bound of the same size, reached no later than the readers' own.
     if (length > maxLineBytes) return { text: pieces.join(''), firstLineComplete: false, wholeFile: false };
   }
-  return { text: pieces.join(''), firstLineComplete: true, wholeFile: true, ...(probe === undefined ? {} : { objectShape: probe.end() }) };
+  return { text: pieces.join(''), firstLineComplete: true, wholeFile: true, ...optionalFrom('objectShape', probe, (started) => started.end()) };
 }
 
 function firstLine(text: string): string {

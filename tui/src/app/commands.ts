@@ -20,7 +20,7 @@ import {
   runPrepared,
   saveHashParameters,
 } from 'core-client/run';
-import { isProblem, Problem as CoreProblem } from 'core-client/settings';
+import { isProblem, Problem as CoreProblem, optional } from 'core-client/settings';
 import { apiKeyTyped } from './origins.js';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
 import { appProblemOf, settingsOrProblem } from './problems.js';
@@ -41,7 +41,7 @@ function connectionContext(environment: CommandEnvironment, state: AppState) {
     cwd: environment.cwd,
     env: environment.env,
     ...(state.apiKey.isEmpty ? {} : { apiKey: state.apiKey }),
-    ...(environment.pulumiBinary === undefined ? {} : { pulumiBinary: environment.pulumiBinary }),
+    ...optional('pulumiBinary', environment.pulumiBinary),
   };
 }
 
@@ -68,8 +68,8 @@ export async function checkConnection(environment: CommandEnvironment): Promise<
     return {
       target: report.target,
       report,
-      ...(support === undefined ? {} : { support }),
-      ...(connection.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: connection.signerKeyConfigured }),
+      ...optional('support', support),
+      ...optional('signerKeyConfigured', connection.signerKeyConfigured),
       sources,
     };
   } finally {
@@ -84,7 +84,7 @@ export async function checkPassword(environment: CommandEnvironment, signal?: Ab
   if ('problem' in wanted) return wanted.problem;
   const { settings } = wanted;
   const typed = typedHashForPlan(state);
-  const options = await planOptionsOf(settings, { cwd: environment.cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
+  const options = await planOptionsOf(settings, { cwd: environment.cwd, ...optional('hashConfig', typed) });
   if (options instanceof CoreProblem) return appProblemOf(options);
   return checkKnownPassword(resolve(environment.cwd, settings.file ?? ''), options, state.checkEmail, state.checkPassword, signal);
 }
@@ -120,8 +120,8 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
         command: state.command,
         face: 'app',
         ...connectionContext(environment, state),
-        ...(typed === undefined ? {} : { hashConfig: typed }),
-        ...(state.plan?.counted === undefined ? {} : { counted: state.plan.counted }),
+        ...optional('hashConfig', typed),
+        ...optional('counted', state.plan?.counted),
         signal: run.stop.signal,
         onCountProgress: ({ records }) => dispatch({ type: 'runPreparing', note: `counting the plan: ${records.toLocaleString('en-US')} records…` }),
         onMessage: ({ level, text }) => {
@@ -165,7 +165,7 @@ export async function previewSync(environment: CommandEnvironment): Promise<AppA
   const typed = typedHashForPlan(state);
   const prepared = await prepareMigration(
     { ...wanted.settings, dryRun: true },
-    { command: 'sync', ...connectionContext(environment, state), ...(typed === undefined ? {} : { hashConfig: typed }) },
+    { command: 'sync', ...connectionContext(environment, state), ...optional('hashConfig', typed) },
   );
   if (prepared instanceof CoreProblem) return { type: 'syncPreviewFinished', result: appProblemOf(prepared) };
   try {

@@ -1,5 +1,6 @@
 import { parseHashConfig, Secret } from 'core-client';
 import type { TypedHash } from './state.js';
+import { optional } from 'core-client/settings';
 
 /** Whether pasted text is meant as the provider's hashing parameters rather than a field's value. */
 export function looksLikeHashConfig(text: string): boolean {
@@ -22,6 +23,6 @@ export function readHashConfigPaste(text: string): Partial<TypedHash> {
     memCost: String(parsed.memCost),
     rounds: String(parsed.rounds),
     saltSeparator: parsed.saltSeparator,
-    ...(parsed.signerKey === undefined ? {} : { signerKey: parsed.signerKey }),
+    ...optional('signerKey', parsed.signerKey),
   };
 }

@@ -6,6 +6,7 @@ import {
   type MigrationSettingsInput,
   type SettingKey,
   type SettingProblem,
+  optional,
 } from 'core-client/settings';
 import { settingsInputOfDraft } from './draft.js';
 import { environmentKeys } from './origins.js';
@@ -33,7 +34,7 @@ export function settingsOfState(state: AppState): { settings: MigrationSettings 
 
 /** The app's boundary for a problem of core-client: its words in the app's terms, the field it concerns, its exit code. */
 export function appProblemOf(problem: SettingProblem): Problem {
-  return { message: describeProblem(problem, 'app'), ...(problem.setting === undefined ? {} : { setting: problem.setting }), exitCode: problem.exitCode };
+  return { message: describeProblem(problem, 'app'), ...optional('setting', problem.setting), exitCode: problem.exitCode };
 }
 
 /** Every problem a setting has now: a value the settings refuse, or one found when it was entered (a missing file). */

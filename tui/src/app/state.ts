@@ -8,7 +8,7 @@ import {
   Secret,
   type SourceFormat,
 } from 'core-client';
-import type { ExitCode, MigrationSettings, SettingKey } from 'core-client/settings';
+import { optional, optionalFrom, type ExitCode, type MigrationSettings, type SettingKey } from 'core-client/settings';
 import type { CountedPlan, MigrationCommand } from 'core-client/run';
 import { initialPushView, type PushProgressView } from './push-progress.js';
 import type { SyncDeltaView } from './sync-delta.js';
@@ -230,7 +230,7 @@ function changed<T extends object>(before: T, after: T, keys: readonly (keyof T)
 }
 
 function failed(problem: Problem): Outcome<never> {
-  return { state: 'failed', message: problem.message, ...(problem.setting === undefined ? {} : { setting: problem.setting }) };
+  return { state: 'failed', message: problem.message, ...optional('setting', problem.setting) };
 }
 
 function isProblem(value: object): value is Problem {
@@ -280,7 +280,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         confirm: undefined,
         cursorFromEnd: 0,
         completion: undefined,
-        ...(action.focus === undefined ? {} : { focus: { ...state.focus, [action.screen]: action.focus } }),
+        ...optionalFrom('focus', action.focus, (focus) => ({ ...state.focus, [action.screen]: focus })),
       };
     case 'help':
       return { ...state, help: action.open, helpScroll: Math.max(0, action.scroll ?? 0) };

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { resolve } from 'node:path';
 import { listPulumiStacks, findPasswordEmails, detectFormat, exportFields } from 'core-client';
 import { countPlan, migrationCommandOf, planOptionsOf } from 'core-client/run';
-import { describeProblem, Problem } from 'core-client/settings';
+import { describeProblem, Problem, optional } from 'core-client/settings';
 import { checkedSettings, checkSettingFiles } from './field-checks.js';
 import type { FieldSpec } from './screen.js';
 import { completePath } from './path-completion.js';
@@ -28,7 +28,7 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
   // The Pulumi stacks, listed once (when the CLI is there).
   useEffect(() => {
     let live = true;
-    void listPulumiStacks(pulumiBinary === undefined ? {} : { pulumiBinary }).then((result) => {
+    void listPulumiStacks(optional('pulumiBinary', pulumiBinary)).then((result) => {
       if (!live) return;
       if (result instanceof Error) {
         const reason = result.code === 'pulumiMissing' ? 'no Pulumi CLI: type the core below' : result.message;
@@ -113,7 +113,7 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
         const parsed = settingsOrProblem(latest);
         if ('problem' in parsed) return dispatch({ type: 'planFailed', key: planKey, problem: parsed.problem });
         const typed = typedHashForPlan(latest);
-        const options = await planOptionsOf(parsed.settings, { cwd, ...(typed === undefined ? {} : { hashConfig: typed }) });
+        const options = await planOptionsOf(parsed.settings, { cwd, ...optional('hashConfig', typed) });
         if (options instanceof Problem) return dispatch({ type: 'planFailed', key: planKey, problem: appProblemOf(options) });
         dispatch({ type: 'planProgress', key: planKey, records: 0, operations: 0 });
         try {
@@ -151,7 +151,7 @@ export function useBackgroundWork({ state, current, dispatch, cwd, focused, pulu
       const parsed = settingsOfState(latest);
       if (typed.trim() === '' || !('settings' in parsed)) return undefined;
       const typedHash = typedHashForPlan(latest);
-      const options = await planOptionsOf(parsed.settings, { cwd, ...(typedHash === undefined ? {} : { hashConfig: typedHash }) });
+      const options = await planOptionsOf(parsed.settings, { cwd, ...optional('hashConfig', typedHash) });
       if (options instanceof Problem) return undefined;
       const emails = await findPasswordEmails(resolve(cwd, parsed.settings.file ?? ''), options, typed, 5).catch(() => []);
       return emails.length === 1 && emails[0] !== typed ? emails[0] : undefined;

@@ -11,7 +11,7 @@ import {
   identityFeatures,
 } from 'core-client';
 import { clientOf, connectionOf, connectionWarnings, describeConnectionSources } from 'core-client/run';
-import { ExitCode, isProblem, parseSettings, Problem, type SettingProblem } from 'core-client/settings';
+import { ExitCode, isProblem, parseSettings, Problem, type SettingProblem, optional } from 'core-client/settings';
 import { CommandOutput, wantsJson } from './command-output.js';
 import type { RegisterCommand } from './index.js';
 import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
@@ -84,10 +84,10 @@ export const registerCheckCommand: RegisterCommand = (command: Command, { io, se
       tenantId: connection.tenantId ?? 'public',
       appId: connection.appId ?? 'public',
       sources: connection.sources,
-      ...(connection.signerKeyConfigured === undefined ? {} : { signerKeyConfigured: connection.signerKeyConfigured }),
+      ...optional('signerKeyConfigured', connection.signerKeyConfigured),
     };
     output.result(
-      { ...report, ...(support === undefined ? {} : { identityFeatures: support }), connection: resolved },
+      { ...report, ...optional('identityFeatures', support), connection: resolved },
       formatPreflightReport(report, connection, settings.stack, support),
     );
     // The failed step is in the report already; its sentence also goes to standard error, where scripts look.

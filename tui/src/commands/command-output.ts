@@ -1,5 +1,5 @@
 import { printableJson, printableLines } from 'core-client/printable';
-import { describeProblem, type ExitCode, type SettingProblem } from 'core-client/settings';
+import { describeProblem, type ExitCode, type SettingProblem, optional } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 
 /** Where the result goes: standard output itself, or a guard over it (push stops when it is closed under it). */
@@ -85,7 +85,7 @@ export class CommandOutput {
       this.#resultWritten = true;
       const { code, setting } = problem;
       const failure: JsonFailure = {
-        error: { command: this.#command, message, exitCode, ...(code === undefined ? {} : { code }), ...(setting === undefined ? {} : { setting }) },
+        error: { command: this.#command, message, exitCode, ...optional('code', code), ...optional('setting', setting) },
       };
       this.#stdout.write(`${printableJson(failure)}\n`);
     }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { printableLines } from 'core-client/printable';
-import { defaultSettings, describeProblem, type MigrationSettings, parseSettings, ExitCode } from 'core-client/settings';
+import { defaultSettings, describeProblem, type MigrationSettings, parseSettings, ExitCode, optional } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { invocationFor } from '../invocation.js';
 import type { CommandContext } from './index.js';
@@ -61,7 +61,7 @@ export async function runInteractive(io: CommandIO, options: InteractiveOptions 
       settings: options.settings ?? defaultSettings,
       invocation: invocationFor(io.env),
       ...(apiKey === undefined || apiKey === '' ? {} : { apiKey: new Secret(apiKey), apiKeyFromEnvironment: true }),
-      ...(options.pulumiBinary === undefined ? {} : { pulumiBinary: options.pulumiBinary }),
+      ...optional('pulumiBinary', options.pulumiBinary),
       onDone: (done) => {
         result = done;
       },

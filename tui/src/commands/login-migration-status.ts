@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { OutputPathError } from 'core-client/files';
 import { isWaitingStoreError, loginMigrationStatus } from 'core-client/login-time';
-import { ExitCode } from 'core-client/settings';
+import { ExitCode, optionalFrom } from 'core-client/settings';
 import { resolve } from 'node:path';
 import { CommandOutput } from './command-output.js';
 import type { RegisterCommand } from './index.js';
@@ -24,7 +24,7 @@ export const registerLoginMigrationStatus: RegisterCommand = (loginMigration: Co
       try {
         const status = await loginMigrationStatus(location, {
           env: io.env,
-          ...(flags.waitingList === undefined ? {} : { waitingListPath: resolve(io.cwd, flags.waitingList) }),
+          ...optionalFrom('waitingListPath', flags.waitingList, (path) => resolve(io.cwd, path)),
         });
         output.result(status, formatLoginMigrationStatus(status));
         setExitCode(ExitCode.ok);

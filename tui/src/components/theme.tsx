@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { Text } from 'ink';
 import { printable } from 'core-client/printable';
+import { optional } from 'core-client/settings';
 
 /** Whether the app may use colour: https://no-color.org says any non-empty NO_COLOR turns it off. */
 export function colourAllowed(env: NodeJS.ProcessEnv): boolean {
@@ -39,7 +40,7 @@ export function Tone({ tone, bold, children }: { tone: ToneName; bold?: boolean;
   const { colour } = useContext(ThemeContext);
   const colourName = colour ? toneColours[tone] : undefined;
   return (
-    <Text {...(colourName === undefined ? {} : { color: colourName })} bold={bold ?? false}>
+    <Text {...optional('color', colourName)} bold={bold ?? false}>
       {typeof children === 'string' ? printable(children) : children}
     </Text>
   );

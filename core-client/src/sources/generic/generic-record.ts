@@ -1,7 +1,7 @@
 import type { RecordLocation } from '../../location.js';
 import type { LinkedProvider, SourceRecord } from '../source-user.js';
 import type { FieldMapping, MappedField } from './field-mapping.js';
-import { optional } from '../../optional.js';
+import { optional, optionalFrom } from '../../optional.js';
 
 /** Reads the value a mapped column or key holds in one record (undefined when absent). */
 export type FieldLookup = (column: string) => unknown;
@@ -75,8 +75,8 @@ export function mapGenericRecord(lookup: FieldLookup, mapping: FieldMapping, loc
       throw new FieldProblem(missing, column, 'is missing: a third-party account needs both the provider id and the user id at that provider');
     }
     const providers: LinkedProvider[] =
-      providerId !== undefined && providerUserId !== undefined ? [{ providerId, providerUserId, ...(email === undefined ? {} : { email }) }] : [];
-    const optional = {
+      providerId !== undefined && providerUserId !== undefined ? [{ providerId, providerUserId, ...optional('email', email) }] : [];
+    const fields = {
       sourceId: readText(lookup(mapping.sourceId), 'sourceId', mapping.sourceId, true),
       email,
       emailVerified,
@@ -87,8 +87,7 @@ export function mapGenericRecord(lookup: FieldLookup, mapping: FieldMapping, loc
       // Read as it is: what makes it roles (and which are unreadable) is the plan's, and only with --roles-from.
       roles: isAbsent(lookup(mapping.roles)) ? undefined : lookup(mapping.roles),
     };
-    const system = optional.sourceId === undefined ? {} : { system: 'generic export' };
-    return { kind: 'user', location, ...dropUndefined(optional), ...system, providers };
+    return { kind: 'user', location, ...dropUndefined(fields), ...optionalFrom('system', fields.sourceId, () => 'generic export'), providers };
   } catch (error) {
     if (!(error instanceof FieldProblem)) throw error;
     const named = error.column === error.field ? `"${error.column}"` : `"${error.column}" (mapped to ${error.field})`;
