@@ -8,6 +8,7 @@ import { LoginMigrationAnswerSchema, type LoginMigrationAnswer } from '../login-
 import { isBodyRefusal, readMigrateRequest } from './migrate-request.js';
 import { checkReadiness, type HealthAnswer, type ReadinessCheck } from './readiness.js';
 import type { ServiceRefusal } from './service-refusal.js';
+import { LoginServiceSettingError } from './service-key.js';
 import { LoginServiceSettingsSchema, type LoginServiceSettingsInput } from './service-settings.js';
 
 /**
@@ -84,7 +85,7 @@ function bearerToken(request: IncomingMessage): string | undefined {
  * readiness check passes, else `{"status":"notReady","reasons":[...]}` (503). Every /migrate
  * needs `Authorization: Bearer <service key>` (401 otherwise). Wrong passwords are bounded per email and per client
  * (AttemptLimits). The password lives in this request only: it is handed to `migrate` as a Secret and never logged,
- * echoed or kept.
+ * echoed or kept. It rejects with a LoginServiceSettingError (`serviceCannotListen`) when it cannot listen where asked.
  */
 export async function startLoginService(options: LoginServiceOptions): Promise<LoginService> {
   const settings = LoginServiceSettingsSchema.parse(options.settings ?? {});
@@ -188,9 +189,13 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const refuse = (error: NodeJS.ErrnoException): void => {
+      const reason = error.code ?? error.name;
+      reject(new LoginServiceSettingError('serviceCannotListen', 'port', `cannot listen on ${settings.host}:${settings.port} (${reason})`, { cause: error }));
+    };
+    server.once('error', refuse);
     server.listen(settings.port, settings.host, () => {
-      server.off('error', reject);
+      server.off('error', refuse);
       resolve();
     });
   });

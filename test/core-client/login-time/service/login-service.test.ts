@@ -11,6 +11,7 @@ import {
 } from '../../../../core-client/src/login-time/service/login-service.js';
 import type { NotReadyReason } from '../../../../core-client/src/login-time/service/readiness.js';
 import { ServiceRefusalSchema } from '../../../../core-client/src/login-time/service/service-refusal.js';
+import { Problem } from '../../../../core-client/src/problem.js';
 import { Secret } from '../../../../core-client/src/secret.js';
 import { fixtureMigrate, waitingUsersFromFixtures } from '../../../support/login-migrate-fixture.js';
 
@@ -253,6 +254,14 @@ describe('the login-time service over HTTP', () => {
     );
     // Either the answer arrived, or the service closed the connection on a body it would not read.
     if (!(oversized instanceof Error)) expect(oversized).toMatchObject({ status: 413, text: expect.stringContaining('"code":"bodyTooLarge"') });
+  });
+
+  it('refuses to start where it cannot listen with a problem naming the port: serviceCannotListen, exit 2', async () => {
+    const { service } = await start();
+    const port = Number(new URL(service.url).port);
+    const refused = await start({ settings: { port } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Problem);
+    expect(refused).toMatchObject({ code: 'serviceCannotListen', setting: 'port', exitCode: 2 });
   });
 
   it('serves concurrent sign-ins of several users, each answered for itself', async () => {
