@@ -3,13 +3,7 @@ import type { z } from 'zod';
 import { AttemptLimitSettingsSchema } from '../login-time/attempt-limits.js';
 import { SERVICE_KEY_ENV, SERVICE_KEY_FLAG } from '../login-time/service/service-key.js';
 import { isPostgresUrl } from '../login-time/store/open-store.js';
-import {
-  DEFAULT_LOGIN_SERVICE_PORT,
-  LOGIN_SERVICE_PORT_ENV,
-  LOGIN_STORE_ENV,
-  LoginServiceSettingsSchema,
-  type LoginServiceSettingsInput,
-} from '../login-time/service/service-settings.js';
+import { LOGIN_SERVICE_PORT_ENV, LOGIN_STORE_ENV, LoginServiceSettingsSchema, type LoginServiceSettingsInput } from '../login-time/service/service-settings.js';
 import { optional } from '../optional.js';
 import { Problem } from '../problem.js';
 import type { SettingFlagOf } from './setting-flag.js';
@@ -29,6 +23,9 @@ function withinServiceBounds(schema: z.ZodDefault<z.ZodNumber>, what: string) {
   const number = schema.unwrap();
   return optionalWholeNumber(number.minValue ?? 0, number.maxValue ?? Number.MAX_SAFE_INTEGER, what);
 }
+
+/** The service's defaults, which the flags' help names: read from its schema, never written twice. */
+const serviceDefaults = LoginServiceSettingsSchema.parse({});
 
 /** `login-migration`'s own settings: the waiting store, and where the service listens, its key, limits and threads. */
 export const loginServiceSettings = {
@@ -103,7 +100,7 @@ export const loginServiceFlags: readonly SettingFlagOf<keyof typeof loginService
     label: 'listen address',
     group: 'service',
     kind: { type: 'text' },
-    help: 'the address to listen on (the backend beside it is the only client; default: 127.0.0.1)',
+    help: `the address to listen on (the backend beside it is the only client; default: ${serviceDefaults.host})`,
     commands: ['serve'],
   },
   {
@@ -113,7 +110,7 @@ export const loginServiceFlags: readonly SettingFlagOf<keyof typeof loginService
     label: 'port',
     group: 'service',
     kind: { type: 'text' },
-    help: `the port (0: any free one, printed; default: ${DEFAULT_LOGIN_SERVICE_PORT})`,
+    help: `the port (0: any free one, printed; default: ${serviceDefaults.port})`,
     commands: ['serve'],
     // The image's health check reads the same variable, so a container moved to another port stays healthy.
     env: LOGIN_SERVICE_PORT_ENV,
@@ -135,7 +132,7 @@ export const loginServiceFlags: readonly SettingFlagOf<keyof typeof loginService
     label: 'failures per email',
     group: 'service',
     kind: { type: 'text' },
-    help: 'wrong passwords for one email before it must wait (default 5)',
+    help: `wrong passwords for one email before it must wait (default ${serviceDefaults.limits.maxFailuresPerEmail})`,
     commands: ['serve'],
   },
   {
@@ -145,7 +142,7 @@ export const loginServiceFlags: readonly SettingFlagOf<keyof typeof loginService
     label: 'failures per client',
     group: 'service',
     kind: { type: 'text' },
-    help: 'wrong passwords from one client address before it must wait (default 50)',
+    help: `wrong passwords from one client address before it must wait (default ${serviceDefaults.limits.maxFailuresPerClient})`,
     commands: ['serve'],
   },
   {
@@ -155,7 +152,7 @@ export const loginServiceFlags: readonly SettingFlagOf<keyof typeof loginService
     label: 'failure window',
     group: 'service',
     kind: { type: 'text' },
-    help: 'how long failures are counted and a locked email or client waits (default 900)',
+    help: `how long failures are counted and a locked email or client waits (default ${serviceDefaults.limits.windowSeconds})`,
     commands: ['serve'],
   },
   {
