@@ -106,6 +106,7 @@ export {
   type LoginServiceSettings,
   type LoginServiceSettingsInput,
 } from './login-time/service/service-settings.js';
+export { ServiceRefusalCodeSchema, ServiceRefusalSchema, type ServiceRefusal, type ServiceRefusalCode } from './login-time/service/service-refusal.js';
 export {
   loginServiceReadiness,
   preflightNotReadyReason,

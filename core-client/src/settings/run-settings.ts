@@ -87,6 +87,6 @@ export const runFlags: readonly SettingFlagOf<keyof typeof runSettings>[] = [
     group: 'run',
     kind: { type: 'switch' },
     help: 'end with one JSON object holding the summary counts',
-    commands: ['plan', 'push', 'sync', 'check', 'rollback'],
+    commands: ['plan', 'push', 'sync', 'check', 'rollback', 'status'],
   },
 ];

@@ -1,9 +1,15 @@
-/** Where a setting belongs in a run; the terminal app has a screen for each group. */
-export type SettingGroup = 'source' | 'hashes' | 'connection' | 'identity' | 'run';
+/**
+ * Where a setting belongs in a run; the terminal app has a screen for each group but `service`: where the login-time
+ * service listens, its key, limits and threads (the app does not run the service).
+ */
+export type SettingGroup = 'source' | 'hashes' | 'connection' | 'identity' | 'run' | 'service';
 
 /** The commands whose command line carries a setting. */
-/** `serve` is `login-migration serve`: it reaches the core the migration's way, so it takes the connection settings. */
-export type SettingCommand = 'plan' | 'push' | 'sync' | 'check' | 'rollback' | 'serve';
+/**
+ * `serve` is `login-migration serve`: it reaches the core the migration's way, so it takes the connection settings.
+ * `status` is `login-migration status`, which reads the waiting store only.
+ */
+export type SettingCommand = 'plan' | 'push' | 'sync' | 'check' | 'rollback' | 'serve' | 'status';
 
 export type SettingKind =
   /** The export itself: the command's argument, not a flag. */
@@ -32,6 +38,10 @@ export interface SettingFlagOf<Key extends string> {
   /** What it does, for `--help` and the app's help. */
   help: string;
   commands: readonly SettingCommand[];
+  /** The environment variable read when the flag is not given: a container hands the setting over without a command line. */
+  env?: string;
+  /** Every command that takes the flag needs it (commander refuses the command without it). */
+  mandatory?: true;
 }
 
 /** The commands that read an export. */

@@ -1,4 +1,5 @@
 import { connectionFlags } from './connection-settings.js';
+import { loginServiceFlags } from './login-service-settings.js';
 import { pushFlags } from './push-settings.js';
 import { roleFlags } from './role-settings.js';
 import { runFlags } from './run-settings.js';
@@ -17,7 +18,15 @@ export type SettingFlag = SettingFlagOf<SettingKey>;
  * Each group's flags sit beside their schema (`*-settings.ts`); this is the one place that gathers them, in the
  * order `--help` shows them.
  */
-export const settingFlags: readonly SettingFlag[] = [...sourceFlags, ...connectionFlags, ...runFlags, ...pushFlags, ...syncFlags, ...roleFlags];
+export const settingFlags: readonly SettingFlag[] = [
+  ...sourceFlags,
+  ...connectionFlags,
+  ...runFlags,
+  ...pushFlags,
+  ...syncFlags,
+  ...roleFlags,
+  ...loginServiceFlags,
+];
 
 const byKey = new Map(settingFlags.map((entry) => [entry.key, entry]));
 

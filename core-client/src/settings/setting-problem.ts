@@ -3,6 +3,7 @@ import type { PreflightReport } from '../connection/preflight.js';
 import type { ClientConfigCode } from '../http/target.js';
 import type { VerifierPoolProblemCode } from '../hashes/legacy/verifier-pool.js';
 import type { OldSystemProblemCode } from '../login-time/old-system/old-system-settings.js';
+import type { LoginServiceProblemCode } from '../login-time/service/service-key.js';
 import type { WaitingStoreProblemCode } from '../login-time/store/waiting-store.js';
 import { Problem, type ProblemKind, type ProblemWords } from '../problem.js';
 import type { SourceErrorKind } from '../sources/source-error.js';
@@ -53,7 +54,8 @@ export type RunProblemCode =
   | `source.${SourceErrorKind}`;
 
 /** Every code a problem of core-client can carry: stable, for code, tests and a script reading `--json`. */
-export type ProblemCode = RunProblemCode | ConnectionErrorKind | ClientConfigCode | OldSystemProblemCode | WaitingStoreProblemCode | VerifierPoolProblemCode;
+export type ProblemCode =
+  RunProblemCode | ConnectionErrorKind | ClientConfigCode | OldSystemProblemCode | WaitingStoreProblemCode | VerifierPoolProblemCode | LoginServiceProblemCode;
 
 /** A problem whose setting, when it names one, is a key of the settings table. */
 export type SettingProblem = Problem<SettingKey, ProblemCode>;

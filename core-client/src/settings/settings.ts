@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { connectionSettings } from './connection-settings.js';
+import { loginServiceSettings } from './login-service-settings.js';
 import { pushSettings } from './push-settings.js';
 import { roleSettings } from './role-settings.js';
 import { runSettings } from './run-settings.js';
@@ -22,6 +23,7 @@ export const MigrationSettingsSchema = z.object({
   ...pushSettings,
   ...syncSettings,
   ...roleSettings,
+  ...loginServiceSettings,
 });
 
 export type MigrationSettings = z.output<typeof MigrationSettingsSchema>;

@@ -1,22 +1,20 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import {
-  DEFAULT_LOGIN_SERVICE_PORT,
   LegacyVerifierPool,
   LoginServiceSettingError,
-  LoginServiceSettingsSchema,
   resolveServiceKey,
-  SERVICE_KEY_ENV,
-  SERVICE_KEY_FLAG,
   startLoginService,
+  type LoginService,
   type Migrate,
   type ReadinessCheck,
 } from 'core-client';
 import type { Secret } from 'core-client';
 import { printableJson } from 'core-client/printable';
-import { ExitCode, type SettingProblem } from 'core-client/settings';
+import { ExitCode, loginServiceSettingsOf, parseSettings, settingProblem, type MigrationSettings, type SettingProblem } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import { CommandOutput } from './command-output.js';
 import type { CommandContext } from './index.js';
+import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
 
 /** An open login-time migration (its store and its core): what the service asks at each sign-in, and its end. */
 export interface OpenedLoginMigration {
@@ -27,113 +25,50 @@ export interface OpenedLoginMigration {
 }
 
 /**
- * Opens the login-time migration the service serves, from the command's flags (the store and the core are options
- * the opener adds to the command), checking passwords with `verify` (the service's verifier pool).
+ * Opens the login-time migration the service serves, from the command's settings (its store and its core), checking
+ * passwords with `verify` (the service's verifier pool).
  */
 export type OpenLoginMigration = (request: {
-  flags: Record<string, unknown>;
+  settings: MigrationSettings;
   io: CommandIO;
   verify: LegacyVerifierPool['verify'];
   /** The service's own key: the opener refuses it when it is the core's key too. */
   serviceKey: Secret;
 }) => Promise<OpenedLoginMigration | SettingProblem>;
 
-interface ServeFlags {
-  host: string;
-  port: string;
-  serviceKeyFile?: string;
-  maxFailuresPerEmail?: string;
-  maxFailuresPerClient?: string;
-  failureWindow?: string;
-  verifiers?: string;
-  maxQueuedChecks?: string;
-}
-
-/** The port from the environment when `--port` is not given: the image sets it, and its health check reads it. */
-const LOGIN_SERVICE_PORT_ENV = 'LOGIN_MIGRATION_PORT';
-
-const whole = (text: string | undefined): number | undefined => (text === undefined ? undefined : /^\d+$/.test(text) ? Number(text) : Number.NaN);
-
-/** The flags' names for the settings, so a refused value is named as it was typed. */
-const flagOf: Record<string, string> = {
-  host: '--host',
-  port: '--port',
-  'limits.maxFailuresPerEmail': '--max-failures-per-email',
-  'limits.maxFailuresPerClient': '--max-failures-per-client',
-  'limits.windowSeconds': '--failure-window',
-};
-
 /**
- * `login-migration serve`: the HTTP service a backend asks when the core refuses a sign-in. The flags give where it
- * listens, its own key and its limits; `open` gives the migration it serves. It prints its URL on standard output and
+ * `login-migration serve`: the HTTP service a backend asks when the core refuses a sign-in. Its flags (the settings
+ * table's `service` group) give where it listens, its own key, its limits and threads; `open` gives the migration it
+ * serves, from the flags its registration adds (the store, the core). It prints its URL on standard output and
  * one JSON line per request on standard error (never a password, a hash or an email in clear), and stops cleanly on
  * SIGTERM or SIGINT (exit 0).
  */
 export function registerLoginMigrationServe(serve: Command, { io, setExitCode }: CommandContext, open: OpenLoginMigration): void {
-  serve
+  addSettingOptions(serve, 'serve', { groups: (group) => group === 'service' })
     .description('serve login-time migrations: POST /migrate {email, password} answers notWaiting, wrongCredentials, migrated or tryLater; GET /health')
-    .option('--host <address>', 'the address to listen on (the backend beside it is the only client)', '127.0.0.1')
-    .addOption(
-      new Option('--port <number>', `the port (0: any free one, printed)`)
-        .default(String(DEFAULT_LOGIN_SERVICE_PORT))
-        // The image's health check reads the same variable, so a container moved to another port stays healthy.
-        .env(LOGIN_SERVICE_PORT_ENV),
-    )
-    .option(`${SERVICE_KEY_FLAG} <file>`, `a file holding the service's own key, which the backend sends as a Bearer token (default: ${SERVICE_KEY_ENV})`)
-    .option('--max-failures-per-email <number>', 'wrong passwords for one email before it must wait (default 5)')
-    .option('--max-failures-per-client <number>', 'wrong passwords from one client address before it must wait (default 50)')
-    .option('--failure-window <seconds>', 'how long failures are counted and a locked email or client waits (default 900)')
-    .option('--verifiers <number>', 'threads checking legacy hashes (default: the CPUs)')
-    .option('--max-queued-checks <number>', 'checks that may wait for a thread; beyond, tryLater busy (default 16 per thread)')
-    .action(async (flags: ServeFlags) => {
+    .action(async (flags: Record<string, unknown>) => {
       const output = new CommandOutput(io, 'login-migration serve', { json: false });
-      const settings = LoginServiceSettingsSchema.safeParse({
-        host: flags.host,
-        port: whole(flags.port),
-        limits: {
-          ...(flags.maxFailuresPerEmail !== undefined && { maxFailuresPerEmail: whole(flags.maxFailuresPerEmail) }),
-          ...(flags.maxFailuresPerClient !== undefined && { maxFailuresPerClient: whole(flags.maxFailuresPerClient) }),
-          ...(flags.failureWindow !== undefined && { windowSeconds: whole(flags.failureWindow) }),
-        },
-      });
-      if (!settings.success) {
-        const issue = settings.error.issues[0];
-        const flag = flagOf[issue?.path.join('.') ?? ''] ?? 'a flag';
-        return setExitCode(output.fail(`${flag}: ${issue?.message ?? 'not accepted'}`, ExitCode.usageOrConfiguration));
-      }
-      const verifiers = whole(flags.verifiers);
-      const maxQueued = whole(flags.maxQueuedChecks);
-      if (Number.isNaN(verifiers) || verifiers === 0 || Number.isNaN(maxQueued)) {
-        return setExitCode(output.fail('--verifiers must be a whole number from 1, --max-queued-checks from 0', ExitCode.usageOrConfiguration));
-      }
-      const serviceKey = await resolveServiceKey({ file: flags.serviceKeyFile, env: io.env, cwd: io.cwd });
-      if (serviceKey instanceof LoginServiceSettingError) {
-        return setExitCode(
-          output.fail(
-            serviceKey.describe('flags', () => SERVICE_KEY_FLAG),
-            serviceKey.exitCode,
-            { code: serviceKey.code },
-          ),
-        );
-      }
+      const refusal = apiKeyFlagRefusal(flags);
+      if (refusal !== undefined) return setExitCode(output.failWith(settingProblem('apiKeyOnCommandLine', 'apiKeyFile', refusal)));
+      const settings = parseSettings(settingsInputOf(flags));
+      if (Array.isArray(settings)) return setExitCode(output.failWith(settings));
+      const serviceKey = await resolveServiceKey({ file: settings.serviceKeyFile, env: io.env, cwd: io.cwd });
+      if (serviceKey instanceof LoginServiceSettingError) return setExitCode(output.failWith(serviceKey));
 
-      const pool = new LegacyVerifierPool({ ...(verifiers !== undefined && { size: verifiers }), ...(maxQueued !== undefined && { maxQueued }) });
-      const migration = await open({ flags: { ...flags }, io, verify: pool.verify, serviceKey });
+      const { verifiers, maxQueuedChecks } = settings;
+      const pool = new LegacyVerifierPool({
+        ...(verifiers !== undefined && { size: verifiers }),
+        ...(maxQueuedChecks !== undefined && { maxQueued: maxQueuedChecks }),
+      });
+      const migration = await open({ settings, io, verify: pool.verify, serviceKey });
       if (!('migrate' in migration)) {
         await pool.close();
         return setExitCode(output.failWith(migration));
       }
-      const service = await startLoginService({
-        settings: settings.data,
-        serviceKey,
-        migrate: migration.migrate,
-        ...(migration.readiness !== undefined && { readiness: migration.readiness }),
-        log: (line) => io.stderr.write(`${printableJson(line)}\n`),
-      }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-      if (service instanceof Error) {
+      const service = await listen(io, settings, serviceKey, migration);
+      if (!('url' in service)) {
         await Promise.all([migration.close(), pool.close()]);
-        const code = 'code' in service ? String(service.code) : service.name;
-        return setExitCode(output.fail(`cannot listen on ${settings.data.host}:${settings.data.port} (${code})`, ExitCode.usageOrConfiguration));
+        return setExitCode(output.failWith(service));
       }
       output.say(`login-migration service listening on ${service.url} (POST /migrate, GET /health; ${pool.size} verifier threads)\n`);
 
@@ -152,4 +87,20 @@ export function registerLoginMigrationServe(serve: Command, { io, setExitCode }:
       output.warn('stopped.');
       setExitCode(ExitCode.ok);
     });
+}
+
+/** The service on the opened migration, logging one JSON line a request; an address it cannot listen on is a problem. */
+async function listen(io: CommandIO, settings: MigrationSettings, serviceKey: Secret, migration: OpenedLoginMigration): Promise<LoginService | SettingProblem> {
+  try {
+    return await startLoginService({
+      settings: loginServiceSettingsOf(settings),
+      serviceKey,
+      migrate: migration.migrate,
+      ...(migration.readiness !== undefined && { readiness: migration.readiness }),
+      log: (line) => io.stderr.write(`${printableJson(line)}\n`),
+    });
+  } catch (error) {
+    if (error instanceof LoginServiceSettingError) return error;
+    throw error;
+  }
 }

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { loginServiceReadiness, preflightNotReadyReason, runPreflight } from 'core-client';
 import {
   isWaitingStoreError,
@@ -10,13 +10,12 @@ import {
   type OldSystemVerifier,
 } from 'core-client/login-time';
 import { clientOf, connectionOf, connectionWarnings } from 'core-client/run';
-import { describeProblem, parseSettings, Problem, runProblem, settingProblem } from 'core-client/settings';
-import { resolve } from 'node:path';
+import { describeProblem, Problem, runProblem, settingProblem, waitingStoreLocation } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import type { RegisterCommand } from './index.js';
 import { registerLoginMigrationServe, type OpenLoginMigration } from './login-migration-serve.js';
 import { registerLoginMigrationStatus } from './login-migration-status.js';
-import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting-options.js';
+import { addSettingOptions } from './setting-options.js';
 
 /**
  * A sign-in waits on the core while the user stands at the login form: a core that does not answer within this many
@@ -24,14 +23,10 @@ import { addSettingOptions, apiKeyFlagRefusal, settingsInputOf } from './setting
  */
 const SIGN_IN_GIVE_UP_AFTER_SECONDS = 10;
 
-const LOGIN_STORE_ENV = 'LOGIN_MIGRATION_STORE';
-
 /** The store and the core `serve` migrates with: its waiting store, and the core reached as every command reaches it. */
-const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey }) => {
-  const refusal = apiKeyFlagRefusal(flags);
-  if (refusal !== undefined) return settingProblem('apiKeyOnCommandLine', 'apiKeyFile', refusal);
-  const settings = parseSettings(settingsInputOf(flags));
-  if (Array.isArray(settings)) return settings[0] ?? settingProblem('settingOutOfBounds', 'core', 'the settings cannot be read');
+const openFromSettings: OpenLoginMigration = async ({ settings, io, verify, serviceKey }) => {
+  const store = waitingStoreLocation(settings, io.cwd);
+  if (store instanceof Problem) return store;
   const connection = await connectionOf(settings, { cwd: io.cwd, env: io.env });
   if (connection instanceof Problem) return connection;
   // A backend holding the service's key must not hold the core's with it: the two keys open different doors.
@@ -65,8 +60,6 @@ const openFromFlags: OpenLoginMigration = async ({ flags, io, verify, serviceKey
       'verifyWith',
     );
   }
-  const storeFlag = typeof flags['store'] === 'string' ? flags['store'] : '';
-  const store = /^postgres(ql)?:\/\//i.test(storeFlag) ? storeFlag : resolve(io.cwd, storeFlag);
   try {
     let lastStoreFailure: string | undefined;
     const login = await openLoginMigration({
@@ -110,11 +103,7 @@ async function oldSystemOf(path: string | undefined, io: CommandIO): Promise<Old
 /** `login-migration`: `serve` (the service a backend asks at sign-in) and `status` (how the migration stands). */
 export const registerLoginMigration: RegisterCommand = (loginMigration: Command, context) => {
   registerLoginMigrationStatus(loginMigration, context);
-  const serve = loginMigration.command('serve').addOption(
-    new Option('--store <store>', 'the waiting store the push wrote (--login-time): a SQLite file or a postgresql:// URL (password in PGPASSWORD)')
-      // The infra's container hands the store over in its environment, with the keys (never on a command line).
-      .env(LOGIN_STORE_ENV)
-      .makeOptionMandatory(),
-  );
-  registerLoginMigrationServe(addSettingOptions(serve, 'serve'), context, openFromFlags);
+  // The store and the core are the opener's flags; the service's own (its `service` group) are added by `serve`.
+  const serve = addSettingOptions(loginMigration.command('serve'), 'serve', { groups: (group) => group !== 'service' });
+  registerLoginMigrationServe(serve, context, openFromSettings);
 };

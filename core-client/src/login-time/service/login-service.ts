@@ -7,6 +7,8 @@ import { AttemptLimits } from '../attempt-limits.js';
 import { LoginMigrationAnswerSchema, type LoginMigrationAnswer } from '../login-answer.js';
 import { isBodyRefusal, readMigrateRequest } from './migrate-request.js';
 import { checkReadiness, type HealthAnswer, type ReadinessCheck } from './readiness.js';
+import type { ServiceRefusal } from './service-refusal.js';
+import { LoginServiceSettingError } from './service-key.js';
 import { LoginServiceSettingsSchema, type LoginServiceSettingsInput } from './service-settings.js';
 
 /**
@@ -50,10 +52,18 @@ const BUSY_RETRY_SECONDS = 1;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } as const;
 
+/** What the catch-all answers when the service fails before it can answer: JSON, as every other answer. */
+const INTERNAL_ERROR: ServiceRefusal = { code: 'internalError', error: 'the service failed before it could answer; nothing was decided' };
+
 /** What HTTP status a login-time answer travels with: a "try later" for too many attempts is 429, for the rest 503. */
 export function answerStatus(answer: LoginMigrationAnswer): 200 | 429 | 503 {
   if (answer.outcome !== 'tryLater') return 200;
   return answer.reason === 'tooManyAttempts' ? 429 : 503;
+}
+
+/** A refusal's body, its code checked against the list (a body is otherwise any JSON). */
+function refused(code: ServiceRefusal['code'], error: string): ServiceRefusal {
+  return { code, error };
 }
 
 /** Compares digests of both, so neither the key's length nor its first differing byte shows in the time taken. */
@@ -75,7 +85,7 @@ function bearerToken(request: IncomingMessage): string | undefined {
  * readiness check passes, else `{"status":"notReady","reasons":[...]}` (503). Every /migrate
  * needs `Authorization: Bearer <service key>` (401 otherwise). Wrong passwords are bounded per email and per client
  * (AttemptLimits). The password lives in this request only: it is handed to `migrate` as a Secret and never logged,
- * echoed or kept.
+ * echoed or kept. It rejects with a LoginServiceSettingError (`serviceCannotListen`) when it cannot listen where asked.
  */
 export async function startLoginService(options: LoginServiceOptions): Promise<LoginService> {
   const settings = LoginServiceSettingsSchema.parse(options.settings ?? {});
@@ -98,12 +108,12 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
     const token = bearerToken(request);
     if (token === undefined || !sameKey(token, options.serviceKey)) {
       line.outcome = 'refused';
-      return { status: 401, body: { error: 'missing or wrong service key (Authorization: Bearer <key>)' } };
+      return { status: 401, body: refused('serviceKeyRefused', 'missing or wrong service key (Authorization: Bearer <key>)') };
     }
     const read = await readMigrateRequest(request, settings.maxBodyBytes);
     if (isBodyRefusal(read)) {
       line.outcome = 'refused';
-      return { status: read.status, body: { error: read.error } };
+      return { status: read.status, body: read.refusal };
     }
     const client = read.clientAddress ?? request.socket.remoteAddress ?? 'unknown';
     line.client = client;
@@ -121,7 +131,7 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
       if (error instanceof VerifierPoolBusy) return answered({ outcome: 'tryLater', reason: 'busy', retryAfterSeconds: BUSY_RETRY_SECONDS }, line);
       // The error's words might quote what it was given: only its class reaches the log.
       line.reason = error instanceof Error ? error.name : 'unknown';
-      return { status: 500, body: { error: 'the sign-in could not be migrated; nothing was decided' }, retryAfter: BUSY_RETRY_SECONDS };
+      return { status: 500, body: refused('migrationFailed', 'the sign-in could not be migrated; nothing was decided'), retryAfter: BUSY_RETRY_SECONDS };
     }
     limits.end(admission.ticket, answer.outcome === 'wrongCredentials' ? 'wrongPassword' : answer.outcome === 'migrated' ? 'matched' : 'neither');
     return answered(answer, line);
@@ -145,11 +155,11 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
         const answer = await health();
         if (answer.status === 'notReady') line.reason = answer.reasons.join(',');
         result = { status: answer.status === 'ok' ? 200 : 503, body: answer };
-      } else result = { status: 405, body: { error: 'use GET' }, allow: 'GET, HEAD' };
+      } else result = { status: 405, body: refused('methodNotAllowed', 'use GET'), allow: 'GET, HEAD' };
     } else if (path === '/migrate') {
-      result = request.method === 'POST' ? await migrateSignIn(request, line) : { status: 405, body: { error: 'use POST' }, allow: 'POST' };
+      result = request.method === 'POST' ? await migrateSignIn(request, line) : { status: 405, body: refused('methodNotAllowed', 'use POST'), allow: 'POST' };
     } else {
-      result = { status: 404, body: { error: 'no such path: the service answers POST /migrate and GET /health' } };
+      result = { status: 404, body: refused('pathNotFound', 'no such path: the service answers POST /migrate and GET /health') };
     }
     line.status = result.status;
     const headers: Record<string, string> = { ...JSON_HEADERS };
@@ -165,8 +175,13 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
 
   const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 10_000 }, (request, response) => {
     const handled = route(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500, { ...JSON_HEADERS, connection: 'close' });
-      response.end();
+      // Once the head is out, the answer can only be cut short.
+      if (response.headersSent) {
+        response.end();
+        return;
+      }
+      response.writeHead(500, { ...JSON_HEADERS, connection: 'close' });
+      response.end(request.method === 'HEAD' ? undefined : `${JSON.stringify(INTERNAL_ERROR)}\n`);
     });
     const tracked = handled.finally(() => underWay.delete(tracked));
     underWay.add(tracked);
@@ -174,9 +189,13 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const refuse = (error: NodeJS.ErrnoException): void => {
+      const reason = error.code ?? error.name;
+      reject(new LoginServiceSettingError('serviceCannotListen', 'port', `cannot listen on ${settings.host}:${settings.port} (${reason})`, { cause: error }));
+    };
+    server.once('error', refuse);
     server.listen(settings.port, settings.host, () => {
-      server.off('error', reject);
+      server.off('error', refuse);
       resolve();
     });
   });

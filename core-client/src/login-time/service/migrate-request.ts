@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type z } from 'zod';
 import { Secret } from '../../secret.js';
+import type { ServiceRefusal } from './service-refusal.js';
 import { MigrateRequestSchema } from './service-settings.js';
 
 /** A sign-in to migrate, read from a request: the password already a Secret. */
@@ -10,10 +11,10 @@ export interface MigrateRequest {
   clientAddress: string | undefined;
 }
 
-/** Why a body was refused: the status and a sentence that names fields and limits, never a value sent. */
+/** Why a body was refused: the status, and the refusal's code and sentence, which names fields and limits, never a value sent. */
 export interface BodyRefusal {
   status: 400 | 413 | 415;
-  error: string;
+  refusal: ServiceRefusal;
 }
 
 const SHAPE = 'the body must be a JSON object {"email": string, "password": string, "clientAddress"?: IP address}';
@@ -21,18 +22,20 @@ const SHAPE = 'the body must be a JSON object {"email": string, "password": stri
 /** Whether the request says JSON in UTF-8 (a charset, when given, must be utf-8). */
 function contentTypeRefusal(request: IncomingMessage): BodyRefusal | undefined {
   const [type = '', ...parameters] = (request.headers['content-type'] ?? '').split(';').map((part) => part.trim().toLowerCase());
-  if (type !== 'application/json') return { status: 415, error: 'send the body as Content-Type: application/json; charset=utf-8' };
+  if (type !== 'application/json')
+    return { status: 415, refusal: { code: 'contentTypeRefused', error: 'send the body as Content-Type: application/json; charset=utf-8' } };
   const charset = parameters
     .find((parameter) => parameter.startsWith('charset='))
     ?.slice('charset='.length)
     .replace(/"/g, '');
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return { status: 415, error: 'the body must be UTF-8 (charset=utf-8)' };
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    return { status: 415, refusal: { code: 'charsetRefused', error: 'the body must be UTF-8 (charset=utf-8)' } };
   return undefined;
 }
 
 /** Reads at most `maxBytes`; a larger body is refused as soon as it is known to be larger, without reading the rest. */
 async function readBounded(request: IncomingMessage, maxBytes: number): Promise<Buffer | BodyRefusal> {
-  const tooLarge: BodyRefusal = { status: 413, error: `the body is larger than ${maxBytes} bytes` };
+  const tooLarge: BodyRefusal = { status: 413, refusal: { code: 'bodyTooLarge', error: `the body is larger than ${maxBytes} bytes` } };
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > maxBytes) return tooLarge;
   const chunks: Buffer[] = [];
@@ -60,17 +63,17 @@ export async function readMigrateRequest(request: IncomingMessage, maxBytes: num
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
-    return { status: 400, error: 'the body is not valid UTF-8' };
+    return { status: 400, refusal: { code: 'bodyNotUtf8', error: 'the body is not valid UTF-8' } };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     // JSON.parse's own message quotes the text around the fault, which may be the password.
-    return { status: 400, error: `the body is not JSON: ${SHAPE}` };
+    return { status: 400, refusal: { code: 'bodyNotJson', error: `the body is not JSON: ${SHAPE}` } };
   }
   const parsed = MigrateRequestSchema.safeParse(json);
-  if (!parsed.success) return { status: 400, error: `${SHAPE} (${shapeIssues(parsed.error)})` };
+  if (!parsed.success) return { status: 400, refusal: { code: 'bodyShapeInvalid', error: `${SHAPE} (${shapeIssues(parsed.error)})` } };
   return { email: parsed.data.email, password: new Secret(parsed.data.password), clientAddress: parsed.data.clientAddress };
 }
 

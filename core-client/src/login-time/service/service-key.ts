@@ -9,13 +9,16 @@ export const SERVICE_KEY_FLAG = '--service-key-file';
 /** Short keys can be guessed over the network. */
 export const MIN_SERVICE_KEY_LENGTH = 16;
 
-export type LoginServiceProblemCode = 'serviceKeyMissing' | 'serviceKeyUnusable';
+/** No key; a key file that cannot be read or a key too short; an address the service cannot listen on. */
+export type LoginServiceProblemCode = 'serviceKeyMissing' | 'serviceKeyUnusable' | 'serviceCannotListen';
+/** The settings (keys of the settings table) that fix a LoginServiceSettingError. */
+export type LoginServiceSetting = 'serviceKeyFile' | 'port';
 
 /** A setting of `login-migration serve` that stops it from starting (exit 2); its words never hold the key. */
-export class LoginServiceSettingError extends Problem<never, LoginServiceProblemCode> {
+export class LoginServiceSettingError extends Problem<LoginServiceSetting, LoginServiceProblemCode> {
   override readonly name = 'LoginServiceSettingError';
-  constructor(code: LoginServiceProblemCode, words: ProblemWords<never>) {
-    super(code, 'setting', undefined, words);
+  constructor(code: LoginServiceProblemCode, setting: LoginServiceSetting, words: ProblemWords<LoginServiceSetting>, options?: ErrorOptions) {
+    super(code, 'setting', setting, words, options);
   }
 }
 
@@ -29,14 +32,15 @@ export async function resolveServiceKey(input: { file?: string | undefined; env:
     try {
       key = (await readSettingText(fullPath)).trim();
     } catch (error) {
-      return new LoginServiceSettingError('serviceKeyUnusable', `Cannot read ${source} (${readFailureReason(error)}).`);
+      return new LoginServiceSettingError('serviceKeyUnusable', 'serviceKeyFile', `Cannot read ${source} (${readFailureReason(error)}).`);
     }
   } else {
     const fromEnv = input.env[SERVICE_KEY_ENV]?.trim();
     if (fromEnv === undefined || fromEnv === '') {
       return new LoginServiceSettingError(
         'serviceKeyMissing',
-        `The service needs its own key (not the core's): put it in a file and pass ${SERVICE_KEY_FLAG}, or set ${SERVICE_KEY_ENV}.`,
+        'serviceKeyFile',
+        `The service needs its own key (not the core's): put it in a file and pass {setting}, or set ${SERVICE_KEY_ENV}.`,
       );
     }
     key = fromEnv;
@@ -45,6 +49,7 @@ export async function resolveServiceKey(input: { file?: string | undefined; env:
   if (key.length < MIN_SERVICE_KEY_LENGTH) {
     return new LoginServiceSettingError(
       'serviceKeyUnusable',
+      'serviceKeyFile',
       `The key in ${source} is shorter than ${MIN_SERVICE_KEY_LENGTH} characters: use a long random one (e.g. openssl rand -hex 32).`,
     );
   }

@@ -3,6 +3,10 @@ import { AttemptLimitSettingsSchema } from '../attempt-limits.js';
 
 /** The default port of `login-migration serve`: the one after the core's 3567. */
 export const DEFAULT_LOGIN_SERVICE_PORT = 3568;
+/** The port when `--port` is not given: the image sets it, and its health check reads it. */
+export const LOGIN_SERVICE_PORT_ENV = 'LOGIN_MIGRATION_PORT';
+/** The waiting store when `--store` is not given: the infra's container hands it over so, with the keys (never on a command line). */
+export const LOGIN_STORE_ENV = 'LOGIN_MIGRATION_STORE';
 
 /**
  * How a login-time migration service listens and what it accepts: defaults and bounds in one place, which the

@@ -10,6 +10,8 @@ import {
   type RequestLogLine,
 } from '../../../../core-client/src/login-time/service/login-service.js';
 import type { NotReadyReason } from '../../../../core-client/src/login-time/service/readiness.js';
+import { ServiceRefusalSchema } from '../../../../core-client/src/login-time/service/service-refusal.js';
+import { Problem } from '../../../../core-client/src/problem.js';
 import { Secret } from '../../../../core-client/src/secret.js';
 import { fixtureMigrate, waitingUsersFromFixtures } from '../../../support/login-migrate-fixture.js';
 
@@ -122,23 +124,23 @@ describe('the login-time service over HTTP', () => {
     const { service, migrate } = await start();
     const password = 'Pa55-do-not-echo';
     const refusals = [
-      await signIn(service, `{"email": "${django.email}", "password": "${password}"`),
-      await signIn(service, { email: django.email, password, admin: true }),
-      await signIn(service, { email: django.email }),
-      await signIn(service, { email: django.email, password: 12345 }),
-      await signIn(service, { email: django.email, password, clientAddress: 'not-an-ip' }),
-      await signIn(service, [password]),
-    ];
-    for (const refusal of refusals) {
+      [await signIn(service, `{"email": "${django.email}", "password": "${password}"`), 'bodyNotJson'],
+      [await signIn(service, { email: django.email, password, admin: true }), 'bodyShapeInvalid'],
+      [await signIn(service, { email: django.email }), 'bodyShapeInvalid'],
+      [await signIn(service, { email: django.email, password: 12345 }), 'bodyShapeInvalid'],
+      [await signIn(service, { email: django.email, password, clientAddress: 'not-an-ip' }), 'bodyShapeInvalid'],
+      [await signIn(service, [password]), 'bodyShapeInvalid'],
+    ] as const;
+    for (const [refusal, code] of refusals) {
       expect(refusal.status).toBe(400);
       expect(JSON.stringify(refusal.body)).not.toContain(password);
-      expect(refusal.body.error).toMatch(/the body/);
+      expect(ServiceRefusalSchema.parse(refusal.body).code).toBe(code);
     }
     expect(await signIn(service, { email: django.email, password }, { contentType: 'text/plain' })).toMatchObject({ status: 415 });
     expect(await signIn(service, { email: django.email, password }, { contentType: 'application/json; charset=iso-8859-1' })).toMatchObject({ status: 415 });
     const latin1 = await rawRequest(service, { 'content-type': 'application/json' }, Buffer.from(`{"email":"${django.email}","password":"caf\xe9"}`, 'latin1'));
     expect(latin1.status).toBe(400);
-    expect(latin1.text).toContain('UTF-8');
+    expect(ServiceRefusalSchema.parse(JSON.parse(latin1.text)).code).toBe('bodyNotUtf8');
     expect(migrate.calls()).toBe(0);
   });
 
@@ -221,6 +223,45 @@ describe('the login-time service over HTTP', () => {
     expect(answer.status).toBe(500);
     expect(JSON.stringify(answer.body) + JSON.stringify(logs)).not.toContain(password);
     expect(logs.at(-1)).toMatchObject({ status: 500, reason: 'VerifierPoolBusyLookalike' });
+  });
+
+  it('answers a failure outside any sign-in with a JSON body and its code, and goes on serving', async () => {
+    let failing = true;
+    const { service } = await start({
+      readiness: [{ name: 'flaky', check: () => (failing ? Promise.reject(new Error('the check broke')) : Promise.resolve(undefined)) }],
+    });
+    const broken = await fetch(`${service.url}/health`);
+    expect(broken.status).toBe(500);
+    expect(broken.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(ServiceRefusalSchema.parse(await broken.json()).code).toBe('internalError');
+    failing = false;
+    expect((await fetch(`${service.url}/health`)).status).toBe(200);
+  });
+
+  it('refuses with a code a client can branch on: a wrong key, a wrong type, a wrong method, a wrong path', async () => {
+    const { service } = await start();
+    const codeOf = async (answer: Response): Promise<[number, string]> => [answer.status, ServiceRefusalSchema.parse(await answer.json()).code];
+    expect(await codeOf(await fetch(`${service.url}/migrate`, { method: 'POST', body: '{}' }))).toEqual([401, 'serviceKeyRefused']);
+    const typed = (contentType: string): Promise<Response> =>
+      fetch(`${service.url}/migrate`, { method: 'POST', headers: { authorization: `Bearer ${SERVICE_KEY}`, 'content-type': contentType }, body: '{}' });
+    expect(await codeOf(await typed('text/plain'))).toEqual([415, 'contentTypeRefused']);
+    expect(await codeOf(await typed('application/json; charset=iso-8859-1'))).toEqual([415, 'charsetRefused']);
+    expect(await codeOf(await fetch(`${service.url}/migrate`))).toEqual([405, 'methodNotAllowed']);
+    expect(await codeOf(await fetch(`${service.url}/health`, { method: 'POST' }))).toEqual([405, 'methodNotAllowed']);
+    expect(await codeOf(await fetch(`${service.url}/elsewhere`))).toEqual([404, 'pathNotFound']);
+    const oversized = await rawRequest(service, { 'content-type': 'application/json', 'content-length': 9000 }, Buffer.alloc(0)).catch(
+      (error: unknown) => error,
+    );
+    // Either the answer arrived, or the service closed the connection on a body it would not read.
+    if (!(oversized instanceof Error)) expect(oversized).toMatchObject({ status: 413, text: expect.stringContaining('"code":"bodyTooLarge"') });
+  });
+
+  it('refuses to start where it cannot listen with a problem naming the port: serviceCannotListen, exit 2', async () => {
+    const { service } = await start();
+    const port = Number(new URL(service.url).port);
+    const refused = await start({ settings: { port } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Problem);
+    expect(refused).toMatchObject({ code: 'serviceCannotListen', setting: 'port', exitCode: 2 });
   });
 
   it('serves concurrent sign-ins of several users, each answered for itself', async () => {
