@@ -22,6 +22,7 @@ import { applyFieldKey, movedFocus, pasteIntoField } from './app/fields.js';
 import { looksLikeHashConfig, readHashConfigPaste } from './app/hash-paste.js';
 import { keysOf, type KeyPress } from './app/keys.js';
 import { leavingCommand, leavingLine } from './app/leaving.js';
+import { describeFailure } from './app/problems.js';
 import { isTextual, type AppCommands, type FieldSpec, type ScreenContext, type ScreenSpec } from './app/screen.js';
 import { initialAppState, walkScreens, type AppState, type InitialState } from './app/state.js';
 import { useAppState } from './app/use-app-state.js';
@@ -102,7 +103,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         dispatch({ type: 'checkStarted' });
         checkPassword(environment, leaving.current.signal).then(
           (result) => dispatch({ type: 'checkFinished', result }),
-          (error: unknown) => dispatch({ type: 'checkFinished', result: { message: error instanceof Error ? error.message : String(error) } }),
+          (error: unknown) => dispatch({ type: 'checkFinished', result: { message: describeFailure(error) } }),
         );
       },
       startPush: () => {
@@ -113,7 +114,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         if (current().syncPreview.state === 'running') return;
         dispatch({ type: 'syncPreviewStarted' });
         previewSync(environment).then(dispatch, (error: unknown) =>
-          dispatch({ type: 'syncPreviewFinished', result: { message: current().apiKey.redact(error instanceof Error ? error.message : String(error)) } }),
+          dispatch({ type: 'syncPreviewFinished', result: { message: current().apiKey.redact(describeFailure(error)) } }),
         );
       },
       togglePause: () => {

@@ -4,7 +4,7 @@ import { countPlan, planOptionsOf } from 'core-client/run';
 import { Problem } from 'core-client/settings';
 import { afterPause, type BackgroundWorkContext } from './background-work.js';
 import { currentPlanKey, typedHashForPlan } from './plan-status.js';
-import { appProblemOf, settingsOrProblem } from './problems.js';
+import { appProblemOf, describeFailure, settingsOrProblem } from './problems.js';
 import type { AppState } from './state.js';
 
 /** The plan, once asked for, follows every change of what it is read with; a change abandons the pass under way. */
@@ -29,7 +29,7 @@ export function usePlanCount(state: AppState, { current, dispatch, cwd }: Backgr
         if (counted instanceof Problem) dispatch({ type: 'planFailed', key: planKey, problem: appProblemOf(counted) });
         else dispatch({ type: 'planFinished', key: planKey, counted });
       } catch (error) {
-        if (!signal.aborted) dispatch({ type: 'planFailed', key: planKey, problem: { message: error instanceof Error ? error.message : String(error) } });
+        if (!signal.aborted) dispatch({ type: 'planFailed', key: planKey, problem: { message: describeFailure(error) } });
       }
     });
   }, [planKey, state.planRequested, cwd, current, dispatch]);

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { listPulumiStacks } from 'core-client';
+import { describeProblem } from 'core-client/settings';
 import type { AppAction } from './state.js';
 
 /** The Pulumi stacks, listed once (when the CLI is there). */
@@ -9,7 +10,7 @@ export function usePulumiStacks(dispatch: (action: AppAction) => void, pulumiBin
     void listPulumiStacks(pulumiBinary === undefined ? {} : { pulumiBinary }).then((result) => {
       if (!live) return;
       if (result instanceof Error) {
-        const reason = result.code === 'pulumiMissing' ? 'no Pulumi CLI: type the core below' : result.message;
+        const reason = result.code === 'pulumiMissing' ? 'no Pulumi CLI: type the core below' : describeProblem(result, 'app');
         dispatch({ type: 'stacks', stacks: { state: 'unavailable', reason } });
       } else
         dispatch({
