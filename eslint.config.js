@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { noFailureMessage } from './lint/no-failure-message.ts';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/', '**/dist/', 'coverage/', '.tmp/', 'test/fixtures/'] },
@@ -37,6 +38,14 @@ export default tseslint.config(
         })),
       ],
     },
+  },
+  // A face words a failure through describeProblem (a Problem) or describeFailure (any other Error), never by reading its
+  // `message`: the rule needs the types, so only the faces' files are parsed with them (issue 41).
+  {
+    files: ['tui/src/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { house: { rules: { 'no-failure-message': noFailureMessage } } },
+    rules: { 'house/no-failure-message': 'error' },
   },
   {
     rules: {

@@ -22,10 +22,16 @@ import { applyFieldKey, movedFocus, pasteIntoField } from './app/fields.js';
 import { looksLikeHashConfig, readHashConfigPaste } from './app/hash-paste.js';
 import { keysOf, type KeyPress } from './app/keys.js';
 import { leavingCommand, leavingLine } from './app/leaving.js';
+import { describeFailure } from './app/problems.js';
 import { isTextual, type AppCommands, type FieldSpec, type ScreenContext, type ScreenSpec } from './app/screen.js';
 import { initialAppState, walkScreens, type AppState, type InitialState } from './app/state.js';
 import { useAppState } from './app/use-app-state.js';
-import { useBackgroundWork } from './app/use-background-work.js';
+import { useCompletion } from './app/use-completion.js';
+import { useExportFormat } from './app/use-export-format.js';
+import { useMigrationCommand } from './app/use-migration-command.js';
+import { usePlanCount } from './app/use-plan-count.js';
+import { usePulumiStacks } from './app/use-pulumi-stacks.js';
+import { useSettingFileChecks } from './app/use-setting-file-checks.js';
 
 /** What the app hands back when the operator leaves. */
 export interface AppResult {
@@ -95,7 +101,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         dispatch({ type: 'checkStarted' });
         checkPassword(environment, leaving.current.signal).then(
           (result) => dispatch({ type: 'checkFinished', result }),
-          (error: unknown) => dispatch({ type: 'checkFinished', result: { message: error instanceof Error ? error.message : String(error) } }),
+          (error: unknown) => dispatch({ type: 'checkFinished', result: { message: describeFailure(error) } }),
         );
       },
       startPush: () => {
@@ -106,7 +112,7 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
         if (current().syncPreview.state === 'running') return;
         dispatch({ type: 'syncPreviewStarted' });
         previewSync(environment).then(dispatch, (error: unknown) =>
-          dispatch({ type: 'syncPreviewFinished', result: { message: current().apiKey.redact(error instanceof Error ? error.message : String(error)) } }),
+          dispatch({ type: 'syncPreviewFinished', result: { message: current().apiKey.redact(describeFailure(error)) } }),
         );
       },
       togglePause: () => {
@@ -228,7 +234,14 @@ export function App({ env, cwd, colour, pulumiBinary, onDone, ...initial }: AppP
   const list = spec.fields({ state, dispatch });
   const focus = Math.min(state.focus[state.screen], Math.max(0, list.length - 1));
   const focused = list[focus];
-  useBackgroundWork({ state, current, dispatch, cwd, focused, ...optional('pulumiBinary', pulumiBinary) });
+  // The work the app does as the operator types, each piece started (and a stale one abandoned) when what it reads changes.
+  const background = { current, dispatch, cwd };
+  usePulumiStacks(dispatch, pulumiBinary);
+  useExportFormat(state, background);
+  useSettingFileChecks(state, background);
+  useMigrationCommand(state, background);
+  usePlanCount(state, background);
+  useCompletion(focused, background);
 
   const current_ = walkScreens.indexOf(state.screen as never);
   // A question asked comes first; then what is wrong with the focused field; then the screen's own status.

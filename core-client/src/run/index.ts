@@ -3,7 +3,7 @@
  * options, the connection and client, the count of the plan, the checks before a push, the push or sync, the
  * rollback, `core-migrate plan`, and the files a run writes besides its journal and report.
  */
-export { planOptionsOf, hashConfigOf, prefixRulesOf } from './plan-options.js';
+export { planOptionsOf, hashConfigOf, readHashConfigFile, prefixRulesOf } from './plan-options.js';
 export { connectionOf, clientOf, connectionWarnings, describeConnectionSources, type ConnectionContext } from './connection-of.js';
 export { countPlan, planKeyOf, type CountedPlan, type CountOptions } from './count-plan.js';
 export {

@@ -103,12 +103,16 @@ export async function roleRulesOf(settings: MigrationSettings, cwd: string): Pro
 
 /** The `hashConfig` file's parameters; undefined when no file is set. */
 export async function hashConfigOf(settings: MigrationSettings, cwd: string): Promise<HashConfig | SettingProblem | undefined> {
-  if (settings.hashConfig === undefined) return undefined;
-  const text = await readSettingFile(settings, 'hashConfig', cwd);
+  return settings.hashConfig === undefined ? undefined : readHashConfigFile(settings.hashConfig, cwd);
+}
+
+/** A hash_config file's parameters, or why it cannot be used, naming the file (`hash inspect --hash-config` reads one too). */
+export async function readHashConfigFile(path: string, cwd: string): Promise<HashConfig | SettingProblem> {
+  const text = await readFileOfSetting('hashConfig', path, cwd);
   if (text instanceof Problem) return text;
   const parsed = parseHashConfig(text);
   // The parser knows the text only: the words gain the file it came from.
-  return parsed instanceof HashConfigError ? new HashConfigError(`{setting} ${settings.hashConfig}: ${parsed.message}`, parsed.field) : parsed;
+  return parsed instanceof HashConfigError ? new HashConfigError(`{setting} ${path}: ${parsed.message}`, parsed.field) : parsed;
 }
 
 export function prefixRulesOf(settings: MigrationSettings): PrefixRule[] | SettingProblem {
@@ -144,7 +148,11 @@ async function fieldMappingOf(settings: MigrationSettings, cwd: string): Promise
 const settingsMapOrigin = 'the field mapping';
 
 async function readSettingFile(settings: MigrationSettings, key: 'hashConfig' | 'mapping' | 'rolesFile', cwd: string): Promise<string | SettingProblem> {
-  const path = resolve(cwd, settings[key] ?? '');
+  return readFileOfSetting(key, settings[key] ?? '', cwd);
+}
+
+async function readFileOfSetting(key: 'hashConfig' | 'mapping' | 'rolesFile', given: string, cwd: string): Promise<string | SettingProblem> {
+  const path = resolve(cwd, given);
   try {
     return await readSettingText(path);
   } catch (error) {

@@ -29,6 +29,12 @@ export const settingFlags: readonly SettingFlag[] = [
 ];
 
 const byKey = new Map(settingFlags.map((entry) => [entry.key, entry]));
+const settingKeys: ReadonlySet<string> = new Set(byKey.keys());
+
+/** Whether `key` is a setting of the table (a problem caught as any Problem names its setting as a plain string). */
+export function isSettingKey(key: string): key is SettingKey {
+  return settingKeys.has(key);
+}
 
 export function settingFlag(key: SettingKey): SettingFlag {
   const entry = byKey.get(key);

@@ -7,7 +7,7 @@ import type { LoginServiceProblemCode } from '../login-time/service/service-key.
 import type { WaitingStoreProblemCode } from '../login-time/store/waiting-store.js';
 import { Problem, type ProblemKind, type ProblemWords } from '../problem.js';
 import type { SourceErrorKind } from '../sources/source-error.js';
-import { settingName, type SettingFace } from './setting-flags.js';
+import { isSettingKey, settingName, type SettingFace } from './setting-flags.js';
 import { MigrationSettingsSchema, type MigrationSettings, type MigrationSettingsInput, type SettingKey } from './settings.js';
 
 /** The codes of the problems a run finds in its settings, their files and its journal, or meets before sending. */
@@ -62,10 +62,11 @@ export type SettingProblem = Problem<SettingKey, ProblemCode>;
 
 /**
  * The one boundary where a problem becomes words: `{setting}` becomes `--hash-config` on the command line, "hash_config
- * file" in the app (which also takes the operator to the field).
+ * file" in the app (which also takes the operator to the field). Any Problem may come here (one a face caught has no
+ * narrower type): a setting that is not in the table is named as it is.
  */
-export function describeProblem(problem: SettingProblem, face: SettingFace): string {
-  return problem.describe(face, (setting) => settingName(setting, face));
+export function describeProblem(problem: Problem, face: SettingFace): string {
+  return problem.describe(face, (setting) => (isSettingKey(setting) ? settingName(setting, face) : setting));
 }
 
 /** A setting the operator must change, and why: `words` name it through `{setting}`. */

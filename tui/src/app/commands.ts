@@ -23,7 +23,7 @@ import {
 import { isProblem, Problem as CoreProblem, optional } from 'core-client/settings';
 import { apiKeyTyped } from './origins.js';
 import { foldPushEvent, initialPushView, type PushProgressView } from './push-progress.js';
-import { appProblemOf, settingsOrProblem } from './problems.js';
+import { appProblemOf, describeFailure, settingsOrProblem } from './problems.js';
 import { typedHashForPlan } from './plan-status.js';
 import type { AppAction, AppState, PreflightView, Problem } from './state.js';
 import { SyncDeltaCollector } from './sync-delta.js';
@@ -145,8 +145,7 @@ export function startPush(environment: CommandEnvironment, onDone: () => void): 
         await prepared.client.close();
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      dispatch({ type: 'runFailed', problem: { message: environment.current().apiKey.redact(message) } });
+      dispatch({ type: 'runFailed', problem: { message: environment.current().apiKey.redact(describeFailure(error)) } });
     } finally {
       onDone();
     }

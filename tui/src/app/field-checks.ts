@@ -4,6 +4,7 @@ import { plainHttpWarning, checkOutputPaths, type NamedFile } from 'core-client/
 import { readOldSystemSettings } from 'core-client/login-time';
 import { exposedFileWarnings, hashConfigOf } from 'core-client/run';
 import { describeProblem, Problem, resolveRunPaths, roleOfSetting, settingOfRole, type MigrationSettings, type SettingKey } from 'core-client/settings';
+import { describeFailure } from './problems.js';
 
 /** Settings naming a file the run reads; the export's own problems come from reading it. */
 const inputSettings = [
@@ -58,19 +59,19 @@ export async function checkSettingFiles(
   const credentials = paths.inputs.find((input) => input.role === 'credentials');
   if (problems.verifyCredentials === undefined && credentials !== undefined) {
     const read = await readCredentials(credentials.path);
-    if (read instanceof Error) problems.verifyCredentials = read.message;
+    if (read instanceof Problem) problems.verifyCredentials = describeProblem(read, 'app');
   }
   const rolesFile = paths.inputs.find((input) => input.role === 'rolesFile');
   if (problems.rolesFile === undefined && rolesFile !== undefined) {
     const parsed = parseRolesFile(await readFile(rolesFile.path, 'utf8').catch(() => ''));
-    if (parsed instanceof Error) problems.rolesFile = `${rolesFile.path} ${parsed.message}`;
+    if (parsed instanceof Error) problems.rolesFile = `${rolesFile.path} ${describeFailure(parsed)}`;
   }
   if (settings.file !== undefined) {
     const outputs: NamedFile[] = [{ role: 'report', path: paths.reportPath }];
     if (!settings.dryRun) outputs.push({ role: 'journal', path: paths.journalPath });
     const refused = await checkOutputPaths(inputs, outputs);
     const setting = refused === undefined ? undefined : settingOfRole(refused.role);
-    if (refused !== undefined && setting !== undefined) problems[setting] = refused.message;
+    if (refused !== undefined && setting !== undefined) problems[setting] = describeProblem(refused, 'app');
   }
   return { problems, warnings: await exposureWarnings(settings, cwd) };
 }

@@ -1,4 +1,5 @@
 import { parseHashConfig, Secret } from 'core-client';
+import { describeProblem } from 'core-client/settings';
 import type { TypedHash } from './state.js';
 import { optional } from 'core-client/settings';
 
@@ -15,7 +16,11 @@ export function readHashConfigPaste(text: string): Partial<TypedHash> {
   if (text.trim() === '') return { pasted: new Secret(''), pasteNote: '', pasteFailed: false };
   const parsed = parseHashConfig(text);
   if (parsed instanceof Error)
-    return { pasted: new Secret(text), pasteNote: `the pasted hash_config cannot be used: ${new Secret(text).redact(parsed.message)}`, pasteFailed: true };
+    return {
+      pasted: new Secret(text),
+      pasteNote: `the pasted hash_config cannot be used: ${new Secret(text).redact(describeProblem(parsed, 'app'))}`,
+      pasteFailed: true,
+    };
   return {
     pasted: new Secret(''),
     pasteNote: 'hash_config read: the fields below hold its values',

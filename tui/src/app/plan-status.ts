@@ -1,4 +1,5 @@
 import { parseHashConfig, type HashConfig } from 'core-client';
+import { describeProblem } from 'core-client/settings';
 import { planDraftKey } from './draft.js';
 import type { AppState, TypedHash } from './state.js';
 
@@ -18,7 +19,7 @@ export function typedHashConfig(hash: TypedHash): TypedHashState {
     ...(hash.signerKey.isEmpty ? [] : [`base64_signer_key: ${hash.signerKey.reveal()}`]),
   ];
   const parsed = parseHashConfig(`hash_config { algorithm: SCRYPT, ${fields.join(', ')} }`);
-  if (parsed instanceof Error) return { state: 'invalid', sentence: hash.signerKey.redact(parsed.message) };
+  if (parsed instanceof Error) return { state: 'invalid', sentence: hash.signerKey.redact(describeProblem(parsed, 'app')) };
   return { state: 'parsed', config: parsed };
 }
 

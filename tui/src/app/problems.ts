@@ -1,6 +1,7 @@
 import {
   defaultSettings,
   describeProblem,
+  isProblem,
   parseSettings,
   type MigrationSettings,
   type MigrationSettingsInput,
@@ -35,6 +36,16 @@ export function settingsOfState(state: AppState): { settings: MigrationSettings 
 /** The app's boundary for a problem of core-client: its words in the app's terms, the field it concerns, its exit code. */
 export function appProblemOf(problem: SettingProblem): Problem {
   return { message: describeProblem(problem, 'app'), ...optional('setting', problem.setting), exitCode: problem.exitCode };
+}
+
+/**
+ * The app's words for anything that failed: a problem of core-client in the app's terms, and what is not one (a Node
+ * system error, a rejection the app did not expect) as the error says it. The one place a failure's `message` is read.
+ */
+export function describeFailure(failure: unknown): string {
+  if (isProblem(failure)) return describeProblem(failure, 'app');
+  // eslint-disable-next-line house/no-failure-message -- a failure outside core-client has no words but its own
+  return failure instanceof Error ? failure.message : String(failure);
 }
 
 /** Every problem a setting has now: a value the settings refuse, or one found when it was entered (a missing file). */

@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Command } from 'commander';
 import {
-  parseHashConfig,
   type HashConfig,
   prefixRuleFromOption,
   type PrefixRule,
@@ -20,7 +19,8 @@ import {
   type LegacyHashReading,
   verifyLegacyPassword,
 } from 'core-client';
-import { ExitCode, isProblem } from 'core-client/settings';
+import { readHashConfigFile } from 'core-client/run';
+import { ExitCode, isProblem, Problem, type SettingProblem } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
 import type { RegisterCommand } from './index.js';
 import { StdinLines } from './stdin-lines.js';
@@ -51,7 +51,8 @@ export const registerHashCommand: RegisterCommand = (hash: Command, { io, setExi
       const output = new CommandOutput(io, 'hash inspect', { json: flags.json === true });
       const stdin = new StdinLines(io.stdin);
       const prepared = await prepareFromFlags(rawHash, flags, io, stdin);
-      if (prepared instanceof Error) return setExitCode(output.fail(prepared.message, ExitCode.usageOrConfiguration));
+      if (prepared instanceof Problem) return setExitCode(output.failWith(prepared));
+      if (prepared instanceof FlagsRefusal) return setExitCode(output.fail(prepared.sentence, ExitCode.usageOrConfiguration));
       const legacy = legacyHashBehind(prepared.result, prepared.rawHash);
       if (legacy !== undefined) {
         output.result(legacyInspectionJson(legacy), formatLegacyInspection(legacy));
@@ -71,7 +72,8 @@ export const registerHashCommand: RegisterCommand = (hash: Command, { io, setExi
       const fail = (message: string): void => setExitCode(output.fail(message, VerifyExit.unusable));
       const stdin = new StdinLines(io.stdin);
       const prepared = await prepareFromFlags(rawHash, flags, io, stdin);
-      if (prepared instanceof Error) return fail(prepared.message);
+      if (prepared instanceof Problem) return setExitCode(output.failWith(prepared));
+      if (prepared instanceof FlagsRefusal) return fail(prepared.sentence);
       const { result, config, rawHash: hash } = prepared;
       const legacy = legacyHashBehind(result, hash);
       if (legacy !== undefined) {
@@ -142,20 +144,30 @@ function addHashOptions(command: Command): Command {
     );
 }
 
-/** The hash and the salt from the command line, a file, or standard input; an Error says which option is wrong. */
-async function hashInput(rawHash: string | undefined, flags: HashFlags, io: CommandIO, stdin: StdinLines): Promise<{ rawHash: string; salt?: string } | Error> {
-  if (rawHash !== undefined && flags.hashFile !== undefined) return new Error('give the hash either as an argument or with --hash-file, not both');
+/** What is wrong with the command's own flags (the hash and the salt are no settings of the table), in its words. */
+class FlagsRefusal {
+  constructor(readonly sentence: string) {}
+}
+
+/** The hash and the salt from the command line, a file, or standard input; a refusal says which option is wrong. */
+async function hashInput(
+  rawHash: string | undefined,
+  flags: HashFlags,
+  io: CommandIO,
+  stdin: StdinLines,
+): Promise<{ rawHash: string; salt?: string } | FlagsRefusal> {
+  if (rawHash !== undefined && flags.hashFile !== undefined) return new FlagsRefusal('give the hash either as an argument or with --hash-file, not both');
   if (rawHash === undefined && flags.hashFile === undefined)
-    return new Error(`give the hash as an argument, or with --hash-file FILE (${STDIN_NAME} for standard input)`);
-  if (flags.salt !== undefined && flags.saltFile !== undefined) return new Error('give the salt either with --salt or with --salt-file, not both');
+    return new FlagsRefusal(`give the hash as an argument, or with --hash-file FILE (${STDIN_NAME} for standard input)`);
+  if (flags.salt !== undefined && flags.saltFile !== undefined) return new FlagsRefusal('give the salt either with --salt or with --salt-file, not both');
   const hash = rawHash ?? (await firstLineOf(flags.hashFile as string, '--hash-file', 'hash', io, stdin));
-  if (hash instanceof Error) return hash;
+  if (hash instanceof FlagsRefusal) return hash;
   const salt = flags.saltFile === undefined ? flags.salt : await firstLineOf(flags.saltFile, '--salt-file', 'salt', io, stdin);
-  if (salt instanceof Error) return salt;
+  if (salt instanceof FlagsRefusal) return salt;
   return salt === undefined ? { rawHash: hash } : { rawHash: hash, salt };
 }
 
-async function firstLineOf(path: string, option: string, what: string, io: CommandIO, stdin: StdinLines): Promise<string | Error> {
+async function firstLineOf(path: string, option: string, what: string, io: CommandIO, stdin: StdinLines): Promise<string | FlagsRefusal> {
   let line: string | undefined;
   if (path === STDIN_NAME) {
     line = await stdin.next();
@@ -164,12 +176,12 @@ async function firstLineOf(path: string, option: string, what: string, io: Comma
       const text = await readFile(resolve(io.cwd, path), 'utf8');
       line = text.split('\n', 1)[0]?.replace(/\r$/, '');
     } catch (error) {
-      return new Error(`${option} ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+      return new FlagsRefusal(`${option} ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
     }
   }
   const value = line?.trim() ?? '';
   const from = path === STDIN_NAME ? 'standard input' : path;
-  return value === '' ? new Error(`${option} ${path}: no ${what} on the first line of ${from}`) : value;
+  return value === '' ? new FlagsRefusal(`${option} ${path}: no ${what} on the first line of ${from}`) : value;
 }
 
 async function prepareFromFlags(
@@ -177,11 +189,11 @@ async function prepareFromFlags(
   flags: HashFlags,
   io: CommandIO,
   stdin: StdinLines,
-): Promise<{ result: PrepareHashResult; rawHash: string; config?: HashConfig } | Error> {
+): Promise<{ result: PrepareHashResult; rawHash: string; config?: HashConfig } | FlagsRefusal | SettingProblem> {
   const input = await hashInput(rawHash, flags, io, stdin);
-  if (input instanceof Error) return input;
-  const config = flags.hashConfig === undefined ? undefined : await readHashConfig(flags.hashConfig, io);
-  if (config instanceof Error) return config;
+  if (input instanceof FlagsRefusal) return input;
+  const config = flags.hashConfig === undefined ? undefined : await readHashConfigFile(flags.hashConfig, io.cwd);
+  if (config instanceof Problem) return config;
   const prefixRules: PrefixRule[] = [];
   for (const option of flags.stripPrefix ?? []) {
     const rule = prefixRuleFromOption(option);
@@ -196,18 +208,6 @@ async function prepareFromFlags(
     prefixRules,
   });
   return { result, rawHash: input.rawHash, ...(config !== undefined && { config }) };
-}
-
-async function readHashConfig(path: string, io: CommandIO): Promise<HashConfig | Error> {
-  let text: string;
-  try {
-    text = await readFile(resolve(io.cwd, path), 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    return new Error(`--hash-config ${path}: cannot read the file (${code})`);
-  }
-  const config = parseHashConfig(text);
-  return isProblem(config) ? new Error(`--hash-config ${path}: ${config.message}`) : config;
 }
 
 function inspectionJson(result: PrepareHashResult): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { loginTimeFamilies, loginTimeOldSystems, prefixRuleFromOption, signerKeyReminder, type PlanSummary, Secret } from 'core-client';
+import { describeProblem } from 'core-client/settings';
 import { FieldList } from '../components/field-list.js';
 import { Table, type TableRow } from '../components/table.js';
 import { Tone } from '../components/theme.js';
@@ -108,7 +109,7 @@ function fields({ state }: FieldsContext): FieldSpec[] {
     setting: 'stripPrefix',
     value: state.newPrefix,
     placeholder: 'exact text, or re:<regex>; Enter adds it',
-    problem: newRule instanceof Error ? newRule.message : undefined,
+    problem: newRule instanceof Error ? describeProblem(newRule, 'app') : undefined,
     set: (value) => ({ type: 'form', patch: { newPrefix: value } }),
   });
   for (const [index, rule] of draft.stripPrefix.entries()) {
