@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Problem } from '../problem.js';
 import type { SourceUser } from '../sources/source-user.js';
 import { optionalFrom } from '../optional.js';
 
@@ -205,12 +206,13 @@ export function tallyOperationRoles(summary: PlanRoles, roles: readonly string[]
 }
 
 /** `old=new` entries (`--role-map`, repeatable) as a rename table; `old=` leaves the role out. */
-export function parseRoleMap(entries: readonly string[]): Record<string, string> | Error {
+export function parseRoleMap(entries: readonly string[]): Record<string, string> | Problem<'roleMap', 'roleMapInvalid'> {
   const rename: Record<string, string> = {};
   for (const entry of entries) {
     const separator = entry.indexOf('=');
     const from = entry.slice(0, Math.max(0, separator)).trim();
-    if (separator < 1 || from === '') return new Error(`"${entry}" must look like old=new, e.g. editors=editor (old= leaves the role out)`);
+    if (separator < 1 || from === '')
+      return new Problem('roleMapInvalid', 'setting', 'roleMap', `{setting} "${entry}" must look like old=new, e.g. editors=editor (old= leaves the role out)`);
     rename[from] = entry.slice(separator + 1).trim();
   }
   return rename;
@@ -218,19 +220,20 @@ export function parseRoleMap(entries: readonly string[]): Record<string, string>
 
 const RolesFileSchema = z.record(z.string().trim().min(1, 'a role name cannot be empty'), z.array(z.string().trim().min(1, 'a permission cannot be empty')));
 
-/** The roles file: a JSON object of role → permissions, e.g. `{"admin":["users:write"],"viewer":[]}`. */
-export function parseRolesFile(text: string): Record<string, string[]> | Error {
+/** The roles file (`path`, named in its problem): a JSON object of role → permissions, e.g. `{"admin":["users:write"],"viewer":[]}`. */
+export function parseRolesFile(text: string, path: string): Record<string, string[]> | Problem<'rolesFile', 'rolesFileInvalid'> {
+  const invalid = (why: string) => new Problem('rolesFileInvalid', 'setting', 'rolesFile', `{setting} ${path} ${why}`);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return new Error(`is not valid JSON (${(error as Error).message})`);
+    return invalid(`is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   const parsed = RolesFileSchema.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
-  return new Error(`must be a JSON object of role → list of permissions, e.g. {"admin":["users:write"]}${where}: ${issue?.message ?? 'not valid'}`);
+  return invalid(`must be a JSON object of role → list of permissions, e.g. {"admin":["users:write"]}${where}: ${issue?.message ?? 'not valid'}`);
 }
 
 function namesWithCounts(entries: Readonly<Record<string, number>>): string {

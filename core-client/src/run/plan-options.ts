@@ -91,13 +91,12 @@ export async function roleRulesOf(settings: MigrationSettings, cwd: string): Pro
   }
   if (!settings.roles) return undefined;
   const rename = parseRoleMap(settings.roleMap);
-  if (rename instanceof Error) return settingProblem('roleMapInvalid', 'roleMap', `{setting} ${rename.message}`);
+  if (rename instanceof Problem) return rename;
   if (settings.rolesFile === undefined) return { from: settings.rolesFrom, rename };
   const text = await readSettingFile(settings, 'rolesFile', cwd);
   if (text instanceof Problem) return text;
-  const permissions = parseRolesFile(text);
-  if (permissions instanceof Error)
-    return settingProblem('rolesFileInvalid', 'rolesFile', `{setting} ${resolve(cwd, settings.rolesFile)} ${permissions.message}`);
+  const permissions = parseRolesFile(text, resolve(cwd, settings.rolesFile));
+  if (permissions instanceof Problem) return permissions;
   return { from: settings.rolesFrom, rename, permissions };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planRecord } from '../../../core-client/src/plan/plan-record.js';
+import { Problem } from '../../../core-client/src/problem.js';
 import { describePlanRoles, parseRoleMap, parseRolesFile, readRoleValue, roleCandidates, rolesOfRecord } from '../../../core-client/src/roles/plan-roles.js';
 import { PlanTally } from '../../../core-client/src/plan/summary.js';
 import type { SourceUser } from '../../../core-client/src/sources/source-user.js';
@@ -80,9 +81,12 @@ describe('roles read from a record', () => {
 
   it('parses --role-map entries and the roles file, refusing what cannot be meant', () => {
     expect(parseRoleMap(['editors=editor', 'beta='])).toEqual({ editors: 'editor', beta: '' });
-    expect(parseRoleMap(['=x'])).toBeInstanceOf(Error);
-    expect(parseRolesFile('{"admin":["users:write"],"viewer":[]}')).toEqual({ admin: ['users:write'], viewer: [] });
-    expect((parseRolesFile('{"admin":"all"}') as Error).message).toMatch(/role → list of permissions.*at admin/);
-    expect((parseRolesFile('not json') as Error).message).toMatch(/^is not valid JSON/);
+    expect(parseRoleMap(['=x'])).toMatchObject({ code: 'roleMapInvalid', kind: 'setting', setting: 'roleMap' });
+    expect(parseRolesFile('{"admin":["users:write"],"viewer":[]}', '/roles.json')).toEqual({ admin: ['users:write'], viewer: [] });
+    const notAList = parseRolesFile('{"admin":"all"}', '/roles.json');
+    expect(notAList).toMatchObject({ code: 'rolesFileInvalid', kind: 'setting', setting: 'rolesFile' });
+    expect(notAList instanceof Problem && notAList.words).toMatch(/^\{setting\} \/roles\.json must be a JSON object of role → list of permissions.*at admin/);
+    const notJson = parseRolesFile('not json', '/roles.json');
+    expect(notJson instanceof Problem && notJson.words).toMatch(/^\{setting\} \/roles\.json is not valid JSON/);
   });
 });

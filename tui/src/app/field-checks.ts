@@ -4,7 +4,6 @@ import { plainHttpWarning, checkOutputPaths, type NamedFile } from 'core-client/
 import { readOldSystemSettings } from 'core-client/login-time';
 import { exposedFileWarnings, hashConfigOf } from 'core-client/run';
 import { describeProblem, Problem, resolveRunPaths, roleOfSetting, settingOfRole, type MigrationSettings, type SettingKey } from 'core-client/settings';
-import { describeFailure } from './problems.js';
 
 /** Settings naming a file the run reads; the export's own problems come from reading it. */
 const inputSettings = [
@@ -63,8 +62,8 @@ export async function checkSettingFiles(
   }
   const rolesFile = paths.inputs.find((input) => input.role === 'rolesFile');
   if (problems.rolesFile === undefined && rolesFile !== undefined) {
-    const parsed = parseRolesFile(await readFile(rolesFile.path, 'utf8').catch(() => ''));
-    if (parsed instanceof Error) problems.rolesFile = `${rolesFile.path} ${describeFailure(parsed)}`;
+    const parsed = parseRolesFile(await readFile(rolesFile.path, 'utf8').catch(() => ''), rolesFile.path);
+    if (parsed instanceof Problem) problems.rolesFile = describeProblem(parsed, 'app');
   }
   if (settings.file !== undefined) {
     const outputs: NamedFile[] = [{ role: 'report', path: paths.reportPath }];
