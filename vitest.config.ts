@@ -13,8 +13,8 @@ const runApart = [...configDefaults.exclude, 'test/real-core/**', 'test/containe
  * The files that change what a later file in the same worker would see, so each gets a fresh worker: no-color sets
  * FORCE_COLOR before chalk first loads; infra's suites load the Pulumi program against the SDK's process-wide mocks
  * and reset the module registry. Every other file shares its worker's loaded modules with the files before it
- * (`isolate: false`): starting a worker and importing React, Ink and the sources again for each of ~200 files cost
- * more than a minute of the run's four (docs/contributing.md "Tests").
+ * (`isolate: false`): starting a worker and importing React, Ink and the sources again for each of ~200 files was about a
+ * third of the suite's CPU time (docs/contributing.md "Tests").
  */
 const ownWorker = ['test/tui/components/no-color.test.tsx', 'test/infra/**/*.test.ts'];
 
