@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import { base } from './vitest.config.js';
 
 /**
  * `npm run test:containers`: the project's image (the root Dockerfile) built and run on a real Docker engine that the

@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import { base } from './vitest.config.js';
 
 /**
  * `npm run test:real-core`: the suites that run the `core-migrate` binary against a live core you run yourself, given

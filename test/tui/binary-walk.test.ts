@@ -55,8 +55,9 @@ afterAll(async () => {
 
 describe('the real binary in a pseudo-terminal, started outside the repository', () => {
   it("opens the app filled from the flags, walks with Enter and y, redraws on resize, and leaves the resume command and push's exit code", async () => {
-    // A slow core keeps the push screen up long enough to resize the terminal under it.
-    core.faults.setLatencyMs(250);
+    // The first user's creation is held until the terminal has been resized under the push screen, so the push is
+    // still under way at each resize, however fast or slow the machine (the pre-flight's probes carry no email).
+    core.faults.holdPath('/recipe/user/passwordhash/import', 'POST', 'ada@example.com');
     const command =
       `CORE_API_KEY=${apiKey} ${bin} users.ndjson --auth0-password-file passwords.ndjson --core ${core.url} --concurrency 1; ` +
       `echo "exit $?" > exit-code.txt; sleep 60`;
@@ -86,6 +87,7 @@ describe('the real binary in a pseudo-terminal, started outside the repository',
         drawn,
       ).toHaveLength(1);
     }
+    core.faults.releaseHeld();
     await waitForScreen((text) => text.includes('Push finished.'), 'the summary', 40_000);
     await keys('q');
     const after = await waitForScreen((text) => /run it again|to resume/.test(text) && text.includes('push users.ndjson'), 'the command printed on leaving');

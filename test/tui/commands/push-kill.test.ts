@@ -131,7 +131,6 @@ describe('core-migrate push killed with SIGKILL and resumed', () => {
 
   it('Ctrl-C stops cleanly and prints a resume command that works; a second Ctrl-C exits at once and the journal holds', async () => {
     core.reset();
-    core.faults.setLatencyMs(20);
     const source = join(dir, 'interrupted.ndjson');
     await writeExport(source, 600);
     const started = (twice: boolean) => {
@@ -152,6 +151,8 @@ describe('core-migrate push killed with SIGKILL and resumed', () => {
     };
 
     for (const twice of [false, true]) {
+      // A slow core, so that the signal comes with the push under way.
+      core.faults.setLatencyMs(20);
       const seenBefore = operationRequests(core).length;
       const run = started(twice);
       const exited = once(run.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -176,6 +177,7 @@ describe('core-migrate push killed with SIGKILL and resumed', () => {
       expect(code).toBe(1);
       const hint = /To resume, run: (?:npx )?core-migrate (.+)/.exec(run.output().stdout)?.[1];
       expect(hint).toBeDefined();
+      core.faults.setLatencyMs(0);
       const resumed = await runCli([...(hint ?? '').split(' '), '--json'], dir);
       const summary = jsonOf(resumed) as Record<string, number>;
       expect(summary).toMatchObject({ skipped: journalled, total: 600, failed: 0, notAttempted: 0 });

@@ -128,17 +128,17 @@ describe('core-migrate push as real processes', () => {
     const first = pushProcess(args, dir);
     const firstExit = collect(first);
     await whileRunning(firstExit, () => operationRequests(core).length >= 10);
-    // The first push is held mid-way (a slow core) until the second one has come and gone.
-    core.faults.setLatencyMs(500);
+    // The first push is held mid-way (its imports go unanswered) until the second one has come and gone; the second's
+    // pre-flight is answered at once (its probes carry no user's email).
+    core.faults.holdPath('/passwordhash/import', 'POST', '@example.com');
     const second = await collect(pushProcess(args, dir));
-    core.faults.setLatencyMs(0);
+    core.faults.releaseHeld();
     expect(second.code, second.stderr).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`^core-migrate push: The journal .*push\\.journal is in use by another push \\(process ${first.pid} on `));
     expect((await firstExit).code).toBe(0);
     const identities = operationRequests(core).map((request) => JSON.stringify(request.body));
     expect(new Set(identities).size).toBe(identities.length);
     expect(core.users()).toHaveLength(200);
-    // Two processes, and the second one's pre-flight answered at 500 ms a request: slower than most under a loaded machine.
   }, 60_000);
 
   it('stdout closed under the push (push | head): a sentence, exit 1, the journal intact, and a resume completes', async () => {
