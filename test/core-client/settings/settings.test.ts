@@ -13,6 +13,7 @@ import { defaultSettings, MigrationSettingsSchema, type MigrationSettings } from
 let folder: string;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'core-migrate-settings-'));
+  await writeFile(join(folder, 'roles.json'), '{"admin":"all"}');
   await writeFile(join(folder, 'hash_config.txt'), 'hash_config { algorithm: SCRYPT, base64_salt_separator: Bw==, rounds: 99, mem_cost: 14 }');
 });
 afterAll(async () => {
@@ -136,5 +137,15 @@ describe('the plan options of the settings', () => {
       expect((result as SettingProblem).setting).toBe(setting);
       expect(describeProblem(result as SettingProblem, 'flags')).toMatch(message);
     }
+  });
+
+  it('refuse a role map entry and a roles file that cannot be read as roles, each with its code, naming the entry or the file', async () => {
+    const roles = { rolesFrom: 'customClaims.roles', roles: true };
+    const badMap = await planOptionsOf(settings({ file: 'users.json', ...roles, roleMap: ['=editor'] }), { cwd: folder });
+    expect(badMap).toMatchObject({ code: 'roleMapInvalid', kind: 'setting', setting: 'roleMap' });
+    expect(describeProblem(badMap as SettingProblem, 'flags')).toMatch(/^--role-map "=editor" must look like old=new/);
+    const badFile = await planOptionsOf(settings({ file: 'users.json', ...roles, rolesFile: 'roles.json' }), { cwd: folder });
+    expect(badFile).toMatchObject({ code: 'rolesFileInvalid', kind: 'setting', setting: 'rolesFile' });
+    expect(describeProblem(badFile as SettingProblem, 'flags')).toContain(`--roles-file ${join(folder, 'roles.json')} must be a JSON object of role`);
   });
 });
