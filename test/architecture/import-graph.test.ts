@@ -111,6 +111,12 @@ describe('breachOf', () => {
     );
     expect(breachOf(arrow('src/top.ts', 'app/main.ts', '../app/main.js'), layout)).toBe('src/top.ts:1 imports app/main.ts: src may not import app');
   });
+
+  it('lets a file listed as imported only by some files be imported by those alone, even from a floor above', () => {
+    const guarded: Layout = { ...layout, importedOnlyBy: { 'src/low.ts': { files: ['src/top.ts'], why: 'data for the top' } } };
+    expect(breachOf(arrow('src/top.ts', 'src/low.ts'), guarded)).toBeUndefined();
+    expect(breachOf(arrow('src/mid/x.ts', 'src/low.ts'), guarded)).toBe('src/mid/x.ts:1 imports src/low.ts: only src/top.ts may import it (data for the top)');
+  });
 });
 
 describe('rooms and files', () => {

@@ -177,6 +177,8 @@ export interface Layout {
   trees: Readonly<Record<string, Floors>>;
   /** The tree of the package that other trees import through its entry points only, and which of them may, and whether for types only. */
   package: { tree: string; users: Readonly<Record<string, 'values' | 'types'>> };
+  /** Files that only the files listed beside each may import, whatever the floors allow, with why. */
+  importedOnlyBy?: Readonly<Record<string, { files: readonly string[]; why: string }>>;
 }
 
 export interface Place {
@@ -219,6 +221,8 @@ export function breachOf(arrow: Arrow, layout: Layout): string | undefined {
   const to = placeOf(arrow.to, layout);
   const where = `${arrow.from}:${arrow.line} imports ${arrow.to}`;
   if (from === undefined || to === undefined) return undefined;
+  const only = layout.importedOnlyBy?.[arrow.to];
+  if (only !== undefined && !only.files.includes(arrow.from)) return `${where}: only ${only.files.join(', ')} may import it (${only.why})`;
   if (from.tree === to.tree) {
     if (from.room === to.room || to.floor < from.floor) return undefined;
     const height = to.floor === from.floor ? 'on the same floor' : 'above it';

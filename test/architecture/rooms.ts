@@ -44,4 +44,10 @@ export const LAYOUT = {
   // tui and infra sit on core-client and import it by its package name, through an entry of its package.json
   // `exports`; infra takes only types from it (docs/infra.md, "Stack outputs").
   package: { tree: 'core-client/src', users: { 'tui/src': 'values', infra: 'types' } },
+  importedOnlyBy: {
+    'tui/src/commands/catalogue.ts': {
+      files: ['tui/src/cli.ts'],
+      why: "the catalogue is data: cli.ts makes each command from its entry and loads the command's module only when it runs",
+    },
+  },
 } as const satisfies Layout;
