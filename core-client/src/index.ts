@@ -45,6 +45,7 @@ export {
   LegacyVerifierPool,
   VerifierPoolBusy,
   VerifierPoolClosed,
+  VerifierThreadLost,
   type VerifierPoolOptions,
   type VerifierPoolProblemCode,
 } from './hashes/legacy/verifier-pool.js';

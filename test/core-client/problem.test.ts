@@ -11,7 +11,7 @@ import { PrefixRuleError } from '../../core-client/src/hashes/prefix-rules.js';
 import { AuthRejected, RecordRejected, TlsFailed, Transient } from '../../core-client/src/http/errors.js';
 import { IdentityProbeError } from '../../core-client/src/identity/features.js';
 import { JournalError } from '../../core-client/src/journal/journal.js';
-import { VerifierPoolBusy, VerifierPoolClosed } from '../../core-client/src/hashes/legacy/verifier-pool.js';
+import { VerifierPoolBusy, VerifierPoolClosed, VerifierThreadLost } from '../../core-client/src/hashes/legacy/verifier-pool.js';
 import { WaitingStoreError } from '../../core-client/src/login-time/store/waiting-store.js';
 import { buildProviderMap } from '../../core-client/src/plan/providers.js';
 import { parseCredentials } from '../../core-client/src/push/credentials.js';
@@ -46,6 +46,12 @@ describe('one problem type: a code, a kind that decides the exit code, the setti
     const problem = runProblem('syncRefused', 'journal', (face) => (face === 'flags' ? 'run again with --ignore-overlap' : 'set the field'), 'ignoreOverlap');
     expect(describeProblem(problem, 'flags')).toBe('run again with --ignore-overlap');
     expect(describeProblem(problem, 'app')).toBe('set the field');
+  });
+
+  it('a full verifier pool names both settings that make room, as the command line names them', () => {
+    expect(describeProblem(new VerifierPoolBusy(4), 'flags')).toBe(
+      'every verifier thread is busy and 4 checks already wait: give more threads (--verifiers) or a longer queue (--max-queued-checks)',
+    );
   });
 
   it("words may name several settings, each in its face's terms", () => {
@@ -119,8 +125,9 @@ describe('one problem type: a code, a kind that decides the exit code, the setti
       'loginTime',
       ExitCode.usageOrConfiguration,
     ],
-    ['a full verifier pool', new VerifierPoolBusy(4), 'verifierPoolBusy', 'setting', undefined, ExitCode.usageOrConfiguration],
+    ['a full verifier pool', new VerifierPoolBusy(4), 'verifierPoolBusy', 'setting', 'maxQueuedChecks', ExitCode.usageOrConfiguration],
     ['a closed verifier pool', new VerifierPoolClosed(), 'verifierPoolClosed', 'setting', undefined, ExitCode.usageOrConfiguration],
+    ['a verifier thread lost during a check', new VerifierThreadLost(), 'verifierThreadLost', 'setting', undefined, ExitCode.usageOrConfiguration],
     ['an unreadable probe answer', new IdentityProbeError('roles', 'a 500'), 'identityProbeFailed', 'core', 'core', ExitCode.coreUnreachableOrKeyRefused],
     ['a refused key', new AuthRejected('The core refused the api-key.'), 'authRejected', 'core', 'core', ExitCode.coreUnreachableOrKeyRefused],
     [

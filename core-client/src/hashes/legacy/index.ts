@@ -4,5 +4,12 @@ export { KeycloakCredentialSchema, keycloakCredentialToHash, type KeycloakCreden
 export { LegacyUnusableCodeSchema, type LegacyUnusable, type LegacyUnusableCode } from './outcome.js';
 export { LegacyHashFamilySchema, legacyHashFamilies, legacyHashFamilyLabel, type LegacyHashFamily, type LegacyHashFamilyInfo } from './registry.js';
 export { SaltedDigestSchemeSchema, saltedDigestHash, type SaltedDigestScheme } from './salted-digest.js';
-export { LegacyVerifierPool, VerifierPoolBusy, VerifierPoolClosed, type VerifierPoolOptions, type VerifierPoolProblemCode } from './verifier-pool.js';
+export {
+  LegacyVerifierPool,
+  VerifierPoolBusy,
+  VerifierPoolClosed,
+  VerifierThreadLost,
+  type VerifierPoolOptions,
+  type VerifierPoolProblemCode,
+} from './verifier-pool.js';
 export { inspectLegacyHash, verifyLegacyPassword, type LegacyHashInspection, type LegacyVerification } from './verify-legacy.js';

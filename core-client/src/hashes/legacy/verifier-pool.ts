@@ -5,17 +5,23 @@ import type { Secret } from '../../secret.js';
 import { VerifyAnswerSchema, type VerifyTask } from './verifier-pool-messages.js';
 import type { LegacyVerification } from './verify-legacy.js';
 
-export type VerifierPoolProblemCode = 'verifierPoolBusy' | 'verifierPoolClosed';
+export type VerifierPoolProblemCode = 'verifierPoolBusy' | 'verifierPoolClosed' | 'verifierThreadLost';
 
 /**
  * The pool is full: every thread is checking and the queue holds `maxQueued` checks. Nothing was computed; a
- * login-time service answers "try later (busy)" rather than letting the wait grow without bound. No setting of the
- * settings table fixes it (`login-migration serve --verifiers`, `--max-queued-checks` do).
+ * login-time service answers "try later (busy)" rather than letting the wait grow without bound. More threads or a
+ * longer queue fix it (`login-migration serve --verifiers`, `--max-queued-checks`).
  */
-export class VerifierPoolBusy extends Problem<never, 'verifierPoolBusy'> {
+export class VerifierPoolBusy extends Problem<'maxQueuedChecks' | 'verifiers', 'verifierPoolBusy'> {
   override readonly name = 'VerifierPoolBusy';
   constructor(readonly maxQueued: number) {
-    super('verifierPoolBusy', 'setting', undefined, `every verifier thread is busy and ${maxQueued} checks already wait`);
+    super(
+      'verifierPoolBusy',
+      'setting',
+      'maxQueuedChecks',
+      (_face, name) =>
+        `every verifier thread is busy and ${maxQueued} checks already wait: give more threads (${name('verifiers')}) or a longer queue (${name('maxQueuedChecks')})`,
+    );
   }
 }
 
@@ -24,6 +30,14 @@ export class VerifierPoolClosed extends Problem<never, 'verifierPoolClosed'> {
   override readonly name = 'VerifierPoolClosed';
   constructor() {
     super('verifierPoolClosed', 'setting', undefined, 'the legacy verifier pool is closed');
+  }
+}
+
+/** A verifier thread stopped during the check (out of memory, a bug); nothing was decided, and the next check starts a new thread. */
+export class VerifierThreadLost extends Problem<never, 'verifierThreadLost'> {
+  override readonly name = 'VerifierThreadLost';
+  constructor() {
+    super('verifierThreadLost', 'setting', undefined, 'a legacy verifier thread stopped during the check; nothing was decided');
   }
 }
 
@@ -172,6 +186,6 @@ export class LegacyVerifierPool {
     if (check.settled) return;
     check.settled = true;
     if ('verification' in end) check.resolve(end.verification);
-    else check.reject('closed' in end ? new VerifierPoolClosed() : new Error('a legacy verifier thread stopped during the check; nothing was decided'));
+    else check.reject('closed' in end ? new VerifierPoolClosed() : new VerifierThreadLost());
   }
 }
