@@ -9,7 +9,7 @@ import { preflightProblem, runProblem, settingProblem, type SettingProblem } fro
 import { Problem } from '../problem.js';
 import type { MigrationSettings } from '../settings/settings.js';
 import { optional } from '../optional.js';
-import { isPostgresUrl, openWaitingStore } from '../login-time/store/open-store.js';
+import { openWaitingStore, resolveStoreLocation } from '../login-time/store/open-store.js';
 import { isWaitingStoreError, type WaitingStore } from '../login-time/store/waiting-store.js';
 
 export interface RollbackRun {
@@ -82,9 +82,8 @@ export async function rollbackWithSettings(
 }
 
 async function openLoginTimeStore(location: string, context: ConnectionContext): Promise<WaitingStore | SettingProblem> {
-  const resolved = isPostgresUrl(location) ? location : resolve(context.cwd, location);
   try {
-    return await openWaitingStore(resolved, { create: false, env: context.env });
+    return await openWaitingStore(resolveStoreLocation(location, context.cwd), { create: false, env: context.env });
   } catch (error) {
     if (isWaitingStoreError(error)) return error.withConsequence('nothing was removed');
     throw error;

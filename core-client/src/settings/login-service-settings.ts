@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { AttemptLimitSettingsSchema } from '../login-time/attempt-limits.js';
 import { SERVICE_KEY_ENV, SERVICE_KEY_FLAG } from '../login-time/service/service-key.js';
-import { isPostgresUrl } from '../login-time/store/open-store.js';
+import { resolveStoreLocation } from '../login-time/store/open-store.js';
 import { LOGIN_SERVICE_PORT_ENV, LOGIN_STORE_ENV, LoginServiceSettingsSchema, type LoginServiceSettingsInput } from '../login-time/service/service-settings.js';
 import { optional } from '../optional.js';
 import { Problem } from '../problem.js';
@@ -68,7 +67,7 @@ export function loginServiceSettingsOf(
 export function waitingStoreLocation(settings: Pick<LoginServiceValues, 'store'>, cwd: string): string | Problem<'store', 'fileNeeded'> {
   const { store } = settings;
   if (store === undefined) return new Problem('fileNeeded', 'setting', 'store', '{setting} is needed: the waiting store the push wrote');
-  return isPostgresUrl(store) ? store : resolve(cwd, store);
+  return resolveStoreLocation(store, cwd);
 }
 
 export const loginServiceFlags: readonly SettingFlagOf<keyof typeof loginServiceSettings>[] = [

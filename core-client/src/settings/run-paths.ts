@@ -1,6 +1,7 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileRoles, settingOfRole, type FileRole } from '../files/file-roles.js';
 import type { NamedFile } from '../files/output-paths.js';
+import { resolveStoreLocation } from '../login-time/store/open-store.js';
 import type { MigrationSettings, SettingKey } from './settings.js';
 
 /** The files of a run, resolved against the folder the command runs in. */
@@ -44,7 +45,7 @@ export function resolveRunPaths(settings: MigrationSettings, cwd: string): RunPa
   add('apiKeyFile', settings.apiKeyFile);
   add('caFile', settings.caFile);
   const loginTime = settings.loginTime;
-  const loginTimeStore = loginTime === undefined || /^postgres(ql)?:\/\//i.test(loginTime) ? loginTime : resolve(cwd, loginTime);
+  const loginTimeStore = loginTime === undefined ? undefined : resolveStoreLocation(loginTime, cwd);
   return { sourcePath, reportPath, journalPath, loginTimeStore, inputs };
 }
 
