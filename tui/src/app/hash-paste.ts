@@ -1,7 +1,6 @@
 import { parseHashConfig, Secret } from 'core-client';
-import { describeProblem } from 'core-client/settings';
+import { describeProblem, optional } from 'core-client/settings';
 import type { TypedHash } from './state.js';
-import { optional } from 'core-client/settings';
 
 /** Whether pasted text is meant as the provider's hashing parameters rather than a field's value. */
 export function looksLikeHashConfig(text: string): boolean {

@@ -7,8 +7,8 @@ import {
   type LoginService,
   type Migrate,
   type ReadinessCheck,
+  type Secret,
 } from 'core-client';
-import type { Secret } from 'core-client';
 import { printableJson } from 'core-client/printable';
 import { ExitCode, loginServiceSettingsOf, parseSettings, settingProblem, type MigrationSettings, type SettingProblem } from 'core-client/settings';
 import type { CommandIO } from '../io.js';
