@@ -8,7 +8,7 @@ import type { MigrationSettingsInput } from '../../../core-client/src/settings/s
 import { type AppResult } from '../../../tui/src/terminal-app.js';
 import { startCoreDouble } from '../../core-double/index.js';
 import { keys } from '../keys.js';
-import { flat, focusOn, focusedLine, press, settle, waitFor, type Terminal, walkToReview } from '../support/terminal.js';
+import { flat, focusOn, focusedLine, onScreen, press, settle, waitFor, type Terminal, walkToReview } from '../support/terminal.js';
 
 const bed = appTestBed('errors');
 
@@ -37,6 +37,21 @@ describe('errors lead back to the field that fixes them', () => {
     await waitFor(app, (frame) => !flat(frame).includes('✗ concurrency') && !flat(frame).includes('no such file'));
     await press(app, keys.enter);
     await waitFor(app, '(y/n)');
+  }, 30_000);
+
+  it('a plan that failed on a file mended outside the app is read again with Enter', async () => {
+    const rolesFile = join(bed.folder(), 'roles.json');
+    await writeFile(rolesFile, '{"admin":"all"}');
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', rolesFrom: 'customClaims.roles', rolesFile: 'roles.json' });
+    await waitFor(app, 'Where is the core?');
+    await press(app, keys.enter);
+    await waitFor(app, onScreen('Source'));
+    await press(app, keys.enter);
+    await waitFor(app, (frame) => flat(frame).includes('must be a JSON object of role → list of permissions'));
+    // No field changes: the file is mended where the operator keeps it, and Enter reads the plan again.
+    await writeFile(rolesFile, '{"admin":["users:write"]}');
+    await press(app, keys.enter);
+    await waitFor(app, 'Hash families in the file');
   }, 30_000);
 
   it('Review warns, as push does, of a secret file others can read, before anything is sent', async () => {

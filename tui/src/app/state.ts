@@ -106,6 +106,11 @@ export interface AppState {
   exportFields: string[];
   /** Set once the operator asks to read the file; from then on the plan follows every change of its inputs. */
   planRequested: boolean;
+  /**
+   * Counts the asks to read a plan that failed: a file the plan reads (a roles file, the export) may have been mended
+   * outside the app, which no field shows, so Enter reads it again; a plan counted is not counted again.
+   */
+  planAttempt: number;
   advanceAfterPlan: boolean;
   plan: PlanView | undefined;
   check: Outcome<KnownPasswordCheck>;
@@ -202,6 +207,7 @@ export function initialAppState({ settings, env, invocation, apiKey, apiKeyFromE
     detected: { state: 'idle' },
     exportFields: [],
     planRequested: false,
+    planAttempt: 0,
     advanceAfterPlan: false,
     plan: undefined,
     check: { state: 'idle' },
@@ -304,7 +310,12 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         exportFields: action.fields,
       };
     case 'requestPlan':
-      return { ...state, planRequested: true, advanceAfterPlan: action.advance };
+      return {
+        ...state,
+        planRequested: true,
+        planAttempt: state.plan?.failure === undefined ? state.planAttempt : state.planAttempt + 1,
+        advanceAfterPlan: action.advance,
+      };
     case 'planProgress':
       return { ...state, plan: { key: action.key, records: action.records, operations: action.operations } };
     case 'planFinished': {

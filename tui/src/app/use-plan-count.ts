@@ -7,7 +7,10 @@ import { currentPlanKey, typedHashForPlan } from './plan-status.js';
 import { appProblemOf, describeFailure, settingsOrProblem } from './problems.js';
 import type { AppState } from './state.js';
 
-/** The plan, once asked for, follows every change of what it is read with; a change abandons the pass under way. */
+/**
+ * The plan, once asked for, follows every change of what it is read with, and a plan that failed is read again when
+ * asked again (`planAttempt`); a change abandons the pass under way.
+ */
 export function usePlanCount(state: AppState, { current, dispatch, cwd }: BackgroundWorkContext): void {
   const planKey = currentPlanKey(state);
   useEffect(() => {
@@ -32,5 +35,5 @@ export function usePlanCount(state: AppState, { current, dispatch, cwd }: Backgr
         if (!signal.aborted) dispatch({ type: 'planFailed', key: planKey, problem: { message: describeFailure(error) } });
       }
     });
-  }, [planKey, state.planRequested, cwd, current, dispatch]);
+  }, [planKey, state.planRequested, state.planAttempt, cwd, current, dispatch]);
 }
