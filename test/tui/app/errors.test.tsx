@@ -54,6 +54,19 @@ describe('errors lead back to the field that fixes them', () => {
     await waitFor(app, 'Hash families in the file');
   }, 30_000);
 
+  it('a file a field names, created outside the app after it was found missing, is checked again with Enter on Review', async () => {
+    const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', verifyCredentials: 'later.txt' });
+    await walkToReview(app);
+    await waitFor(app, (frame) => flat(frame).includes('later.txt: no such file'));
+    await press(app, keys.enter);
+    expect(app.lastFrame()).not.toContain('(y/n)');
+    await writeFile(join(bed.folder(), 'later.txt'), await readFile(join(bed.folder(), 'credentials.txt')), { mode: 0o600 });
+    await press(app, keys.enter);
+    await waitFor(app, (frame) => !flat(frame).includes('no such file'));
+    await press(app, keys.enter);
+    await waitFor(app, '(y/n)');
+  }, 30_000);
+
   it('Review warns, as push does, of a secret file others can read, before anything is sent', async () => {
     await chmod(join(bed.folder(), 'credentials.txt'), 0o644);
     const app = open({ file: 'users.json', hashConfig: 'hash_config.txt', verifyCredentials: 'credentials.txt' });

@@ -119,6 +119,8 @@ export interface AppState {
   completion: { field: string; text: string } | undefined;
   /** Problems found as fields were typed (a missing input file, an output that cannot be written). */
   fieldProblems: Record<string, string>;
+  /** Counts the asks to check the files again: one mended outside the app changes no field, so Enter asks. */
+  fileCheckRound: number;
   /** What push would warn of (secret files others can read, a key in clear), shown before anything is sent. */
   warnings: string[];
   /** A sync when the journal holds the states of another export's users (`migrationCommandOf`), else a push. */
@@ -156,6 +158,7 @@ export type AppAction =
   | { type: 'emailCandidates'; emails: string[] }
   | { type: 'completion'; completion: AppState['completion'] }
   | { type: 'fieldProblem'; field: string; problem: string | undefined }
+  | { type: 'recheckFiles' }
   | { type: 'warnings'; warnings: string[] }
   | { type: 'command'; command: MigrationCommand }
   | { type: 'syncPreviewStarted' }
@@ -214,6 +217,7 @@ export function initialAppState({ settings, env, invocation, apiKey, apiKeyFromE
     emailCandidates: [],
     completion: undefined,
     fieldProblems: {},
+    fileCheckRound: 0,
     warnings: [],
     command: 'push',
     syncPreview: { state: 'idle' },
@@ -314,6 +318,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         ...state,
         planRequested: true,
         planAttempt: state.plan?.failure === undefined ? state.planAttempt : state.planAttempt + 1,
+        fileCheckRound: Object.keys(state.fieldProblems).length === 0 ? state.fileCheckRound : state.fileCheckRound + 1,
         advanceAfterPlan: action.advance,
       };
     case 'planProgress':
@@ -343,6 +348,8 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...state, emailCandidates: action.emails };
     case 'completion':
       return { ...state, completion: action.completion };
+    case 'recheckFiles':
+      return { ...state, fileCheckRound: state.fileCheckRound + 1 };
     case 'fieldProblem': {
       if (state.fieldProblems[action.field] === action.problem) return state;
       const fieldProblems = { ...state.fieldProblems };

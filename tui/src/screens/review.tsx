@@ -243,7 +243,12 @@ export const reviewScreen: ScreenSpec = {
     return true;
   },
   enter: ({ state, dispatch, commands }) => {
-    if (readiness(state) !== undefined) return;
+    if (readiness(state) !== undefined) {
+      // A file named in a field may have been mended outside the app since it was checked: check again, and the next
+      // Enter goes on once nothing is left.
+      if (Object.keys(state.fieldProblems).length > 0) dispatch({ type: 'recheckFiles' });
+      return;
+    }
     // A sync shows its delta before it asks.
     if (state.command === 'sync' && state.syncPreview.state !== 'done') commands.previewSync();
     else dispatch({ type: 'confirm', what: 'push' });
