@@ -44,5 +44,7 @@ export function systemOfRecord(value: unknown): { system: string; format: Source
 export function otherSystemReason(value: unknown, reader: string): string | undefined {
   const other = systemOfRecord(value);
   if (other === undefined || other.system === reader) return undefined;
-  return `this is a ${other.system} user, not a ${reader} one (read ${other.system} exports with --format ${other.format})`;
+  return `this is ${withArticle(other.system)} user, not ${withArticle(reader)} one (read ${other.system} exports with --format ${other.format})`;
 }
+
+const withArticle = (name: string): string => `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;

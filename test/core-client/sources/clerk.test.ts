@@ -88,7 +88,11 @@ describe('a Clerk dashboard export', () => {
     const pepper = plan[5]?.items[0];
     expect(pepper?.kind === 'rejection' && pepper.reason).toMatch(/^Clerk's password_hasher "bcrypt_peppered": .*pepper.*--verify-with/);
     const scrypt = plan[4]?.items[0];
-    expect(scrypt?.kind === 'passwordImport' && scrypt.body).toEqual({ email: 'eva@example.com', passwordHash: vendorScryptHashString(), hashingAlgorithm: 'vendor_scrypt' });
+    expect(scrypt?.kind === 'passwordImport' && scrypt.body).toEqual({
+      email: 'eva@example.com',
+      passwordHash: vendorScryptHashString(),
+      hashingAlgorithm: 'vendor_scrypt',
+    });
     // No signer key reaches the plan: the core is configured with it.
     expect(JSON.stringify(plan)).not.toContain(VENDOR_SCRYPT_VECTOR.signerKey);
 
@@ -148,13 +152,20 @@ describe('a Clerk dashboard export', () => {
       await writeFile(path, `${HEADER}\nuser_a,Ann,,,a@example.com,,a@example.com,,,,,,\nuser_b,Bo,,,b@exa`);
       const { records, error } = await readAll(readSource(path));
       expect(records.map((record) => record.kind)).toEqual(['user']);
-      expect(error).toMatchObject({ code: 'source.truncated', message: expect.stringContaining("line 3) has 5 of the header's 13 fields: the file looks cut short") });
+      expect(error).toMatchObject({
+        code: 'source.truncated',
+        message: expect.stringContaining("line 3) has 5 of the header's 13 fields: the file looks cut short"),
+      });
     });
   });
 
   it('refuses another system’s CSV given as Clerk’s, saying which it is', async () => {
     const { error } = await readAll(readSource(fixture('cognito/users.csv'), { format: 'clerk' }));
-    expect(error).toMatchObject({ code: 'source.wrong-format', setting: 'format', message: expect.stringContaining('a Cognito user CSV: --format cognito-csv') });
+    expect(error).toMatchObject({
+      code: 'source.wrong-format',
+      setting: 'format',
+      message: expect.stringContaining('a Cognito user CSV: --format cognito-csv'),
+    });
   });
 });
 

@@ -93,7 +93,11 @@ describe('a Keycloak realm export', () => {
       // The realm's default role every user has is left; a client's roles are <client>:<role>.
       roles: ['admin', 'shop-app:editor', 'account:manage-account'],
     });
-    expect(records[1]).toMatchObject({ emailVerified: false, passwordHash: expect.stringMatching(/^\$keycloak-pbkdf2-sha256\$27500\$/), profile: { requiredActions: ['VERIFY_EMAIL'] } });
+    expect(records[1]).toMatchObject({
+      emailVerified: false,
+      passwordHash: expect.stringMatching(/^\$keycloak-pbkdf2-sha256\$27500\$/),
+      profile: { requiredActions: ['VERIFY_EMAIL'] },
+    });
     expect(records[2]).toMatchObject({ providers: [{ providerId: 'google', providerUserId: '109876543210987654321' }] });
     expect(records[3]).toMatchObject({ sourceId: '9d4a3f5b-3e4a-4f88-8d84-4a5b6f7e8d93', disabled: true });
     expect(records[4]).toMatchObject({ noPasswordLogin: expect.stringContaining('service account of client "shop-backend"') });
@@ -129,9 +133,16 @@ describe('a Keycloak realm export', () => {
     [{ type: ['i'], version: ['1.0'] }, /^\$argon2i\$v=16\$/],
     [{ type: ['d'] }, /^\$argon2d\$v=19\$/],
   ])('writes the argon2 type and version Keycloak names (%j)', (change, form) => {
-    const credentialData = { hashIterations: 2, algorithm: 'argon2', additionalParameters: { hashLength: ['32'], memory: ['64'], type: ['id'], version: ['1.3'], parallelism: ['1'], ...change } };
+    const credentialData = {
+      hashIterations: 2,
+      algorithm: 'argon2',
+      additionalParameters: { hashLength: ['32'], memory: ['64'], type: ['id'], version: ['1.3'], parallelism: ['1'], ...change },
+    };
     const secretData = JSON.stringify({ value: '5Zb7mKbUPRnHuCfW1yLrWnTgKJUjzksTIGRIJlf0ETE=', salt: 'obLD1OX2BxgpOktcbX6PkA==' });
-    expect(keycloakPasswordHash({ credentialData: JSON.stringify(credentialData), secretData })).toEqual({ hash: expect.stringMatching(form), family: 'argon2' });
+    expect(keycloakPasswordHash({ credentialData: JSON.stringify(credentialData), secretData })).toEqual({
+      hash: expect.stringMatching(form),
+      family: 'argon2',
+    });
   });
 
   it('reads a folder of users files as one export, each record keyed by its file, and refuses a folder with a file missing or two realms', async () => {
@@ -145,16 +156,25 @@ describe('a Keycloak realm export', () => {
       expect(records[2]?.location).toEqual({ file: join(folder, 'shop-users-1.json'), index: 0, part: 2 });
 
       await writeFile(join(folder, 'shop-users-4.json'), asKeycloakWrites({ realm: 'shop', users: [] }));
-      expect((await readAll(readSource(folder))).error).toMatchObject({ code: 'source.truncated', message: expect.stringContaining('shop-users-3.json is missing') });
+      expect((await readAll(readSource(folder))).error).toMatchObject({
+        code: 'source.truncated',
+        message: expect.stringContaining('shop-users-3.json is missing'),
+      });
       await writeFile(join(folder, 'master-realm.json'), asKeycloakWrites({ realm: 'master', users: [] }));
-      expect((await readAll(readSource(folder))).error).toMatchObject({ code: 'source.wrong-format', message: expect.stringContaining('2 realms (master, shop)') });
+      expect((await readAll(readSource(folder))).error).toMatchObject({
+        code: 'source.wrong-format',
+        message: expect.stringContaining('2 realms (master, shop)'),
+      });
     });
   });
 
   it('says where the users are of a realm file given alone without them', async () => {
     await withTempDir(async (dir) => {
       const { error } = await readAll(readSource(join(await differentFiles(dir), 'shop-realm.json')));
-      expect(error).toMatchObject({ code: 'source.wrong-format', message: expect.stringContaining('--users different_files, in <realm>-users-<n>.json files beside it') });
+      expect(error).toMatchObject({
+        code: 'source.wrong-format',
+        message: expect.stringContaining('--users different_files, in <realm>-users-<n>.json files beside it'),
+      });
     });
   });
 
@@ -165,7 +185,11 @@ describe('a Keycloak realm export', () => {
       const broken = [
         { ...alice, credentials: [{ type: 'password', secretData: '{"value":', credentialData: '{}' }] },
         { ...bob, username: 42 },
-        { ...carol, id: 'other-id', credentials: [{ type: 'password', secretData: '{"value":"eA==","salt":"eA=="}', credentialData: '{"hashIterations":1,"algorithm":"custom-sha3"}' }] },
+        {
+          ...carol,
+          id: 'other-id',
+          credentials: [{ type: 'password', secretData: '{"value":"eA==","salt":"eA=="}', credentialData: '{"hashIterations":1,"algorithm":"custom-sha3"}' }],
+        },
         carol,
       ];
       const path = join(dir, 'realm.json');
@@ -198,7 +222,11 @@ describe('a Keycloak realm export', () => {
 
   it('refuses another system’s export read as Keycloak’s, and a user of another system among Keycloak’s', async () => {
     const firebase = await readAll(readSource(fixture('firebase/users.json'), { format: 'keycloak' }));
-    expect(firebase.error).toMatchObject({ code: 'source.wrong-format', setting: 'format', message: expect.stringContaining('a Firebase user, not a Keycloak one') });
+    expect(firebase.error).toMatchObject({
+      code: 'source.wrong-format',
+      setting: 'format',
+      message: expect.stringContaining('a Firebase user, not a Keycloak one'),
+    });
     await withTempDir(async (dir) => {
       const exported = await realm();
       const path = join(dir, 'realm.json');

@@ -228,7 +228,11 @@ describe('Okta as its Authentication API answers', () => {
     expect(await check(opened)).toEqual({ outcome: 'tryLater', reason: 'oldSystemRefused' });
     answer = { status: 200, body: { status: 'UNAUTHENTICATED' } };
     expect(await check(opened)).toEqual({ outcome: 'tryLater', reason: 'oldSystemRefused' });
-    answer = { status: 429, body: { errorCode: 'E0000047', errorSummary: 'API call exceeded rate limit due to too many requests.' }, headers: { 'retry-after': '30' } };
+    answer = {
+      status: 429,
+      body: { errorCode: 'E0000047', errorSummary: 'API call exceeded rate limit due to too many requests.' },
+      headers: { 'retry-after': '30' },
+    };
     expect(await check(opened)).toEqual({ outcome: 'tryLater', reason: 'oldSystemBusy', retryAfterSeconds: 30 });
     answer = { status: 200, body: '<html>not Okta</html>' };
     expect(await check(opened)).toEqual({ outcome: 'tryLater', reason: 'oldSystemUnreachable' });
