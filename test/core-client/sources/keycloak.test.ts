@@ -145,6 +145,15 @@ describe('a Keycloak realm export', () => {
     });
   });
 
+  it("reads the community bcrypt provider's credential, whose value is the bcrypt hash, and names any other provider's algorithm", () => {
+    const bcrypt = '$2a$04$rMxCpEUV/QReR/5PNKWHyu6y7v05voM9WJosqrBY3ZCJ7xBSpAus2';
+    const secretData = JSON.stringify({ value: bcrypt, salt: '' });
+    expect(keycloakPasswordHash({ credentialData: '{"hashIterations":4,"algorithm":"bcrypt"}', secretData })).toEqual({ hash: bcrypt, family: 'bcrypt' });
+    expect(keycloakPasswordHash({ credentialData: '{"hashIterations":1,"algorithm":"md5-custom"}', secretData })).toEqual({
+      unreadable: expect.stringContaining('"md5-custom"'),
+    });
+  });
+
   it('reads a folder of users files as one export, each record keyed by its file, and refuses a folder with a file missing or two realms', async () => {
     await withTempDir(async (dir) => {
       const folder = await differentFiles(dir);
