@@ -56,7 +56,7 @@ export function oktaVerifier(settings: OktaSettings, apiToken: Secret | undefine
       // An API token refused (E0000011), an app not allowed this API, a request the org will not take: the service's settings.
       return { outcome: 'tryLater', reason: 'oldSystemRefused' };
     },
-    // The Authentication API without a body or token: Okta answers a GET there 405 (or 404 on an org without it).
+    // The Authentication API without a body or token: any answer below 500 there is Okta's (it takes only a POST).
     reachable: () => http.answers(url),
     close: () => http.close(),
   };
