@@ -130,13 +130,13 @@ describe('a Keycloak realm export', () => {
   });
 
   it.each([
-    [{ type: ['i'], version: ['1.0'] }, /^\$argon2i\$v=16\$/],
-    [{ type: ['d'] }, /^\$argon2d\$v=19\$/],
-  ])('writes the argon2 type and version Keycloak names (%j)', (change, form) => {
+    ['i', '1.0', /^\$argon2i\$v=16\$/],
+    ['d', '1.3', /^\$argon2d\$v=19\$/],
+  ])('writes the argon2 type and version Keycloak names (%s, %s)', (type, version, form) => {
     const credentialData = {
       hashIterations: 2,
       algorithm: 'argon2',
-      additionalParameters: { hashLength: ['32'], memory: ['64'], type: ['id'], version: ['1.3'], parallelism: ['1'], ...change },
+      additionalParameters: { hashLength: ['32'], memory: ['64'], type: [type], version: [version], parallelism: ['1'] },
     };
     const secretData = JSON.stringify({ value: '5Zb7mKbUPRnHuCfW1yLrWnTgKJUjzksTIGRIJlf0ETE=', salt: 'obLD1OX2BxgpOktcbX6PkA==' });
     expect(keycloakPasswordHash({ credentialData: JSON.stringify(credentialData), secretData })).toEqual({
