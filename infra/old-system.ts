@@ -24,10 +24,11 @@ const SECRET_FIELD = {
   cognito: 'clientSecret',
   openid: 'clientSecret',
   http: 'bearerToken',
+  okta: 'apiToken',
 } as const satisfies { [Kind in OldSystemKind]: keyof Extract<OldSystemSettings, { kind: Kind }> };
 
 /** Firebase is asked with the project's Web API key, always; the others' secret is for clients that have one. */
-const SECRET_REQUIRED: Record<OldSystemKind, boolean> = { firebase: true, cognito: false, openid: false, http: false };
+const SECRET_REQUIRED: Record<OldSystemKind, boolean> = { firebase: true, cognito: false, openid: false, http: false, okta: false };
 
 const KINDS = Object.keys(SECRET_FIELD) as OldSystemKind[];
 const EXAMPLE = `'{"kind": "cognito", "region": "eu-west-1", "clientId": "<app client id>"}'`;

@@ -33,5 +33,5 @@ export type EmailLinkPolicy = z.infer<typeof EmailLinkPolicySchema>;
  * The old system a login-time migration asks whether a password is right, for users whose hashes were never available
  * (`--verify-with FILE`): the plan counts parked users by it and the waiting store records it for each.
  */
-export const OldSystemKindSchema = z.enum(['firebase', 'cognito', 'openid', 'http']);
+export const OldSystemKindSchema = z.enum(['firebase', 'cognito', 'openid', 'http', 'okta']);
 export type OldSystemKind = z.infer<typeof OldSystemKindSchema>;

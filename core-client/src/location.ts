@@ -5,6 +5,11 @@ export const RecordLocationSchema = z.object({
   file: z.string(),
   line: z.number().int().positive().optional(),
   index: z.number().int().nonnegative().optional(),
+  /**
+   * Which file of an export read as several (a Keycloak export's `<realm>-users-<n>.json`), counted from 0 in the order
+   * read: positions restart in each file, so a record's key needs it. `file` names the file itself in messages.
+   */
+  part: z.number().int().nonnegative().optional(),
   field: z.string().optional(),
 });
 export type RecordLocation = z.infer<typeof RecordLocationSchema>;

@@ -18,6 +18,7 @@ const oldSystemLabels: Record<OldSystemKind, string> = {
   cognito: 'AWS Cognito',
   openid: 'the OpenID token endpoint',
   http: "the old backend's endpoint",
+  okta: 'Okta',
 };
 
 /** The old systems the users parked without a usable hash will be asked of, most first, each with its name and count. */

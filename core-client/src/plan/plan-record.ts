@@ -45,6 +45,7 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
   const hasHash = (record.passwordHash ?? '').trim().length > 0;
   const oldSystem = rules.loginTime === true ? rules.oldSystem : undefined;
   if (hasHash) items.push(planPasswordImport(record, key, rules));
+  else if (record.unreadableHash !== undefined) items.push(planUnreadableHash(record, `${key}#pw`, record.unreadableHash, oldSystem));
   else if (oldSystem !== undefined && isPasswordUserWithoutHash(record)) items.push(planOldSystemWait(record, `${key}#pw`, oldSystem));
   record.providers
     .filter((provider) => isThirdPartyProvider(provider.providerId))
@@ -64,7 +65,9 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
   }
   withIdentity(record, items, rules.roles);
   const email = normaliseEmail(record.email);
-  if (items.length === 0 && record.providers.length === 0 && !email.ok && email.code === 'missingEmail') {
+  if (items.length === 0 && record.noPasswordLogin !== undefined) {
+    items.push(rejection(record, key, 'withoutCredentials', record.noPasswordLogin));
+  } else if (items.length === 0 && record.providers.length === 0 && !email.ok && email.code === 'missingEmail') {
     // A record with nothing (`{}`, or an export whose email column is not mapped): the email is what it lacks first.
     items.push(
       rejection(record, key, email.code, `${email.reason} (and neither a password hash nor a linked provider): check the export's email field and its mapping`),
@@ -178,9 +181,22 @@ function planLegacyHash(user: SourceUser, operationKey: string, email: string, l
  * the export marks as signing in by an email code or link stays a passwordless email user.
  */
 function isPasswordUserWithoutHash(user: SourceUser): boolean {
+  if (user.noPasswordLogin !== undefined) return false;
   if (user.signsInByEmailCode !== undefined) return !user.signsInByEmailCode;
   const hasOtherLogin = user.providers.some((provider) => isThirdPartyProvider(provider.providerId)) || (user.phoneNumber ?? '').trim() !== '';
   return !hasOtherLogin && (user.email ?? '').trim() !== '';
+}
+
+/**
+ * A password the export holds in a form neither the core nor core-migrate reads (the reader says why): the old system,
+ * when asked, checks it at the first sign-in; else the user is refused with the reader's reason.
+ */
+function planUnreadableHash(user: SourceUser, operationKey: string, reason: string, oldSystem: OldSystemKind | undefined): PlanItem {
+  if (oldSystem !== undefined) return planOldSystemWait(user, operationKey, oldSystem);
+  const email = normaliseEmail(user.email);
+  if (!email.ok) return rejection(user, operationKey, email.code, email.reason, 'passwordImport');
+  const words = `${reason}: the core cannot import it and core-migrate cannot check it; with --login-time and --verify-with the old system checks it at the first sign-in, else the user needs a password reset`;
+  return { ...rejection(user, operationKey, 'unsupportedHashFamily', words, 'passwordImport'), email: email.email };
 }
 
 /** A password user without a usable hash, parked for the old system to check its password at its first sign-in. */

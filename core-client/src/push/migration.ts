@@ -2,6 +2,7 @@ import type { CoreClient } from '../http/core-client.js';
 import { describeFileChange, snapshotFiles, type FileSnapshot } from '../files/file-snapshot.js';
 import { checkOutputPaths, type NamedFile } from '../files/output-paths.js';
 import { planSource, type PlanOptions } from '../plan/plan-source.js';
+import { exportFilesOf } from '../sources/export-files.js';
 import { checkCredentialsLocally, credentialsProof, signInCredentials, type CredentialCheck, type KnownCredential } from './credentials.js';
 import type { SyncRunOptions } from '../sync/open-sync.js';
 import { runPush } from './engine.js';
@@ -30,9 +31,10 @@ export interface MigrationSettings extends Omit<PushRunSettings, 'records' | 'so
   sourceSnapshot?: FileSnapshot[];
 }
 
-/** The files a migration reads records from: the export, and the Auth0 password-hash file beside it. */
-export function migrationSourceFiles(sourcePath: string, planOptions: PlanOptions): string[] {
-  return planOptions.auth0PasswordFile === undefined ? [sourcePath] : [sourcePath, planOptions.auth0PasswordFile];
+/** The files a migration reads records from: the export (a Keycloak folder's files), and the Auth0 password-hash file beside it. */
+export async function migrationSourceFiles(sourcePath: string, planOptions: Pick<PlanOptions, 'auth0PasswordFile'>): Promise<string[]> {
+  const exportFiles = await exportFilesOf(sourcePath);
+  return planOptions.auth0PasswordFile === undefined ? exportFiles : [...exportFiles, planOptions.auth0PasswordFile];
 }
 
 /** Every file a migration reads, named, for `checkOutputPaths`. */
@@ -56,7 +58,7 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
   const refused = await checkOutputPaths(migrationInputs({ sourcePath, planOptions, ...optional('inputFiles', inputFiles) }), outputs);
   if (refused !== undefined) throw refused;
 
-  const sourceFiles = migrationSourceFiles(sourcePath, planOptions);
+  const sourceFiles = await migrationSourceFiles(sourcePath, planOptions);
   const snapshot = sourceSnapshot ?? (await snapshotFiles(sourceFiles));
   let checks: CredentialCheck[] | undefined;
   if (credentials !== undefined) {
@@ -77,7 +79,7 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
 
   const source = {
     records: planSource(sourcePath, planOptions),
-    sourceFingerprint: await sourceFingerprint(sourcePath, sourceFiles.slice(1)),
+    sourceFingerprint: await sourceFingerprint(sourceFiles[0] ?? sourcePath, sourceFiles.slice(1)),
     sourceName: sourcePath,
     sourceCheck: () => describeFileChange(snapshot),
   };

@@ -69,7 +69,7 @@ export async function countPlan(sourcePath: string, options: PlanOptions, count:
 /** The export's files as they are now (a change after this stops the run), or the setting naming the one missing. */
 export async function snapshotOfSource(sourcePath: string, options: PlanOptions): Promise<FileSnapshot[] | SettingProblem> {
   try {
-    return await snapshotFiles(migrationSourceFiles(sourcePath, options));
+    return await snapshotFiles(await migrationSourceFiles(sourcePath, options));
   } catch (error) {
     const failed = error as NodeJS.ErrnoException;
     const setting: SettingKey = failed.path === options.auth0PasswordFile ? 'auth0PasswordFile' : 'file';

@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseJournalHeader } from '../journal/journal.js';
 import { sourceFingerprint } from '../push/fingerprint.js';
+import { migrationSourceFiles } from '../push/migration.js';
+import { optionalFrom } from '../optional.js';
 import type { MigrationCommand } from './prepare-migration.js';
 import { resolveRunPaths } from '../settings/run-paths.js';
 import type { MigrationSettings } from '../settings/settings.js';
@@ -20,8 +22,11 @@ export async function migrationCommandOf(settings: MigrationSettings, cwd: strin
   try {
     const parsed = parseJournalHeader(paths.journalPath, header);
     if (parsed.version < 4) return 'push';
-    const companions = settings.auth0PasswordFile === undefined ? [] : [resolve(cwd, settings.auth0PasswordFile)];
-    return parsed.source === (await sourceFingerprint(paths.sourcePath, companions)) ? 'push' : 'sync';
+    const files = await migrationSourceFiles(
+      paths.sourcePath,
+      optionalFrom('auth0PasswordFile', settings.auth0PasswordFile, (file) => resolve(cwd, file)),
+    );
+    return parsed.source === (await sourceFingerprint(files[0] ?? paths.sourcePath, files.slice(1))) ? 'push' : 'sync';
   } catch {
     // Not a journal, or an export that cannot be read: the push says why, in its own words.
     return 'push';

@@ -1,14 +1,18 @@
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { isClerkCsvHeader } from './clerk/clerk-csv.js';
 import { isCognitoCsvHeader } from './cognito/cognito-csv.js';
 import { firebaseCsvWidth } from './firebase/firebase-csv.js';
 import { FirebaseShapeProbe, firebaseShapeOf, type ObjectFileShape } from './firebase/firebase-json.js';
 import { type FieldMapping, defaultFieldMapping } from './generic/field-mapping.js';
+import { JsonArrayScanner } from './json/json-array-scanner.js';
+import { isFolder, keycloakFolderFiles } from './keycloak/keycloak-export.js';
+import { systemOfRecord } from './record-systems.js';
 import { SourceError } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
 import { DEFAULT_MAX_LINE_BYTES, lineTooLong } from './text/lines.js';
 import { openText, withoutGzipExtension } from './text/open-text.js';
-import { optionalFrom } from '../optional.js';
+import { optional, optionalFrom } from '../optional.js';
 
 /** Enough to decide most files at once; a longer first line is read on to its end, up to the line limit. */
 const HEAD_CHARS = 64 * 1024;
@@ -22,15 +26,20 @@ interface Head {
   wholeFile: boolean;
   /** For a file that starts with `{`: its shape, when the text read settles it. */
   objectShape?: ObjectFileShape;
+  /** The text of the first element of its `users` array, when read. */
+  firstUser?: string;
 }
 
 /** `aws cognito-idp list-users` output: its `Users` key comes first. */
 const COGNITO_JSON_START = /^\{\s*"Users"\s*:/;
 
+/** `kc.sh export` writes a realm's `id` and `realm` first, and a users file's `realm` first. */
+const KEYCLOAK_JSON_START = /^\{\s*(?:"id"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)?"realm"\s*:/;
+
 /** A JSON array or a Firebase export is told by its first characters: no need to read its (maybe endless) first line. */
 function decidedByStart(text: string): boolean {
   const start = text.trimStart();
-  return start.startsWith('[') || /^\{\s*"users"\s*:/.test(start) || COGNITO_JSON_START.test(start);
+  return start.startsWith('[') || /^\{\s*"users"\s*:/.test(start) || COGNITO_JSON_START.test(start) || KEYCLOAK_JSON_START.test(start);
 }
 
 /**
@@ -56,7 +65,9 @@ async function readHead(path: string, maxLineBytes: number): Promise<Head> {
         firstLineEnded = chunk.indexOf('\n', from) !== -1;
       }
     }
-    if (probe?.feed(chunk) === 'firebase') return { text: pieces.join(''), firstLineComplete: firstLineEnded, wholeFile: false, objectShape: 'firebase' };
+    if (probe?.feed(chunk) === 'firebase') {
+      return { text: pieces.join(''), firstLineComplete: firstLineEnded, wholeFile: false, objectShape: 'firebase', ...optional('firstUser', probe.firstUser) };
+    }
     if (length < HEAD_CHARS) continue;
     if (firstLineEnded) return { text: pieces.join(''), firstLineComplete: true, wholeFile: false };
     if (!checkedStart) {
@@ -66,7 +77,13 @@ async function readHead(path: string, maxLineBytes: number): Promise<Head> {
     // Characters, not bytes: a bound of the same size, reached no later than the readers' own.
     if (length > maxLineBytes) return { text: pieces.join(''), firstLineComplete: false, wholeFile: false };
   }
-  return { text: pieces.join(''), firstLineComplete: true, wholeFile: true, ...optionalFrom('objectShape', probe, (started) => started.end()) };
+  return {
+    text: pieces.join(''),
+    firstLineComplete: true,
+    wholeFile: true,
+    ...optionalFrom('objectShape', probe, (started) => started.end()),
+    ...optional('firstUser', probe?.firstUser),
+  };
 }
 
 function firstLine(text: string): string {
@@ -142,7 +159,7 @@ function firstLineAlone(text: string): boolean {
  */
 async function detectObjectFile(path: string, read: Head, maxLineBytes: number): Promise<SourceFormat | SourceError> {
   const shape = read.objectShape ?? (await firebaseShapeOf(path));
-  if (shape === 'firebase') return 'firebase-json';
+  if (shape === 'firebase') return usersArrayFormat(read);
   if (!read.firstLineComplete) return lineTooLong(path, 1, 0, maxLineBytes);
   if (shape === 'other-object') return unknownObject(path);
   return new SourceError(
@@ -152,28 +169,51 @@ async function detectObjectFile(path: string, read: Head, maxLineBytes: number):
   );
 }
 
+/** The format of an object whose `users` array holds the users: a Keycloak realm's users are told by their own keys. */
+function usersArrayFormat(read: Head): SourceFormat {
+  const first = read.firstUser === undefined ? undefined : parsedJson(read.firstUser);
+  return systemOfRecord(first?.value)?.format === 'keycloak' ? 'keycloak' : 'firebase-json';
+}
+
+/** The first element of a JSON array whose start the head holds, when the head holds it whole. */
+function firstArrayElement(text: string): unknown {
+  const scanner = new JsonArrayScanner();
+  try {
+    scanner.scan(text);
+  } catch {
+    // The elements before a broken place are still there to take.
+  }
+  const [first] = scanner.take();
+  return first === undefined || !('text' in first) ? undefined : parsedJson(first.text)?.value;
+}
+
+/** Okta's Users API pages are arrays (or lines) of users whose shape is Okta's alone; any other is read through a mapping. */
+const oktaOr = (value: unknown, otherwise: SourceFormat): SourceFormat => (systemOfRecord(value)?.format === 'okta' ? 'okta' : otherwise);
+
 async function detectJsonFamily(path: string, read: Head, maxLineBytes: number, mapping: FieldMapping): Promise<SourceFormat | SourceError> {
   const text = read.text.trimStart();
-  if (text.startsWith('[')) return 'json-array';
-  if (/^\{\s*"users"\s*:/.test(text) || read.objectShape === 'firebase') return 'firebase-json';
+  if (text.startsWith('[')) return oktaOr(firstArrayElement(text), 'json-array');
+  if (KEYCLOAK_JSON_START.test(text)) return 'keycloak';
+  if (/^\{\s*"users"\s*:/.test(text) || read.objectShape === 'firebase') return usersArrayFormat(read);
   if (COGNITO_JSON_START.test(text)) return 'cognito-json';
   const line = read.firstLineComplete ? parsedJson(firstLine(text)) : undefined;
   if (line === undefined) return detectObjectFile(path, read, maxLineBytes);
   if (isPlainObject(line.value)) {
-    if (Array.isArray(line.value.users)) return 'firebase-json';
+    if (Array.isArray(line.value.users)) return systemOfRecord(line.value.users[0])?.format === 'keycloak' ? 'keycloak' : 'firebase-json';
     // A lone object that is no user: unless later text makes the file NDJSON, the whole file is this object.
     const alone = !isUserRecord(line.value, mapping) && firstLineAlone(text);
     if (alone && (read.wholeFile || (read.objectShape ?? (await firebaseShapeOf(path))) === 'other-object')) return unknownObject(path);
   }
   const object = firstJsonObject(text);
   const isAuth0 = object !== undefined && ('user_id' in object || ('_id' in object && 'passwordHash' in object));
-  return isAuth0 ? 'auth0' : 'ndjson';
+  return isAuth0 ? 'auth0' : oktaOr(object, 'ndjson');
 }
 
 function detectCsvFamily(path: string, head: string): SourceFormat | SourceError {
   try {
     const [fields] = parse(firstLine(head.trimStart()), { relax_column_count: true }) as string[][];
     if (fields !== undefined && isCognitoCsvHeader(fields)) return 'cognito-csv';
+    if (fields !== undefined && isClerkCsvHeader(fields)) return 'clerk';
     return fields !== undefined && firebaseCsvWidth(fields) !== undefined ? 'firebase-csv' : 'csv';
   } catch {
     return new SourceError('unknown-format', { file: path, line: 1 }, 'the first line is neither JSON nor readable CSV; name the format with --format');
@@ -186,8 +226,11 @@ function detectCsvFamily(path: string, head: string): SourceFormat | SourceError
  * NDJSON (Auth0 when its first object has Auth0's keys; a line of `null` or a number before it is a record the
  * reader refuses, not the end of the file), and a CSV first row of Firebase's width (28 or 52 columns and a trailing
  * comma) a Firebase CSV, any other CSV a header row. A file that is one object of none of these shapes is refused.
- * Cognito: `{"Users":` is `list-users` output, a CSV header with `cognito:username` its user-import layout. `mapping`
- * names the keys a generic user record has.
+ * Cognito: `{"Users":` is `list-users` output, a CSV header with `cognito:username` its user-import layout. Clerk: a
+ * CSV header with `id`, `primary_email_address` and Clerk's other columns. Keycloak: an object that starts with its
+ * `realm` (a realm or users file), or whose `users` array holds Keycloak users, or a folder of `kc.sh export` files.
+ * Okta: an array (or lines) whose first user has Okta's `status` and `profile.login`. `mapping` names the keys a
+ * generic user record has.
  */
 export async function detectFormat(
   path: string,
@@ -195,11 +238,22 @@ export async function detectFormat(
   mapping: FieldMapping = defaultFieldMapping,
 ): Promise<SourceFormat | SourceError> {
   try {
+    if (await isFolder(path)) return await detectFolder(path);
     return await detectFromHead(path, await readHead(path, maxLineBytes), maxLineBytes, mapping);
   } catch (error) {
     if (error instanceof SourceError) return error;
     throw error;
   }
+}
+
+/** A folder is read only as the files `kc.sh export --dir` writes. */
+async function detectFolder(path: string): Promise<SourceFormat | SourceError> {
+  if ((await keycloakFolderFiles(path)).length > 0) return 'keycloak';
+  return new SourceError(
+    'unknown-format',
+    { file: path },
+    'a folder, holding no Keycloak export (<realm>-realm.json, <realm>-users-<n>.json): core-migrate reads a folder only as the files kc.sh export writes; give an export file',
+  );
 }
 
 async function detectFromHead(path: string, read: Head, maxLineBytes: number, mapping: FieldMapping): Promise<SourceFormat | SourceError> {

@@ -1,4 +1,5 @@
 import { readAuth0 } from './auth0/auth0.js';
+import { readClerkCsv } from './clerk/clerk-csv.js';
 import { readCognitoCsv } from './cognito/cognito-csv.js';
 import { readCognitoJson } from './cognito/cognito-json.js';
 import { detectFormat } from './detect-format.js';
@@ -8,6 +9,8 @@ import { readCsv } from './generic/csv.js';
 import { type FieldMapping, defaultFieldMapping } from './generic/field-mapping.js';
 import { readJsonArray } from './generic/json-array.js';
 import { readNdjson } from './generic/ndjson.js';
+import { readKeycloak } from './keycloak/keycloak-export.js';
+import { readOkta } from './okta/okta-json.js';
 import { SourceError, type SourceSetting } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
 import type { SourceRecord } from './source-user.js';
@@ -62,5 +65,11 @@ async function* readRecords(path: string, options: OpenSourceOptions): AsyncGene
       return yield* readCognitoJson(path);
     case 'cognito-csv':
       return yield* readCognitoCsv(path);
+    case 'clerk':
+      return yield* readClerkCsv(path);
+    case 'keycloak':
+      return yield* readKeycloak(path);
+    case 'okta':
+      return yield* readOkta(path);
   }
 }

@@ -28,6 +28,19 @@ export const SourceProfileSchema = z.object({
   appMetadata: z.record(z.string(), z.unknown()).optional(),
   /** Cognito `custom:*` attributes, under their names without the prefix. */
   customAttributes: z.record(z.string(), z.string()).optional(),
+  /** The name the user signed in with beside the email, where the old system has one (Clerk, Keycloak `username`, Okta `login`). */
+  username: z.string().optional(),
+  /** Keycloak `attributes` (each a list of values), or the properties of an Okta `profile` not read into the fields above. */
+  attributes: z.record(z.string(), z.unknown()).optional(),
+  /** Keycloak group paths (`/staff/admins`): kept, not roles (see docs/exports.md). */
+  groups: z.array(z.string()).optional(),
+  /** What Keycloak still asked of the user at its next sign-in (`UPDATE_PASSWORD`, `CONFIGURE_TOTP`, …). */
+  requiredActions: z.array(z.string()).optional(),
+  /**
+   * The user had an authenticator app (TOTP) in the old system. Its secret is never read on: the contract has no TOTP
+   * import, so the application enrols the user again (docs/exports.md).
+   */
+  totpEnrolled: z.literal(true).optional(),
 });
 export type SourceProfile = z.infer<typeof SourceProfileSchema>;
 
@@ -52,6 +65,17 @@ export const SourceUserSchema = z.object({
   salt: z.string().optional(),
   /** An algorithm named by the record itself (generic formats), e.g. `vendor_scrypt`. */
   hashingAlgorithm: z.string().optional(),
+  /**
+   * The user has a password in the old system, but its hash as exported is of no form the core or core-migrate reads,
+   * and why (a Clerk `password_hasher` whose pepper is not exported): the plan parks the user for the old system where
+   * one is asked, else refuses it for this reason. Never the hash itself.
+   */
+  unreadableHash: z.string().optional(),
+  /**
+   * The user has no password in the old system and no login core-migrate carries, and why (an Okta user who signs in
+   * through another identity provider, one never activated): refused for this reason, never parked for the old system.
+   */
+  noPasswordLogin: z.string().optional(),
   providers: z.array(LinkedProviderSchema),
   /** The number the user signs in with (Firebase phone auth, an Auth0 `sms` user, a generic export's mapped phone), as exported. */
   phoneNumber: z.string().optional(),

@@ -40,3 +40,6 @@ export const ldapSha = ldapScheme('SHA', 'sha1', false);
 export const ldapMd5 = ldapScheme('MD5', 'md5', false);
 export const ldapSsha256 = ldapScheme('SSHA256', 'sha256', true);
 export const ldapSsha512 = ldapScheme('SSHA512', 'sha512', true);
+// The unsalted SHA-2 schemes of OpenLDAP's pw-sha2 module (contrib/slapd-modules/passwd/sha2).
+export const ldapSha256 = ldapScheme('SHA256', 'sha256', false);
+export const ldapSha512 = ldapScheme('SHA512', 'sha512', false);

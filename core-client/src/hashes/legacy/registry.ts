@@ -4,7 +4,7 @@ import { md5Crypt, sha256Crypt, sha512Crypt } from './crypt.js';
 import { djangoBcryptSha256, djangoPbkdf2Sha1, djangoPbkdf2Sha256 } from './django.js';
 import { familyCheck, type LegacyFamilyCheck } from './family.js';
 import { keycloakPbkdf2 } from './keycloak.js';
-import { ldapMd5, ldapSha, ldapSmd5, ldapSsha, ldapSsha256, ldapSsha512 } from './ldap.js';
+import { ldapMd5, ldapSha, ldapSha256, ldapSha512, ldapSmd5, ldapSsha, ldapSsha256, ldapSsha512 } from './ldap.js';
 import { passlibBcryptSha256, passlibPbkdf2Sha1, passlibPbkdf2Sha256, passlibPbkdf2Sha512, passlibScrypt } from './passlib.js';
 import { phpass } from './phpass.js';
 import { saltedDigest } from './salted-digest.js';
@@ -38,6 +38,8 @@ export const LegacyHashFamilySchema = z.enum([
   'ldap_smd5',
   'ldap_sha',
   'ldap_md5',
+  'ldap_sha256',
+  'ldap_sha512',
   'salted_digest',
 ]);
 export type LegacyHashFamily = z.infer<typeof LegacyHashFamilySchema>;
@@ -156,6 +158,8 @@ const familyDetails = {
   ldap_smd5: { label: 'LDAP {SMD5}', form: '{SMD5}<base64>', usualCost: 'one MD5', check: familyCheck(ldapSmd5) },
   ldap_sha: { label: 'LDAP {SHA}', form: '{SHA}<base64>', usualCost: 'one SHA-1 (unsalted)', check: familyCheck(ldapSha) },
   ldap_md5: { label: 'LDAP {MD5}', form: '{MD5}<base64>', usualCost: 'one MD5 (unsalted)', check: familyCheck(ldapMd5) },
+  ldap_sha256: { label: 'LDAP {SHA256}', form: '{SHA256}<base64>', usualCost: 'one SHA-256 (unsalted)', check: familyCheck(ldapSha256) },
+  ldap_sha512: { label: 'LDAP {SHA512}', form: '{SHA512}<base64>', usualCost: 'one SHA-512 (unsalted)', check: familyCheck(ldapSha512) },
   salted_digest: {
     label: 'salted MD5/SHA digest (declared scheme)',
     form: '$salted-digest$… (made from a digest, its salt and the declared scheme)',

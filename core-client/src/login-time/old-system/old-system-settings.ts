@@ -86,8 +86,20 @@ const HttpSchema = z.strictObject({
   timeoutMs: TimeoutSchema,
 });
 
+const OktaSchema = z.strictObject({
+  kind: z.literal('okta'),
+  /** The org's address, e.g. `https://example.okta.com` (or its custom domain): its Authentication API is under it. */
+  orgUrl: EndpointSchema,
+  /**
+   * An API token, for an org that answers the Authentication API only to a trusted application: sent as
+   * `Authorization: SSWS …`. Without it the call is the public one an end user's sign-in page makes.
+   */
+  apiToken: SecretSourceSchema.optional(),
+  timeoutMs: TimeoutSchema,
+});
+
 /** The `--verify-with FILE` settings: which old system is asked, where, and where its secrets are read. */
-export const OldSystemSettingsSchema = z.discriminatedUnion('kind', [FirebaseSchema, CognitoSchema, OpenIdSchema, HttpSchema]);
+export const OldSystemSettingsSchema = z.discriminatedUnion('kind', [FirebaseSchema, CognitoSchema, OpenIdSchema, HttpSchema, OktaSchema]);
 export type OldSystemSettings = z.infer<typeof OldSystemSettingsSchema>;
 
 export type OldSystemProblemCode = 'oldSystemSettingsUnusable' | 'oldSystemSecretUnusable';

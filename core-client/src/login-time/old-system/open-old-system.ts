@@ -31,6 +31,12 @@ export async function openOldSystemVerifier(
       const { openIdVerifier } = await import('./openid-verifier.js');
       return openIdVerifier(settings, clientSecret);
     }
+    case 'okta': {
+      const apiToken = await secret(settings.apiToken, 'Okta API token');
+      if (apiToken !== undefined && !(apiToken instanceof Secret)) return apiToken;
+      const { oktaVerifier } = await import('./okta-verifier.js');
+      return oktaVerifier(settings, apiToken);
+    }
     case 'http': {
       const bearerToken = await secret(settings.bearerToken, 'old backend token');
       if (bearerToken !== undefined && !(bearerToken instanceof Secret)) return bearerToken;

@@ -24,19 +24,32 @@ export type ObjectFileShape = 'firebase' | 'other-object' | 'not-one-object';
 export class FirebaseShapeProbe {
   readonly #scanner = new JsonArrayScanner({ arrayKey: USERS_KEY });
   #shape: ObjectFileShape | undefined;
+  #firstUser: string | undefined;
+
+  /** The text of the array's first user, once read: other systems keep a `users` array too (a Keycloak realm). */
+  get firstUser(): string | undefined {
+    return this.#firstUser;
+  }
 
   /** The next piece of the text; returns the shape once the text so far settles it. */
   feed(chunk: string): ObjectFileShape | undefined {
     if (this.#shape !== undefined) return this.#shape;
     try {
       this.#scanner.scan(chunk);
-      if (this.#scanner.take().length > 0) this.#shape = 'firebase';
+      if (this.#tookUser()) this.#shape = 'firebase';
     } catch (error) {
       if (!(error instanceof JsonScanError)) throw error;
       // A user too long is still a user of the array: the reader names it.
-      this.#shape = this.#scanner.take().length > 0 || error.kind === 'record-too-long' ? 'firebase' : 'not-one-object';
+      this.#shape = this.#tookUser() || error.kind === 'record-too-long' ? 'firebase' : 'not-one-object';
     }
     return this.#shape;
+  }
+
+  #tookUser(): boolean {
+    const [first] = this.#scanner.take();
+    if (first === undefined) return false;
+    if ('text' in first) this.#firstUser = first.text;
+    return true;
   }
 
   /** The text has ended. */

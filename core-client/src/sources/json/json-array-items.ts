@@ -27,6 +27,14 @@ function sourceErrorOf(file: string, error: JsonScanError, lastIndex: number | u
   }
 }
 
+/**
+ * The file is one JSON object without the array's key at its top level (the scanner's only whole-file error with no
+ * place): a Keycloak realm file whose users were exported to files of their own, for one.
+ */
+export function isMissingArrayKey(error: unknown): error is SourceError {
+  return error instanceof SourceError && error.reason === 'wrong-format' && error.location.line === undefined && error.location.index === undefined;
+}
+
 function itemOf(file: string, element: ScannedElement): JsonArrayItem {
   if ('tooDeep' in element) {
     return { index: element.index, problem: TOO_DEEP_REASON };

@@ -43,6 +43,11 @@ export interface JsonArrayScannerOptions {
   /** Top-level key holding the array (`users` for Firebase); absent when the file itself is the array. */
   readonly arrayKey?: string;
   readonly maxElementBytes?: number;
+  /**
+   * Without `arrayKey`: arrays may follow one another (whitespace between), as the pages of a paged API written one
+   * after another (`[…][…]`); their elements are numbered on from one array to the next.
+   */
+  readonly concatenated?: boolean;
 }
 
 // Where the scanner is in the grammar; a number's own states are in json-grammar.ts.
@@ -69,6 +74,7 @@ const END = 11;
  */
 export class JsonArrayScanner {
   readonly #arrayKey: string | undefined;
+  readonly #concatenated: boolean;
   // One bit per open container: true for an object, false for an array.
   readonly #containers = new BitStack();
   #state = VALUE;
@@ -93,6 +99,7 @@ export class JsonArrayScanner {
 
   constructor(options: JsonArrayScannerOptions = {}) {
     this.#arrayKey = options.arrayKey;
+    this.#concatenated = options.arrayKey === undefined && options.concatenated === true;
     this.#elements = new ElementKeeper(options.maxElementBytes ?? DEFAULT_MAX_ELEMENT_BYTES, this.#positions);
   }
 
@@ -220,6 +227,10 @@ export class JsonArrayScanner {
         else throw this.#syntax(at, `unexpected ${shown(code)}, expected ','`);
         return;
       default:
+        if (this.#concatenated && code === OPEN_BRACKET) {
+          this.#valueStarts(code, at);
+          return;
+        }
         throw this.#syntax(at, `unexpected ${shown(code)} after the end of the JSON`);
     }
   }

@@ -38,6 +38,7 @@ const kinds: Array<[string, (url: string) => object, string]> = [
     '/realms/old/token',
   ],
   ['http', (url) => ({ kind: 'http', url: `${url}/api/check-password`, bearerToken: { env: 'OLD_SYSTEM_KEY' } }), '/api/check-password'],
+  ['okta', (url) => ({ kind: 'okta', orgUrl: url, apiToken: { env: 'OLD_SYSTEM_SECRET' } }), '/api/v1/authn'],
 ];
 
 describe.each(kinds)('whether the old system (%s) can be reached', (_kind, settings, probedPath) => {

@@ -46,7 +46,7 @@ describe('the --verify-with settings', () => {
     expect(plain.error?.issues[0]?.message).toMatch(/must be https/);
     expect(OldSystemSettingsSchema.safeParse({ kind: 'http', url: 'http://127.0.0.1:8080/check' }).success).toBe(true);
     expect(OldSystemSettingsSchema.safeParse({ kind: 'http', url: 'https://old.example.com/check' }).success).toBe(true);
-    expect(OldSystemSettingsSchema.safeParse({ kind: 'okta' }).success).toBe(false);
+    expect(OldSystemSettingsSchema.safeParse({ kind: 'ldap' }).success).toBe(false);
   });
 
   it('read a secret from the environment, and refuse one that is not set without naming its value', async () => {
@@ -198,5 +198,51 @@ describe('Cognito as the hosted service answers', () => {
   it('computes SECRET_HASH as AWS documents it: Base64(HMAC-SHA256(secret, username + clientId))', () => {
     // Worked out independently with: printf '%s' 'ada@example.comclient-1' | openssl dgst -sha256 -hmac 'secret' -binary | base64
     expect(cognitoSecretHash('ada@example.com', 'client-1', new Secret('secret'))).toBe('kHL8gObvzVunaTuEjTejmMWpOCVQBrL2WkG/Wylfm+U=');
+  });
+});
+
+describe('Okta as its Authentication API answers', () => {
+  it('posts the username and password to /api/v1/authn: a transaction past the password is right, LOCKED_OUT and E0000004 wrong', async () => {
+    let answer: ScriptedAnswer = { status: 200, body: { status: 'SUCCESS', sessionToken: 'session-token', expiresAt: '2030-01-01T00:00:00.000Z' } };
+    const scripted = await serve(() => answer);
+    const opened = await open({ kind: 'okta', orgUrl: `${scripted.url}/any/path`, apiToken: { env: 'OLD_SYSTEM_SECRET' } });
+    expect(opened.location).toBe(`${scripted.url}/api/v1/authn`);
+    expect(await check(opened)).toEqual({ outcome: 'right' });
+    const [request] = scripted.received;
+    expect(request?.path).toBe('/api/v1/authn');
+    expect(request?.headers['authorization']).toBe(`SSWS ${ENV.OLD_SYSTEM_SECRET}`);
+    expect(JSON.parse(request?.body ?? '')).toEqual({
+      username: 'ada@example.com',
+      password: PASSWORD.reveal(),
+      options: { warnBeforePasswordExpired: false, multiOptionalFactorEnroll: false },
+    });
+    for (const status of ['MFA_REQUIRED', 'MFA_ENROLL', 'PASSWORD_EXPIRED', 'PASSWORD_WARN']) {
+      answer = { status: 200, body: { status, stateToken: 'state-token' } };
+      expect(await check(opened)).toEqual({ outcome: 'right' });
+    }
+    answer = { status: 200, body: { status: 'LOCKED_OUT' } };
+    expect(await check(opened)).toEqual({ outcome: 'wrong' });
+    answer = { status: 401, body: { errorCode: 'E0000004', errorSummary: 'Authentication failed', errorCauses: [] } };
+    expect(await check(opened)).toEqual({ outcome: 'wrong' });
+    answer = { status: 401, body: { errorCode: 'E0000011', errorSummary: 'Invalid token provided', errorCauses: [] } };
+    expect(await check(opened)).toEqual({ outcome: 'tryLater', reason: 'oldSystemRefused' });
+    answer = { status: 200, body: { status: 'UNAUTHENTICATED' } };
+    expect(await check(opened)).toEqual({ outcome: 'tryLater', reason: 'oldSystemRefused' });
+    answer = {
+      status: 429,
+      body: { errorCode: 'E0000047', errorSummary: 'API call exceeded rate limit due to too many requests.' },
+      headers: { 'retry-after': '30' },
+    };
+    expect(await check(opened)).toEqual({ outcome: 'tryLater', reason: 'oldSystemBusy', retryAfterSeconds: 30 });
+    answer = { status: 200, body: '<html>not Okta</html>' };
+    expect(await check(opened)).toEqual({ outcome: 'tryLater', reason: 'oldSystemUnreachable' });
+  });
+
+  it('asks without a token the public way, and refuses an org URL over plain http to another machine', async () => {
+    const scripted = await serve(() => ({ status: 401, body: { errorCode: 'E0000004', errorSummary: 'Authentication failed' } }));
+    const opened = await open({ kind: 'okta', orgUrl: scripted.url });
+    expect(await check(opened)).toEqual({ outcome: 'wrong' });
+    expect(scripted.received[0]?.headers['authorization']).toBeUndefined();
+    expect(OldSystemSettingsSchema.safeParse({ kind: 'okta', orgUrl: 'http://example.okta.com' }).error?.issues[0]?.message).toMatch(/must be https/);
   });
 });
