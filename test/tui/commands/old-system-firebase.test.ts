@@ -101,7 +101,7 @@ describe('login-time migration asking Firebase (the Auth emulator) for users exp
       projectId: PROJECT,
       tokenKeysUrl: google.keysUrl,
     });
-    const verifier = openTokenVerifier(settings);
+    const verifier = await openTokenVerifier(settings);
     if (!('verify' in verifier)) throw verifier;
     try {
       expect(await verifier.verify(new Secret(signedIn.idToken))).toEqual({ outcome: 'refused', code: 'algorithmRefused' });

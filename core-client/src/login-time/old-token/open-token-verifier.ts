@@ -1,110 +1,15 @@
-import { errors, jwtVerify } from 'jose';
 import type { OldSystemSettings, OldSystemSettingsProblem } from '../old-system/old-system-settings.js';
-import type { Secret } from '../../secret.js';
-import { IssuerKeys, KeysUnavailable } from './issuer-keys.js';
-import { KeyDocuments } from './key-document.js';
-import { keysReasonOf, type OldTokenAnswer, type TokenIssuerKind, type TokenKeysUnavailable, type TokenRefusalCode } from './token-answer.js';
-import { tokenIssuerOf, type TokenIssuer } from './token-issuer.js';
-
-/** The longest token read: a Cognito ID token with many groups is a few kilobytes; past this it is not read at all. */
-export const MAX_TOKEN_CHARACTERS = 16 * 1024;
-/** A token issued longer ago than this is refused whatever its `exp` (session tokens live an hour, a day at most). */
-export const MAX_TOKEN_AGE_SECONDS = 24 * 3600;
-/** Three base64url parts; the third empty only for an unsigned token, which jose then refuses by its algorithm. */
-const COMPACT_JWS = /^[\w-]+\.[\w-]+\.[\w-]*$/;
-
-/**
- * Checks the tokens one old system issued (session migration): a user signed in there presents their ID or access
- * token and, when the issuer's published keys prove it, is known by their old id. See docs/login-time.md, "Session
- * migration: the old system's token".
- */
-export interface OldTokenVerifier {
-  readonly kind: TokenIssuerKind;
-  /** The issuer whose tokens it accepts (`iss`): safe to show. */
-  readonly issuer: string;
-  /**
-   * Verified, refused (with a stable code), or nothing decided (`tryLater`: the keys could not be had). Never throws
-   * for anything the token holds; the token is never logged, kept, or part of the answer.
-   */
-  verify(token: Secret): Promise<OldTokenAnswer>;
-  /** Whether the issuer's keys are held or can be fetched now: for a service's start and its `/health`. */
-  keysReady(): Promise<{ outcome: 'ready' } | TokenKeysUnavailable>;
-  close(): Promise<void>;
-}
-
-export interface TokenVerifierOptions {
-  /** The time in milliseconds since the epoch; tests move it to try lifetimes and expiries. */
-  now?: () => number;
-}
-
-const refused = (code: TokenRefusalCode): OldTokenAnswer => ({ outcome: 'refused', code });
+import type { OldTokenVerifier, TokenVerifierOptions } from './old-token-verifier.js';
+import { tokenIssuerOf } from './token-issuer.js';
 
 /**
  * The token check for the old system the `--verify-with` settings describe (Firebase: `projectId`; Cognito:
  * `userPoolId`; OpenID: `issuer`), or the settings problem that says what they lack. Nothing is fetched until the first
- * token (or `keysReady`).
+ * token (or `keysReady`); jose is loaded only now, so a process that checks no token never loads it.
  */
-export function openTokenVerifier(settings: OldSystemSettings, options: TokenVerifierOptions = {}): OldTokenVerifier | OldSystemSettingsProblem {
+export async function openTokenVerifier(settings: OldSystemSettings, options: TokenVerifierOptions = {}): Promise<OldTokenVerifier | OldSystemSettingsProblem> {
   const issuer = tokenIssuerOf(settings);
   if (!('readUser' in issuer)) return issuer;
-  const now = options.now ?? Date.now;
-  const documents = new KeyDocuments(issuer.timeoutMs);
-  const keys = new IssuerKeys(issuer.keys, documents, now);
-  return {
-    kind: issuer.kind,
-    issuer: issuer.issuer,
-    verify: (token) => verifyToken(token, issuer, keys, now),
-    keysReady: async () => {
-      const ready = await keys.ready();
-      if (ready.ok) return { outcome: 'ready' };
-      return { outcome: 'tryLater', reason: keysReasonOf(ready.failure), failure: ready.failure, retryAfterSeconds: ready.retryAfterSeconds };
-    },
-    close: () => documents.close(),
-  };
-}
-
-async function verifyToken(token: Secret, issuer: TokenIssuer, keys: IssuerKeys, now: () => number): Promise<OldTokenAnswer> {
-  const compact = token.reveal();
-  if (compact.length > MAX_TOKEN_CHARACTERS || !COMPACT_JWS.test(compact)) return refused('tokenMalformed');
-  const currentDate = new Date(now());
-  let payload;
-  try {
-    ({ payload } = await jwtVerify(compact, keys.resolve, {
-      issuer: issuer.issuer,
-      ...(issuer.audiences !== undefined && { audience: issuer.audiences }),
-      algorithms: issuer.algorithms,
-      clockTolerance: issuer.clockSkewSeconds,
-      maxTokenAge: MAX_TOKEN_AGE_SECONDS,
-      requiredClaims: ['exp', 'iat', 'sub'],
-      currentDate,
-    }));
-  } catch (error) {
-    return answerOf(error);
-  }
-  const user = issuer.readUser(payload, Math.floor(currentDate.getTime() / 1000));
-  if (typeof user === 'string') return refused(user);
-  const expiresAt = new Date((payload.exp ?? 0) * 1000);
-  if (Number.isNaN(expiresAt.getTime())) return refused('tokenMalformed');
-  return { outcome: 'verified', kind: issuer.kind, ...user, expiresAt: expiresAt.toISOString() };
-}
-
-/**
- * The answer for what jose (or the keys) threw. Errors carry the token's claims (`payload`) and never leave here. An
- * error of no known kind is a refusal too: a token nothing proved is never accepted.
- */
-function answerOf(error: unknown): OldTokenAnswer {
-  if (error instanceof KeysUnavailable) {
-    return { outcome: 'tryLater', reason: keysReasonOf(error.failure), failure: error.failure, retryAfterSeconds: error.retryAfterSeconds };
-  }
-  if (error instanceof errors.JOSEAlgNotAllowed) return refused('algorithmRefused');
-  if (error instanceof errors.JWSSignatureVerificationFailed) return refused('signatureInvalid');
-  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return refused('keyUnknown');
-  if (error instanceof errors.JWTExpired) return refused('tokenExpired');
-  if (error instanceof errors.JWTClaimValidationFailed) {
-    if (error.reason !== 'check_failed') return refused('tokenMalformed');
-    if (error.claim === 'iss') return refused('issuerWrong');
-    if (error.claim === 'aud') return refused('audienceWrong');
-    if (error.claim === 'nbf' || error.claim === 'iat') return refused('tokenNotYetValid');
-  }
-  return refused('tokenMalformed');
+  const { tokenVerifierFor } = await import('./token-verification.js');
+  return tokenVerifierFor(issuer, options.now ?? Date.now);
 }

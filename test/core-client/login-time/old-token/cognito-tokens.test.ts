@@ -13,7 +13,8 @@ import {
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OldSystemSettingsSchema } from '../../../../core-client/src/login-time/old-system/old-system-settings.js';
-import { openTokenVerifier, type OldTokenVerifier } from '../../../../core-client/src/login-time/old-token/open-token-verifier.js';
+import type { OldTokenVerifier } from '../../../../core-client/src/login-time/old-token/old-token-verifier.js';
+import { openTokenVerifier } from '../../../../core-client/src/login-time/old-token/open-token-verifier.js';
 import { Secret } from '../../../../core-client/src/secret.js';
 import { startCognitoLocal, type RunningOldSystem } from '../../../support/old-systems.js';
 
@@ -79,8 +80,8 @@ describe('tokens of cognito-local', () => {
     await rm(dir, { recursive: true, force: true });
   }, 60_000);
 
-  function open(settings: Record<string, unknown>): OldTokenVerifier {
-    const verifier = openTokenVerifier(OldSystemSettingsSchema.parse(settings));
+  async function open(settings: Record<string, unknown>): Promise<OldTokenVerifier> {
+    const verifier = await openTokenVerifier(OldSystemSettingsSchema.parse(settings));
     if (!('verify' in verifier)) throw verifier;
     opened.push(verifier);
     return verifier;
@@ -119,7 +120,7 @@ describe('tokens of cognito-local', () => {
     const tokens = await cognitoTokens();
     expect(decodeProtectedHeader(tokens.id)).toMatchObject({ alg: 'RS256', kid: 'CognitoLocal' });
     expect([ann.username, ann.sub]).toEqual(['ann-legacy', expect.stringMatching(/^[0-9a-f-]{36}$/)]);
-    const verifier = open(cognitoSettings());
+    const verifier = await open(cognitoSettings());
     expect(verifier.issuer).toBe(`${cognito.url}/${poolId}`);
     expect(await verifier.verify(new Secret(tokens.id))).toMatchObject({
       outcome: 'verified',
@@ -132,20 +133,20 @@ describe('tokens of cognito-local', () => {
     // cognito-local's refresh token is a signed JWT without sub or token_use (the hosted one is encrypted, five parts).
     expect(await verifier.verify(new Secret(tokens.refresh))).toEqual({ outcome: 'refused', code: 'tokenMalformed' });
 
-    const byUsername = open(cognitoSettings({ oldIdClaim: 'username' }));
+    const byUsername = await open(cognitoSettings({ oldIdClaim: 'username' }));
     for (const token of [tokens.id, tokens.access])
       expect(await byUsername.verify(new Secret(token))).toMatchObject({ outcome: 'verified', oldId: ann.username });
   });
 
   it("refuses cognito-local's tokens for another app client, of another pool, or altered", async () => {
     const others = await cognitoTokens(clients.other);
-    const verifier = open(cognitoSettings());
+    const verifier = await open(cognitoSettings());
     for (const token of [others.id, others.access]) expect(await verifier.verify(new Secret(token))).toEqual({ outcome: 'refused', code: 'audienceWrong' });
-    const both = open(cognitoSettings({ tokenClientIds: [clients.web, clients.other] }));
+    const both = await open(cognitoSettings({ tokenClientIds: [clients.web, clients.other] }));
     for (const token of [others.id, others.access]) expect(await both.verify(new Secret(token))).toMatchObject({ outcome: 'verified', oldId: ann.sub });
 
     // cognito-local serves its key for any pool id: the token's issuer is what tells the pools apart.
-    const otherPool = open(cognitoSettings({ userPoolId: 'local_Other123', issuer: `${cognito.url}/local_Other123` }));
+    const otherPool = await open(cognitoSettings({ userPoolId: 'local_Other123', issuer: `${cognito.url}/local_Other123` }));
     expect(await otherPool.verify(new Secret(others.id))).toEqual({ outcome: 'refused', code: 'issuerWrong' });
 
     const [header, , signature] = (await cognitoTokens()).id.split('.');

@@ -3,7 +3,8 @@ import type { JWTPayload } from 'jose';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OldSystemSettingsSchema } from '../../../../core-client/src/login-time/old-system/old-system-settings.js';
 import { maxAgeOf } from '../../../../core-client/src/login-time/old-token/key-document.js';
-import { openTokenVerifier, type OldTokenVerifier } from '../../../../core-client/src/login-time/old-token/open-token-verifier.js';
+import type { OldTokenVerifier } from '../../../../core-client/src/login-time/old-token/old-token-verifier.js';
+import { openTokenVerifier } from '../../../../core-client/src/login-time/old-token/open-token-verifier.js';
 import { Secret } from '../../../../core-client/src/secret.js';
 import {
   makeSigningKey,
@@ -51,7 +52,7 @@ afterAll(async () => {
 });
 
 /** The provider's token check; its keys at their URL (no discovery) unless `discovery` is asked for. */
-function open(extra: Record<string, unknown> = {}, discovery = false): OldTokenVerifier {
+async function open(extra: Record<string, unknown> = {}, discovery = false): Promise<OldTokenVerifier> {
   const settings = OldSystemSettingsSchema.parse({
     kind: 'openid',
     tokenEndpoint: `${issuer.issuer}/protocol/openid-connect/token`,
@@ -61,7 +62,7 @@ function open(extra: Record<string, unknown> = {}, discovery = false): OldTokenV
     timeoutMs: 300,
     ...extra,
   });
-  const verifier = openTokenVerifier(settings, { now: () => clock.ms });
+  const verifier = await openTokenVerifier(settings, { now: () => clock.ms });
   if (!('verify' in verifier)) throw verifier;
   opened.push(verifier);
   return verifier;
@@ -77,7 +78,7 @@ const verified = { outcome: 'verified', oldId: 'legacy-7' };
 
 describe('the keys of an issuer', () => {
   it('are fetched once for many tokens arriving together', async () => {
-    const verifier = open();
+    const verifier = await open();
     const tokens = await Promise.all(Array.from({ length: 20 }, () => token()));
     const answers = await Promise.all(tokens.map((each) => verifier.verify(each)));
     expect(answers.every((answer) => answer.outcome === 'verified')).toBe(true);
@@ -94,7 +95,7 @@ describe('the keys of an issuer', () => {
     ];
     for (const [cacheControl, keptSeconds] of cases) {
       issuer.cacheControl = cacheControl;
-      const verifier = open();
+      const verifier = await open();
       const before = issuer.keysAsked();
       expect(await verifier.verify(await token())).toMatchObject(verified);
       advance(keptSeconds - 1);
@@ -109,7 +110,7 @@ describe('the keys of an issuer', () => {
   });
 
   it('are fetched again for a token of a key they lack (a rotation), but not twice within 30 s', async () => {
-    const verifier = open();
+    const verifier = await open();
     expect(await verifier.verify(await token())).toMatchObject(verified);
     issuer.published = [key, rotated];
     advance(31);
@@ -145,14 +146,14 @@ describe('a key endpoint that misbehaves', () => {
 
   it.each(cases)('%s: nothing is decided (tryLater %s, %s)', async (misbehaviour, reason, failure) => {
     issuer.keysMisbehave = misbehaviour;
-    const verifier = open();
+    const verifier = await open();
     expect(await verifier.verify(await token())).toEqual({ outcome: 'tryLater', reason, failure, retryAfterSeconds: 5 });
     expect(issuer.requests.filter((path) => !path.startsWith('/realms/app/protocol'))).toEqual([]);
   });
 
   it('is not asked again for 5 s after a failure; then the keys are had and the token verified', async () => {
     issuer.keysMisbehave = 'status500';
-    const verifier = open();
+    const verifier = await open();
     expect(await verifier.keysReady()).toMatchObject({ outcome: 'tryLater', reason: 'keysUnreachable', failure: 'statusNotOk' });
     issuer.keysMisbehave = undefined;
     advance(2);
@@ -170,14 +171,14 @@ describe('a key endpoint that misbehaves', () => {
     const address = closed.address();
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const port = address !== null && typeof address === 'object' ? address.port : 0;
-    const verifier = open({ tokenKeysUrl: `http://127.0.0.1:${port}/keys` });
+    const verifier = await open({ tokenKeysUrl: `http://127.0.0.1:${port}/keys` });
     expect(await verifier.verify(await token())).toMatchObject({ outcome: 'tryLater', reason: 'keysUnreachable', failure: 'connectionFailed' });
   });
 });
 
 describe('discovery of the keys (OpenID)', () => {
   it('finds them at jwks_uri, asking the discovery document again whenever the keys are fetched', async () => {
-    const verifier = open({}, true);
+    const verifier = await open({}, true);
     expect(await verifier.verify(await token())).toMatchObject(verified);
     advance(601);
     expect(await verifier.verify(await token())).toMatchObject(verified);
@@ -199,7 +200,7 @@ describe('discovery of the keys (OpenID)', () => {
     ];
     for (const [document, failure] of cases) {
       issuer.discovery = document;
-      const answer = await open({}, true).verify(await token());
+      const answer = await (await open({}, true)).verify(await token());
       expect({ document, answer }).toEqual({ document, answer: { outcome: 'tryLater', reason: 'keysUnusable', failure, retryAfterSeconds: 5 } });
     }
     expect(issuer.keysAsked()).toBe(0);

@@ -1,7 +1,8 @@
 import { exportSPKI, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OldSystemSettingsSchema } from '../../../../core-client/src/login-time/old-system/old-system-settings.js';
-import { openTokenVerifier, type OldTokenVerifier } from '../../../../core-client/src/login-time/old-token/open-token-verifier.js';
+import type { OldTokenVerifier } from '../../../../core-client/src/login-time/old-token/old-token-verifier.js';
+import { openTokenVerifier } from '../../../../core-client/src/login-time/old-token/open-token-verifier.js';
 import { OldTokenAnswerSchema, type OldTokenAnswer, type TokenRefusalCode } from '../../../../core-client/src/login-time/old-token/token-answer.js';
 import { Secret } from '../../../../core-client/src/secret.js';
 import { makeSigningKey, signToken, startTestIssuer, timesAround, unsignedToken, type SigningKey, type TestIssuer } from '../../../support/token-issuer.js';
@@ -46,14 +47,14 @@ afterAll(async () => {
   await Promise.all([provider?.close(), google?.close(), pool?.close()]);
 });
 
-function open(settings: Record<string, unknown>): OldTokenVerifier {
-  const verifier = openTokenVerifier(OldSystemSettingsSchema.parse(settings), { now: () => clock.ms });
+async function open(settings: Record<string, unknown>): Promise<OldTokenVerifier> {
+  const verifier = await openTokenVerifier(OldSystemSettingsSchema.parse(settings), { now: () => clock.ms });
   if (!('verify' in verifier)) throw verifier;
   opened.push(verifier);
   return verifier;
 }
 
-const openId = (extra: Record<string, unknown> = {}): OldTokenVerifier =>
+const openId = (extra: Record<string, unknown> = {}): Promise<OldTokenVerifier> =>
   open({
     kind: 'openid',
     tokenEndpoint: `${provider.issuer}/protocol/openid-connect/token`,
@@ -63,7 +64,7 @@ const openId = (extra: Record<string, unknown> = {}): OldTokenVerifier =>
     ...extra,
   });
 
-const firebase = (extra: Record<string, unknown> = {}): OldTokenVerifier =>
+const firebase = (extra: Record<string, unknown> = {}): Promise<OldTokenVerifier> =>
   open({ kind: 'firebase', apiKey: { env: 'FIREBASE_WEB_API_KEY' }, projectId: PROJECT, tokenKeysUrl: google.keysUrl, timeoutMs: 2000, ...extra });
 
 const userClaims = (extra: Claims = {}): JWTPayload => ({
@@ -106,7 +107,7 @@ const refused = (code: TokenRefusalCode): OldTokenAnswer => ({ outcome: 'refused
 
 describe('an OpenID provider of the test’s own (discovery, JWKS)', () => {
   it('verifies a token signed with a key it publishes: the old id, the email claims and when it expires', async () => {
-    const verifier = openId();
+    const verifier = await openId();
     const claims = userClaims();
     expect(await verify(verifier, await signToken(key, claims))).toEqual({
       outcome: 'verified',
@@ -122,13 +123,13 @@ describe('an OpenID provider of the test’s own (discovery, JWKS)', () => {
       outcome: 'verified',
       oldId: 'legacy-7',
     });
-    const spa = openId({ tokenAudiences: ['spa-client'] });
+    const spa = await openId({ tokenAudiences: ['spa-client'] });
     expect(await verify(spa, await signToken(key, userClaims({ aud: 'spa-client' })))).toMatchObject({ outcome: 'verified' });
     expect(await verify(spa, await signToken(key, userClaims()))).toEqual(refused('audienceWrong'));
   });
 
   it('refuses each kind of bad token with its own code, allowing only the clock skew set', async () => {
-    const verifier = openId();
+    const verifier = await openId();
     const now = nowSeconds();
     const cases: [string, Promise<string> | string, TokenRefusalCode][] = [
       ['expired beyond the skew', signToken(key, userClaims({ iat: now - 3600, exp: now - 31 })), 'tokenExpired'],
@@ -153,17 +154,17 @@ describe('an OpenID provider of the test’s own (discovery, JWKS)', () => {
     // Within the skew (30 s by default; set here to none) a token just expired is still good.
     const justExpired = await signToken(key, userClaims({ iat: now - 3600, exp: now - 20 }));
     expect(await verify(verifier, justExpired)).toMatchObject({ outcome: 'verified' });
-    expect(await verify(openId({ tokenClockSkewSeconds: 0 }), justExpired)).toEqual(refused('tokenExpired'));
+    expect(await verify(await openId({ tokenClockSkewSeconds: 0 }), justExpired)).toEqual(refused('tokenExpired'));
   });
 
   it('refuses a token altered after signing', async () => {
     const [header, , signature] = (await signToken(key, userClaims())).split('.');
     const [, otherPayload] = (await signToken(key, userClaims({ sub: 'legacy-1-the-admin' }))).split('.');
-    expect(await verify(openId(), `${header}.${otherPayload}.${signature}`)).toEqual(refused('signatureInvalid'));
+    expect(await verify(await openId(), `${header}.${otherPayload}.${signature}`)).toEqual(refused('signatureInvalid'));
   });
 
   it('refuses an unsigned token, one signed with the public key as an HMAC secret, and an algorithm the issuer does not use, asking for no key', async () => {
-    const verifier = openId();
+    const verifier = await openId();
     const asked = provider.keysAsked();
     const publicPem = await exportSPKI(await crypto.subtle.importKey('jwk', key.publicJwk, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, true, ['verify']));
     const hmacWith = (secret: string): Promise<string> =>
@@ -184,8 +185,8 @@ describe('an OpenID provider of the test’s own (discovery, JWKS)', () => {
     try {
       const ecToken = await signToken(ecKey, userClaims());
       expect(await verify(verifier, ecToken)).toEqual(refused('algorithmRefused'));
-      expect(await verify(openId({ tokenAlgorithms: ['ES256'] }), ecToken)).toMatchObject({ outcome: 'verified', oldId: 'legacy-7' });
-      expect(await verify(openId({ tokenAlgorithms: ['ES256'] }), await signToken(key, userClaims()))).toEqual(refused('algorithmRefused'));
+      expect(await verify(await openId({ tokenAlgorithms: ['ES256'] }), ecToken)).toMatchObject({ outcome: 'verified', oldId: 'legacy-7' });
+      expect(await verify(await openId({ tokenAlgorithms: ['ES256'] }), await signToken(key, userClaims()))).toEqual(refused('algorithmRefused'));
     } finally {
       provider.published = [key];
     }
@@ -194,7 +195,7 @@ describe('an OpenID provider of the test’s own (discovery, JWKS)', () => {
 
 describe('Firebase ID tokens, against keys served in Google’s shape', () => {
   it('verifies one: the old id is the uid (sub, and user_id alike), with the email claims', async () => {
-    expect(await verify(firebase(), await signToken(key, firebaseClaims()))).toMatchObject({
+    expect(await verify(await firebase(), await signToken(key, firebaseClaims()))).toMatchObject({
       outcome: 'verified',
       kind: 'firebase',
       oldId: 'uid-Ann-0001',
@@ -205,7 +206,7 @@ describe('Firebase ID tokens, against keys served in Google’s shape', () => {
   });
 
   it("refuses one of another project, or that breaks Firebase's own rules (uid, auth_time)", async () => {
-    const verifier = firebase();
+    const verifier = await firebase();
     const other = 'demo-other-app';
     const cases: [string, Claims, TokenRefusalCode][] = [
       ['of another project', { iss: `https://securetoken.google.com/${other}`, aud: other }, 'issuerWrong'],
@@ -222,7 +223,7 @@ describe('Firebase ID tokens, against keys served in Google’s shape', () => {
 });
 
 describe('Cognito tokens, as AWS documents them, against keys at the pool’s jwks.json', () => {
-  const cognito = (extra: Record<string, unknown> = {}): OldTokenVerifier =>
+  const cognito = (extra: Record<string, unknown> = {}): Promise<OldTokenVerifier> =>
     open({ kind: 'cognito', region: 'eu-west-1', clientId: 'app-client', userPoolId: POOL, issuer: pool.issuer, timeoutMs: 2000, ...extra });
   const common = (): JWTPayload => ({ iss: pool.issuer, sub: 'a1b2c3d4-0000-4000-8000-000000000001', ...timesAround(nowSeconds()) });
   const idToken = (extra: Claims = {}): JWTPayload => ({
@@ -237,7 +238,7 @@ describe('Cognito tokens, as AWS documents them, against keys at the pool’s jw
   const accessToken = (extra: Claims = {}): JWTPayload => ({ ...common(), token_use: 'access', client_id: 'app-client', username: 'ann-legacy', ...extra });
 
   it('verifies ID and access tokens by their own client claim; the old id is the sub, or the username when set so', async () => {
-    const verifier = cognito();
+    const verifier = await cognito();
     expect(await verify(verifier, await signToken(key, idToken()))).toMatchObject({
       outcome: 'verified',
       kind: 'cognito',
@@ -246,15 +247,15 @@ describe('Cognito tokens, as AWS documents them, against keys at the pool’s jw
       emailVerified: true,
     });
     expect(await verify(verifier, await signToken(key, accessToken()))).toMatchObject({ outcome: 'verified', oldId: 'a1b2c3d4-0000-4000-8000-000000000001' });
-    const byUsername = cognito({ oldIdClaim: 'username' });
+    const byUsername = await cognito({ oldIdClaim: 'username' });
     for (const claims of [idToken(), accessToken()]) expect(await verify(byUsername, await signToken(key, claims))).toMatchObject({ oldId: 'ann-legacy' });
     // Each verifier fetched the keys where AWS publishes a pool's: <issuer>/.well-known/jwks.json.
     expect(pool.requests).toEqual([`/${POOL}/.well-known/jwks.json`, `/${POOL}/.well-known/jwks.json`]);
   });
 
   it('refuses a token that is neither, or of another client, or without the claim that is the old id', async () => {
-    const verifier = cognito();
-    const byUsername = cognito({ oldIdClaim: 'username' });
+    const verifier = await cognito();
+    const byUsername = await cognito({ oldIdClaim: 'username' });
     const cases: [string, OldTokenVerifier, JWTPayload, TokenRefusalCode][] = [
       ['without token_use', verifier, idToken({ token_use: undefined }), 'tokenUseRefused'],
       ['a refresh token', verifier, idToken({ token_use: 'refresh' }), 'tokenUseRefused'],
@@ -275,7 +276,7 @@ describe('Cognito tokens, as AWS documents them, against keys at the pool’s jw
 describe('the settings of the token check, in the --verify-with file', () => {
   const base = { firebase: { kind: 'firebase', apiKey: { env: 'K' } }, cognito: { kind: 'cognito', region: 'eu-west-1', clientId: 'app' } };
 
-  it('say what each old system lacks for it, as a problem of --verify-with', () => {
+  it('say what each old system lacks for it, as a problem of --verify-with', async () => {
     const lacking = [
       base.firebase,
       base.cognito,
@@ -283,13 +284,15 @@ describe('the settings of the token check, in the --verify-with file', () => {
       { kind: 'http', url: 'https://old.example.com/check' },
     ];
     for (const settings of lacking) {
-      const answer = openTokenVerifier(OldSystemSettingsSchema.parse(settings));
+      const answer = await openTokenVerifier(OldSystemSettingsSchema.parse(settings));
       expect(answer).toMatchObject({ code: 'oldSystemTokensUnset', kind: 'setting', setting: 'verifyWith' });
     }
-    const cognito = openTokenVerifier(OldSystemSettingsSchema.parse({ ...base.cognito, userPoolId: 'eu-west-1_AbCdEf123' }));
-    expect(cognito).toMatchObject({ kind: 'cognito', issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf123' });
-    const firebaseVerifier = openTokenVerifier(OldSystemSettingsSchema.parse({ ...base.firebase, projectId: PROJECT }));
-    expect(firebaseVerifier).toMatchObject({ kind: 'firebase', issuer: `https://securetoken.google.com/${PROJECT}` });
+    // Opened, not asked: nothing is fetched before the first token.
+    expect(await open({ ...base.cognito, userPoolId: 'eu-west-1_AbCdEf123' })).toMatchObject({
+      kind: 'cognito',
+      issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf123',
+    });
+    expect(await open({ ...base.firebase, projectId: PROJECT })).toMatchObject({ kind: 'firebase', issuer: `https://securetoken.google.com/${PROJECT}` });
   });
 
   it('refuse plain http:// to another machine, a shared-secret or absent algorithm, a pool of another region and a large skew, naming the field', () => {
