@@ -19,6 +19,9 @@ export const LAYOUT = {
       ['connection'],
       ['plan'],
       ['identity'],
+      // The old system asked for a password, then its tokens checked (session migration), below the rest of login-time.
+      ['login-time/old-system'],
+      ['login-time/old-token'],
       ['login-time'],
       ['summary'],
       ['journal'],

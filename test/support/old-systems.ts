@@ -87,9 +87,14 @@ export async function startFirebaseEmulator(dir: string, projectId: string): Pro
   return started(child, (output) => (output.includes('All emulators ready') ? `http://${host}:${auth}` : undefined), 'the Firebase Auth emulator', 240_000);
 }
 
-/** cognito-local on a port the system gives, its state (`.cognito/`) in the folder given. */
+/**
+ * cognito-local on a free port of 127.0.0.1, its state (`.cognito/`) in the folder given. The port is chosen before
+ * it starts because its tokens' issuer (`iss`, `http://HOST:PORT/<pool id>`) is made of HOST and PORT as given: with
+ * port 0 they would name `localhost:0`, where no key set is.
+ */
 export async function startCognitoLocal(dir: string): Promise<RunningOldSystem> {
   await mkdir(dir, { recursive: true });
-  const child = spawn(process.execPath, [COGNITO_LOCAL], { cwd: dir, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = { ...process.env, HOST: '127.0.0.1', PORT: String(await freePort()) };
+  const child = spawn(process.execPath, [COGNITO_LOCAL], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   return started(child, (output) => /Cognito Local running on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1], 'cognito-local', 60_000);
 }

@@ -18,3 +18,16 @@ export { ParkedUserSchema, type ParkedUser, type StoredWaitingUser, type StoreCo
 export { OldSystemSettingsSchema, readOldSystemSettings, OldSystemSettingsProblem, type OldSystemSettings } from './old-system/old-system-settings.js';
 export { openOldSystemVerifier } from './old-system/open-old-system.js';
 export type { OldSystemVerifier, PasswordVerdict } from './old-system/old-system-verifier.js';
+export { openTokenVerifier } from './old-token/open-token-verifier.js';
+export type { OldTokenVerifier, TokenVerifierOptions } from './old-token/old-token-verifier.js';
+export {
+  OldTokenAnswerSchema,
+  TokenRefusalCodeSchema,
+  TokenKeysReasonSchema,
+  TokenKeysFailureSchema,
+  TokenIssuerKindSchema,
+  type OldTokenAnswer,
+  type VerifiedOldToken,
+  type TokenKeysUnavailable,
+  type TokenRefusalCode,
+} from './old-token/token-answer.js';

@@ -1,12 +1,16 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CoreClient } from '../../../core-client/src/http/core-client.js';
+import { OldSystemSettingsSchema } from '../../../core-client/src/login-time/old-system/old-system-settings.js';
+import { openTokenVerifier } from '../../../core-client/src/login-time/old-token/open-token-verifier.js';
 import { Secret } from '../../../core-client/src/secret.js';
 import { startCoreDouble, type CoreDouble } from '../../core-double/index.js';
 import { startFirebaseEmulator, type RunningOldSystem } from '../../support/old-systems.js';
+import { makeSigningKey, signToken, startTestIssuer } from '../../support/token-issuer.js';
 import { startService, type RunningService } from './old-system-service.js';
 import { API_KEY, jsonOf, runCli } from './push-support.js';
 
@@ -76,6 +80,47 @@ describe('login-time migration asking Firebase (the Auth emulator) for users exp
     await core?.close();
     await rm(dir, { recursive: true, force: true });
   }, 60_000);
+
+  // Session migration (issue 47): the emulator signs its ID tokens with nothing (`alg: none`), so no setting makes the
+  // token check take them (docs/login-time.md, "The emulator's tokens"). Its claims, signed again by a key of the
+  // test's own published in Google's shape, show the uid is read as Firebase writes it. Before the test below, which
+  // stops the emulator.
+  it("refuses the emulator's unsigned ID token; its claims, signed by a published key, give the uid as the old id", async () => {
+    const signedIn = z
+      .object({ idToken: z.string() })
+      .parse(await identityToolkit('accounts:signInWithPassword?key=any', { email: emailOf('ann'), password: PASSWORDS.ann, returnSecureToken: true }));
+    expect(decodeProtectedHeader(signedIn.idToken)).toMatchObject({ alg: 'none' });
+    const [google, key] = await Promise.all([
+      startTestIssuer({ keysPath: '/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com' }),
+      makeSigningKey('g-1'),
+    ]);
+    google.published = [key];
+    const settings = OldSystemSettingsSchema.parse({
+      kind: 'firebase',
+      apiKey: { env: 'FIREBASE_WEB_API_KEY' },
+      projectId: PROJECT,
+      tokenKeysUrl: google.keysUrl,
+    });
+    const verifier = await openTokenVerifier(settings);
+    if (!('verify' in verifier)) throw verifier;
+    try {
+      expect(await verifier.verify(new Secret(signedIn.idToken))).toEqual({ outcome: 'refused', code: 'algorithmRefused' });
+      expect(google.keysAsked()).toBe(0);
+      const claims = decodeJwt(signedIn.idToken);
+      const annId = localIds.get('ann') ?? '';
+      expect(claims).toMatchObject({ iss: `https://securetoken.google.com/${PROJECT}`, aud: PROJECT, sub: annId, user_id: annId });
+      expect(await verifier.verify(new Secret(await signToken(key, claims)))).toMatchObject({
+        outcome: 'verified',
+        kind: 'firebase',
+        oldId: annId,
+        email: emailOf('ann'),
+        emailVerified: true,
+      });
+    } finally {
+      await verifier.close();
+      await google.close();
+    }
+  });
 
   it('parks them, lets each in with the password Firebase knows, refuses alike a wrong password, a deleted and a disabled account; rollback removes them', async () => {
     const flags = ['--login-time', 'waiting.sqlite', '--verify-with', 'firebase.verify.json'];
