@@ -67,7 +67,7 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
   [CorePaths.hello]: [{ method: 'GET', handler: handlers.hello, needsKey: false, scoped: false }],
   [CorePaths.apiVersion]: [{ method: 'GET', handler: handlers.apiVersion, needsKey: true, scoped: false }],
   [CorePaths.userIdMap]: [
-    { method: 'POST', handler: identity.createMapping, needsKey: true, scoped: true, feature: 'mapping' },
+    { method: 'POST', handler: users.createMapping, needsKey: true, scoped: true, feature: 'mapping' },
     { method: 'GET', handler: identity.getMapping, needsKey: true, scoped: true, feature: 'mapping' },
   ],
   [CorePaths.emailVerifyToken]: [{ method: 'POST', handler: identity.createVerifyToken, needsKey: true, scoped: true, feature: 'verification' }],

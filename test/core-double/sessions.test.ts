@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CoreDouble, startCoreDouble } from './index.js';
 
 /**
- * What the recording of the SDK's flows cannot show of sessions (sdk-flows.test.ts holds the double to what it does):
- * the refresh token's rotation and theft detection, the keys' use, anti-CSRF, and the calls' refusals; and the rules
- * around them read off a real core 10 (a user-id mapping whose user still has data elsewhere stays). The double runs as
- * the sandbox core does (no requests kept), which serves these calls too.
+ * What the recording of the SDK's flows cannot show (sdk-flows.test.ts holds the double to what it does), as read off
+ * a real core 10's source: the refresh token's rotation and theft detection, the keys' use, anti-CSRF and the calls'
+ * refusals; a user-id mapping neither made nor removed while the user's data elsewhere would be left under the other
+ * id; a password user's email and password changed in one call. The double runs as the sandbox core does (no requests
+ * kept), which serves these calls too.
  */
 const API_KEY = 'sessions-test-api-key-0123456789';
 const JWT_PAYLOAD = { iss: 'http://127.0.0.1:3999/auth' };
@@ -138,8 +139,26 @@ describe('sessions on the core double', () => {
   });
 });
 
-describe('a user-id mapping removed on the core double', () => {
-  it('stays while another recipe holds data of the user (unless forced); what they hold stays with the external id', async () => {
+describe('a user-id mapping on the core double, of a user that has data elsewhere', () => {
+  it('is refused while the user has a session (unless forced); an email verification alone does not stop it', async () => {
+    const signUp = async (email: string) =>
+      ((await call('POST', '/recipe/signup', { email, password: 'a password 1' })).json as { user: { id: string } }).user.id;
+    const withSession = await signUp('signed-in@example.com');
+    await newSession(withSession);
+    expect(await call('POST', '/recipe/userid/map', { superTokensUserId: withSession, externalUserId: 'old-6' })).toMatchObject({
+      status: 400,
+      text: 'UserId is already in use in Session recipe\n',
+    });
+    expect((await call('POST', '/recipe/userid/map', { superTokensUserId: withSession, externalUserId: 'old-6', force: true })).json).toEqual({ status: 'OK' });
+
+    const verified = await signUp('verified@example.com');
+    const { token } = (await call('POST', '/recipe/user/email/verify/token', { userId: verified, email: 'verified@example.com' })).json as { token: string };
+    await call('POST', '/recipe/user/email/verify', { method: 'token', token });
+    expect((await call('POST', '/recipe/userid/map', { superTokensUserId: verified, externalUserId: 'old-7' })).json).toEqual({ status: 'OK' });
+    expect((await call('GET', '/recipe/user/email/verify?userId=old-7&email=verified%40example.com')).json).toEqual({ status: 'OK', isVerified: true });
+  });
+
+  it('is removed only when no other recipe holds data of the user (unless forced); what they hold stays with the external id', async () => {
     const signedUp = (await call('POST', '/recipe/signup', { email: 'mapped@example.com', password: 'a password 1' })).json as { user: { id: string } };
     const coreId = signedUp.user.id;
     await call('POST', '/recipe/userid/map', { superTokensUserId: coreId, externalUserId: 'old-5' });
@@ -157,8 +176,10 @@ describe('a user-id mapping removed on the core double', () => {
     expect((await call('GET', '/recipe/user/metadata?userId=old-5')).json).toEqual({ status: 'OK', metadata: { plan: 'pro' } });
     expect((await call('GET', `/recipe/user/metadata?userId=${coreId}`)).json).toEqual({ status: 'OK', metadata: {} });
   });
+});
 
-  it('a password user gets a new email and password in one call (emailpassword rid); a taken email changes neither', async () => {
+describe("a password user's email and password on the core double", () => {
+  it('both change in one call (emailpassword rid); a taken email changes neither', async () => {
     const rid = { rid: 'emailpassword' };
     const ann = (await call('POST', '/recipe/signup', { email: 'ann5@example.com', password: 'first password' })).json as { user: { id: string } };
     await call('POST', '/recipe/signup', { email: 'bob5@example.com', password: 'bob password' });

@@ -1,6 +1,7 @@
 import { CoreStatus } from '../../core-client/src/contract/names.js';
 import { type DoubleAnswer, fail, fieldInvalid, jsonAnswer, optionalBoolean, requireString } from './answers.js';
 import type { HandlerContext } from './handlers.js';
+import { createMapping as createMappingOfFreeUser } from './identity-handlers.js';
 import { type StoredUser, type UserStore, userJson } from './store.js';
 
 /*
@@ -25,6 +26,38 @@ export function getUserById(context: HandlerContext): DoubleAnswer {
   const user = coreId === undefined ? undefined : context.store.byCoreId(coreId);
   if (user === undefined) return jsonAnswer({ status: CoreStatus.unknownUserId });
   return jsonAnswer({ status: CoreStatus.ok, user: userAnswer(context.store, user, context.userShape) });
+}
+
+/**
+ * POST /recipe/userid/map — first what a real core 10 checks of a user that already has data under its own id (read
+ * off its source; the recording maps a user that has none): without `force`, a session, metadata or roles refuse the
+ * mapping (`UserId is already in use in Session recipe`), as the application's data would stay under the id the user
+ * no longer has; an email verification alone does not (from CDI 4.0 the core moves it to the external id, and the
+ * double's follows the user anyway). Then the mapping itself (identity-handlers.ts).
+ */
+export function createMapping(context: HandlerContext): DoubleAnswer | Promise<DoubleAnswer> {
+  const { body, store } = context;
+  const coreId = body['superTokensUserId'];
+  const externalId = body['externalUserId'];
+  const force = optionalBoolean(body, 'force') === true;
+  // Only a user the core knows, not mapped yet, to an id that is free: the other cases have answers of their own.
+  const checked =
+    !force &&
+    typeof coreId === 'string' &&
+    typeof externalId === 'string' &&
+    externalId.trim() !== '' &&
+    store.isCoreId(coreId) &&
+    store.mappingOf(coreId, 'SUPERTOKENS') === undefined &&
+    store.mappingOf(externalId.trim(), 'EXTERNAL') === undefined &&
+    !store.isCoreId(externalId.trim());
+  if (checked) {
+    const inUse = [
+      ...(store.sessions.isUsedBy(coreId) ? ['Session'] : []),
+      ...store.recipesHoldingDataOf(coreId).filter((name) => name !== 'EmailVerification'),
+    ];
+    if (inUse[0] !== undefined) return fail(400, `UserId is already in use in ${inUse[0]} recipe`);
+  }
+  return createMappingOfFreeUser(context);
 }
 
 const USER_ID_TYPES = ['SUPERTOKENS', 'EXTERNAL', 'ANY'] as const;
