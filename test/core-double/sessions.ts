@@ -195,7 +195,6 @@ export class SessionStore {
     }
     const session = this.#sessions.get(payload.sessionHandle);
     if (session === undefined || session.expiry < now) return refused('UNAUTHORISED', 'Session missing in db or has expired');
-    session.useStaticKey = options.useStaticKey ?? session.useStaticKey;
     const isCurrent = session.refreshTokenHash2 === sha256(sha256(refreshToken));
     const isChildOfCurrent = payload.parentRefreshTokenHash1 !== undefined && session.refreshTokenHash2 === sha256(payload.parentRefreshTokenHash1);
     if (!isCurrent && !isChildOfCurrent) {
@@ -205,6 +204,7 @@ export class SessionStore {
       session.refreshTokenHash2 = sha256(sha256(refreshToken));
       session.expiry = now + REFRESH_TOKEN_LIFETIME_MS;
     }
+    session.useStaticKey = options.useStaticKey ?? session.useStaticKey;
     // The token given is the session's current one: its child and an access token naming it as the parent.
     const antiCsrfToken = options.enableAntiCsrf ? randomUUID() : undefined;
     const child = this.#newRefreshToken(session, sha256(refreshToken), antiCsrfToken, now);

@@ -90,7 +90,8 @@ export class SigningKeys {
     const [headerPart, ...rest] = token.split('.');
     if (headerPart === undefined || rest.length !== 2) throw new TokenRefused(jwtProblem('Invalid JWT'));
     const header = parseJsonObject(Buffer.from(headerPart, 'base64url').toString('utf8'));
-    if (header?.['typ'] !== 'JWT' || header['alg'] !== ALGORITHM) throw new TokenRefused(jwtProblem('JWT header mismatch - typ'));
+    if (header?.['typ'] !== 'JWT') throw new TokenRefused(jwtProblem('JWT header mismatch - typ'));
+    if (header['alg'] !== ALGORITHM) throw new TokenRefused(jwtProblem('JWT header mismatch - alg'));
     const kid = header['kid'];
     if (typeof kid !== 'string') throw new TokenRefused(jwtProblem('JWT header missing - kid'));
     const key = [keys.dynamic, keys.static].find((candidate) => candidate.kid === kid);
