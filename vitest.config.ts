@@ -12,11 +12,12 @@ const runApart = [...configDefaults.exclude, 'test/real-core/**', 'test/containe
 /**
  * The files that change what a later file in the same worker would see, so each gets a fresh worker: no-color sets
  * FORCE_COLOR before chalk first loads; infra's suites load the Pulumi program against the SDK's process-wide mocks
- * and reset the module registry. Every other file shares its worker's loaded modules with the files before it
+ * and reset the module registry; supertokens-node is initialised once per process (its API version and JWKS caches
+ * too), so its file starts it fresh. Every other file shares its worker's loaded modules with the files before it
  * (`isolate: false`): starting a worker and importing React, Ink and the sources again for each of ~200 files was about a
  * third of the suite's CPU time (docs/contributing.md "Tests").
  */
-const ownWorker = ['test/tui/components/no-color.test.tsx', 'test/infra/**/*.test.ts'];
+const ownWorker = ['test/tui/components/no-color.test.tsx', 'test/infra/**/*.test.ts', 'test/core-double/supertokens-node.test.ts'];
 
 /** What the other configs (real-core, containers) start from: one project, each file in its own worker. */
 export const base = defineConfig({ ssr, test: { include: suites, exclude: runApart, globalSetup: ['test/support/build.ts'], ...timeouts } });

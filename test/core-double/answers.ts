@@ -44,3 +44,17 @@ export function requireBoolean(body: Record<string, unknown>, field: string): bo
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** An optional JSON boolean field: absent or null is undefined, anything else but a boolean the core's 400. */
+export function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'boolean' ? value : fieldInvalid(field);
+}
+
+/** An optional JSON string field: absent or null is undefined, anything else but a string the core's 400. */
+export function optionalString(body: Record<string, unknown>, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : fieldInvalid(field);
+}

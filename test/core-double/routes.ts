@@ -15,6 +15,10 @@ import * as identity from './identity-handlers.js';
 import * as roles from './roles-handlers.js';
 import * as passwordless from './passwordless-handlers.js';
 import * as signup from './signup-handlers.js';
+import * as emailPassword from './emailpassword-handlers.js';
+import * as users from './user-handlers.js';
+import * as sessions from './session-handlers.js';
+import { EMAIL_PASSWORD_RECIPE_ID, SdkCorePaths } from './sdk-paths.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import type { HandlerContext } from './handlers.js';
 import type { Scope, UserStore } from './store.js';
@@ -63,7 +67,7 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
   [CorePaths.hello]: [{ method: 'GET', handler: handlers.hello, needsKey: false, scoped: false }],
   [CorePaths.apiVersion]: [{ method: 'GET', handler: handlers.apiVersion, needsKey: true, scoped: false }],
   [CorePaths.userIdMap]: [
-    { method: 'POST', handler: identity.createMapping, needsKey: true, scoped: true, feature: 'mapping' },
+    { method: 'POST', handler: users.createMapping, needsKey: true, scoped: true, feature: 'mapping' },
     { method: 'GET', handler: identity.getMapping, needsKey: true, scoped: true, feature: 'mapping' },
   ],
   [CorePaths.emailVerifyToken]: [{ method: 'POST', handler: identity.createVerifyToken, needsKey: true, scoped: true, feature: 'verification' }],
@@ -81,6 +85,7 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
     { method: 'GET', handler: identity.userByEmail, needsKey: true, scoped: true, feature: 'lookup' },
     { method: 'PUT', handler: passwordless.changeLogin, needsKey: true, scoped: true, feature: 'passwordless', recipeId: PASSWORDLESS_RECIPE_ID },
     { method: 'PUT', handler: identity.changeEmail, needsKey: true, scoped: true, feature: 'emailChange' },
+    { method: 'PUT', handler: emailPassword.updateEmailOrPassword, needsKey: true, scoped: true, feature: 'emailChange', recipeId: EMAIL_PASSWORD_RECIPE_ID },
   ],
   [CorePaths.passwordlessCode]: [{ method: 'POST', handler: passwordless.createCode, needsKey: true, scoped: true, feature: 'passwordless' }],
   [CorePaths.passwordlessConsume]: [{ method: 'POST', handler: passwordless.consumeCode, needsKey: true, scoped: true, feature: 'passwordless' }],
@@ -97,10 +102,23 @@ const ROUTES: Readonly<Record<string, readonly Route[]>> = {
   [CorePaths.userRoles]: [{ method: 'GET', handler: roles.userRoles, needsKey: true, scoped: true, feature: 'roles' }],
   [CorePaths.userRoleRemove]: [{ method: 'POST', handler: roles.removeUserRole, needsKey: true, scoped: true, feature: 'roles' }],
   [CorePaths.roleRemove]: [{ method: 'POST', handler: roles.removeRole, needsKey: true, scoped: true, feature: 'roles' }],
+  // The official Node SDK's calls beyond core-migrate's (sdk-paths.ts; held to sdk-flows.json).
+  [SdkCorePaths.passwordResetToken]: [{ method: 'POST', handler: emailPassword.createResetToken, needsKey: true, scoped: true }],
+  [SdkCorePaths.passwordResetConsume]: [{ method: 'POST', handler: emailPassword.consumeResetToken, needsKey: true, scoped: true }],
+  [SdkCorePaths.userById]: [{ method: 'GET', handler: users.getUserById, needsKey: true, scoped: true }],
+  [SdkCorePaths.userIdMapRemove]: [{ method: 'POST', handler: users.removeMapping, needsKey: true, scoped: true, feature: 'mapping' }],
+  [SdkCorePaths.session]: [
+    { method: 'POST', handler: sessions.createSession, needsKey: true, scoped: true },
+    { method: 'GET', handler: sessions.sessionInformation, needsKey: true, scoped: true },
+  ],
+  [SdkCorePaths.sessionVerify]: [{ method: 'POST', handler: sessions.verifySession, needsKey: true, scoped: true }],
+  [SdkCorePaths.sessionRefresh]: [{ method: 'POST', handler: sessions.refreshSession, needsKey: true, scoped: true }],
+  [SdkCorePaths.sessionRemove]: [{ method: 'POST', handler: sessions.removeSessions, needsKey: true, scoped: true }],
+  [SdkCorePaths.jwks]: [{ method: 'GET', handler: sessions.jwks, needsKey: false, scoped: true }],
 };
 
 /** First path segments that are the core's own, never a tenant id. */
-const ROUTE_ROOTS = new Set(['recipe', 'hello', 'apiversion', 'user', 'users']);
+const ROUTE_ROOTS = new Set(['recipe', 'hello', 'apiversion', 'user', 'users', '.well-known']);
 
 /** Splits `/appid-<app>/<tenant>/recipe/...` into its scope and the route. */
 export function splitPath(pathname: string): { scope: Scope; route: string; prefixed: boolean } {

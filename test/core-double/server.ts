@@ -13,7 +13,15 @@ import { type ContentionSettings, LOCKED_TABLE_TEXT, isConsumeCall, isWriteCall,
 import { type Fault, type FaultAnswer, FaultPlan, isDrop } from './faults.js';
 import type { IdentityFeatureName } from './identity-handlers.js';
 import { answerCall } from './routes.js';
-import { type StoredCode, type StoredEmailPasswordUser, type StoredPasswordlessUser, type StoredThirdPartyUser, type StoredUser, UserStore } from './store.js';
+import {
+  type CoreStorage,
+  type StoredCode,
+  type StoredEmailPasswordUser,
+  type StoredPasswordlessUser,
+  type StoredThirdPartyUser,
+  type StoredUser,
+  UserStore,
+} from './store.js';
 
 export interface CoreDoubleOptions {
   /** When given, every call but `/hello` needs one of these (header `api-key` or `Authorization: Bearer`). */
@@ -49,6 +57,11 @@ export interface CoreDoubleOptions {
   random?: () => number;
   /** Serve the users of this double: two cores over one database (each with its own faults and requests). */
   shareStoreWith?: CoreDouble;
+  /**
+   * Which storage a real core's answers are taken from where the two differed (store.ts, `CoreStorage`). Default
+   * `postgresql`; ignored with `shareStoreWith` (the store is the other double's).
+   */
+  storage?: CoreStorage;
 }
 
 export interface RecordedRequest {
@@ -185,7 +198,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /** Starts a strict HTTP double of the core on 127.0.0.1 (see spec/core-behaviour.md). */
 export async function startCoreDouble(options: CoreDoubleOptions = {}): Promise<CoreDouble> {
-  const store = options.shareStoreWith?.store ?? new UserStore();
+  const store = options.shareStoreWith?.store ?? new UserStore(options.storage);
   const plan = new FaultPlan(options.random);
   const settings = {
     apiKeys: options.apiKeys ?? [],

@@ -8,6 +8,11 @@ import { userJson } from './store.js';
 /** The double's own hashing cost for passwords it is given in plain: small, as tests need (a real core uses its config). */
 const DOUBLE_BCRYPT_COST = 4;
 
+/** A plain password as the double keeps it: a BCrypt hash, which `/recipe/signin` checks as it checks an imported one. */
+export function hashPlainPassword(password: string): Promise<string> {
+  return bcrypt({ password, salt: randomBytes(16), costFactor: DOUBLE_BCRYPT_COST, outputType: 'encoded' });
+}
+
 /**
  * POST /recipe/signup — a password user from a plain password, hashed here (BCrypt, with hash-wasm) so that
  * `/recipe/signin` checks it as it checks an imported hash. An email a password user has: EMAIL_ALREADY_EXISTS_ERROR.
@@ -17,7 +22,7 @@ export async function signUp(context: HandlerContext): Promise<DoubleAnswer> {
   const password = requireString(context.body, 'password');
   context.requireTenant();
   if (context.store.findEmailPasswordUser(context.scope, email) !== undefined) return jsonAnswer({ status: CoreStatus.emailAlreadyExists });
-  const passwordHash = await bcrypt({ password, salt: randomBytes(16), costFactor: DOUBLE_BCRYPT_COST, outputType: 'encoded' });
+  const passwordHash = await hashPlainPassword(password);
   const { user } = context.store.importPasswordHash(context.scope, email, passwordHash, undefined);
   const recipeUserId = context.userShape === 'recent' ? { recipeUserId: user.externalId ?? user.id } : {};
   return jsonAnswer({ status: CoreStatus.ok, user: userJson(user, context.userShape), ...recipeUserId });

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ScryptAlgorithmName } from '../../core-client/src/contract/names.js';
+import { ResetTokens, randomTokenText } from './reset-tokens.js';
+import { SessionStore } from './sessions.js';
 
 /** Which app and tenant a request is for (from its path). */
 export interface Scope {
@@ -57,8 +59,19 @@ export interface StoredCode extends Scope {
 /** How long a code lives (what a real core answered as `codeLifetime`). */
 export const CODE_LIFETIME_MS = 900_000;
 
+/**
+ * The core's database: where the two storages a real core 10.0.7 was recorded on answered differently
+ * (sdk-flows.json), the double answers as the one it is told. In-memory storage lists a role's permissions sorted,
+ * PostgreSQL in the order they were added.
+ */
+export type CoreStorage = 'memory' | 'postgresql';
+
 /** The double's in-memory user table, one namespace per app and tenant, as a core with an in-memory database. */
 export class UserStore {
+  /** Sessions and the keys their access tokens are signed with (sessions.ts). */
+  readonly sessions = new SessionStore();
+  readonly resetTokens = new ResetTokens();
+  readonly storage: CoreStorage;
   readonly #emailPassword = new Map<string, StoredEmailPasswordUser>();
   readonly #thirdParty = new Map<string, StoredThirdPartyUser>();
   /** By the core's own id; `#passwordlessLogins` finds one by its phone number or email. */
@@ -80,6 +93,10 @@ export class UserStore {
   readonly #roles = new Map<string, Map<string, Set<string>>>();
   /** `keyOf(scope, <core id or the id as given>)` → the user's roles in that tenant (the core accepts any userId). */
   readonly #userRoles = new Map<string, Set<string>>();
+
+  constructor(storage: CoreStorage = 'postgresql') {
+    this.storage = storage;
+  }
 
   /** Replaces the hash of an existing user with that email (the core does the same). */
   importPasswordHash(
@@ -274,7 +291,7 @@ export class UserStore {
   newVerifyToken(userId: string, email: string): string | 'alreadyVerified' {
     const id = this.resolve(userId) ?? userId;
     if (this.isVerified(userId, email)) return 'alreadyVerified';
-    const token = randomUUID().replaceAll('-', '');
+    const token = randomTokenText();
     this.#tokens.set(token, { userId: id, email });
     return token;
   }
@@ -349,7 +366,8 @@ export class UserStore {
   /** A role's permissions, or undefined when the app has no such role. */
   permissionsOf(appId: string, role: string): string[] | undefined {
     const own = this.#roles.get(appId)?.get(role);
-    return own === undefined ? undefined : [...own];
+    if (own === undefined) return undefined;
+    return this.storage === 'memory' ? [...own].sort() : [...own];
   }
 
   rolesOf(appId: string): string[] {
@@ -417,6 +435,8 @@ export class UserStore {
     }
     this.#byId.delete(id);
     if (user.externalId !== undefined) this.#mappings.delete(user.externalId);
+    this.sessions.forget([id, ...(user.externalId === undefined ? [] : [user.externalId])]);
+    this.resetTokens.forgetUser(id);
     this.#metadata.delete(id);
     for (const key of this.#verified) if (key.startsWith(`${id}\n`)) this.#verified.delete(key);
     for (const key of this.#userRoles.keys()) {
@@ -447,6 +467,45 @@ export class UserStore {
     this.#metadata.clear();
     this.#roles.clear();
     this.#userRoles.clear();
+    this.sessions.clear();
+    this.resetTokens.clear();
+  }
+
+  /**
+   * The recipes besides sessions that hold something for a user (the core's own id), in the order a real core checks
+   * them before it removes a user-id mapping: `UserMetadata`, `UserRoles`, `EmailVerification`.
+   */
+  recipesHoldingDataOf(coreId: string): string[] {
+    const roles = [...this.#userRoles].some(([key, own]) => (JSON.parse(key) as string[])[2] === coreId && own.size > 0);
+    const verification =
+      [...this.#verified].some((key) => key.startsWith(`${coreId}\n`)) || [...this.#tokens.values()].some((entry) => entry.userId === coreId);
+    return [...(this.#metadata.has(coreId) ? ['UserMetadata'] : []), ...(roles ? ['UserRoles'] : []), ...(verification ? ['EmailVerification'] : [])];
+  }
+
+  /**
+   * `POST /recipe/userid/map/remove`: the user is named by the core's own id again. What the other recipes hold for it
+   * stays with the external id, as on a real core, which keeps those rows under the id they were written with.
+   */
+  unmap(coreId: string): void {
+    const user = this.byCoreId(coreId);
+    const externalId = user?.externalId;
+    if (user === undefined || externalId === undefined) return;
+    this.#mappings.delete(externalId);
+    delete user.externalId;
+    const metadata = this.#metadata.get(coreId);
+    if (metadata !== undefined) this.#metadata.set(externalId, metadata);
+    this.#metadata.delete(coreId);
+    for (const key of [...this.#verified].filter((entry) => entry.startsWith(`${coreId}\n`))) {
+      this.#verified.delete(key);
+      this.#verified.add(`${externalId}${key.slice(coreId.length)}`);
+    }
+    for (const entry of this.#tokens.values()) if (entry.userId === coreId) entry.userId = externalId;
+    for (const [key, own] of [...this.#userRoles]) {
+      const [appId, tenantId, roleUserId] = JSON.parse(key) as [string, string, string];
+      if (roleUserId !== coreId) continue;
+      this.#userRoles.delete(key);
+      this.#userRoles.set(keyOf({ appId, tenantId }, externalId), own);
+    }
   }
 }
 
