@@ -80,3 +80,26 @@ export async function checkReadiness(checks: readonly ReadinessCheck[]): Promise
   const reasons = found.filter((reason): reason is NotReadyReason => reason !== undefined);
   return reasons.length === 0 ? { status: 'ok' } : { status: 'notReady', reasons };
 }
+
+/**
+ * `/health`'s answer, shared: probes that arrive while a round of checks runs share it, and its answer stands for
+ * `freshForMs` after it ends, so no stream of probes makes the core (or the store, or the old system) do work a probe:
+ * at most one round every `freshForMs`. A round that broke is not kept: the next probe runs a new one.
+ */
+export function sharedReadiness(checks: readonly ReadinessCheck[], options: { freshForMs: number; now?: () => number }): () => Promise<HealthAnswer> {
+  const now = options.now ?? Date.now;
+  let underWay: Promise<HealthAnswer> | undefined;
+  let kept: { answer: HealthAnswer; until: number } | undefined;
+  return () => {
+    if (kept !== undefined && now() < kept.until) return Promise.resolve(kept.answer);
+    underWay ??= checkReadiness(checks)
+      .then((answer) => {
+        kept = { answer, until: now() + options.freshForMs };
+        return answer;
+      })
+      .finally(() => {
+        underWay = undefined;
+      });
+    return underWay;
+  };
+}
