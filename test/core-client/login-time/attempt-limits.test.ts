@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AttemptLimits, type AttemptAdmission, type AttemptResult } from '../../../core-client/src/login-time/attempt-limits.js';
+import { clientAddressOf } from '../../../core-client/src/login-time/client-address.js';
 
 /** A clock the test moves by hand: no test here waits for time to pass. */
 function manualClock(): { now: () => number; advance: (seconds: number) => void } {
@@ -124,5 +125,18 @@ describe('attempt limits of a login-time migration', () => {
     expect(limits.tracked.emailsFromClients).toBeLessThanOrEqual(100);
     // The newest failures are still counted.
     expect(await limits.admit({ email: 'new149@example.com', client: 'c' })).toMatchObject({ admitted: false });
+  });
+});
+
+describe('a client address as the limits compare it', () => {
+  it('is an address, not its text: IPv4-mapped is IPv4, IPv6 in one spelling without a zone, counted by its /64', () => {
+    expect(clientAddressOf('::ffff:203.0.113.50')).toEqual({ address: '203.0.113.50', limitKey: '203.0.113.50' });
+    expect(clientAddressOf('::FFFF:CB00:7132')).toEqual({ address: '203.0.113.50', limitKey: '203.0.113.50' });
+    for (const form of ['2001:DB8::1', '2001:0db8::1', '2001:db8:0:0:0:0:0:1', '2001:0DB8:0000:0000:0000:0000:0000:0001'])
+      expect(clientAddressOf(form)).toEqual({ address: '2001:db8::1', limitKey: '2001:db8::/64' });
+    expect(clientAddressOf('fe80::1%eth0')).toEqual({ address: 'fe80::1', limitKey: 'fe80::/64' });
+    expect(clientAddressOf('2001:db8:1:2:3:4:5:6')?.limitKey).toBe('2001:db8:1:2::/64');
+    // What ipaddr.js would also read, and no socket or body of the service gives.
+    for (const text of ['127.1', '0x7f.0.0.1', 'localhost', '']) expect(clientAddressOf(text)).toBeUndefined();
   });
 });
