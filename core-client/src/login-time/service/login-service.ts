@@ -94,8 +94,9 @@ const NO_CLIENT_ADDRESS_NOTICE =
  * JSON (200; a "try later" 429 or 503 with Retry-After), `GET /health` answers `{"status":"ok"}` (200) when every
  * readiness check passes, else `{"status":"notReady","reasons":[...]}` (503), shared and kept a few seconds. Every
  * /migrate needs `Authorization: Bearer <service key>` (401 otherwise; 429 for an address that sent too many wrong
- * ones). Wrong passwords are bounded per email from a client, per client and per email (AttemptLimits). The password lives in this request only: it is handed to `migrate` as a Secret and never logged,
- * echoed or kept. It rejects with a LoginServiceSettingError (`serviceCannotListen`) when it cannot listen where asked.
+ * ones). Wrong passwords are bounded per email from a client, per client and per email (AttemptLimits). The password
+ * lives in this request only: it is handed to `migrate` as a Secret and never logged, echoed or kept. It rejects
+ * with a LoginServiceSettingError (`serviceCannotListen`) when it cannot listen where asked.
  */
 export async function startLoginService(options: LoginServiceOptions): Promise<LoginService> {
   const settings = LoginServiceSettingsSchema.parse(options.settings ?? {});

@@ -37,8 +37,8 @@ export function storeAccessProblem(path: string): string | undefined {
   try {
     accessSync(folder, constants.W_OK | constants.X_OK);
   } catch (error) {
-    if (isDenied(error)) return `permission denied: ${ownerOf(folder, 'its folder')}, where SQLite must create its -wal and -shm files, and ${runsAs}; ${handOver}`;
-    return undefined;
+    if (!isDenied(error)) return undefined;
+    return `permission denied: ${ownerOf(folder, 'its folder')}, where SQLite must create its -wal and -shm files, and ${runsAs}; ${handOver}`;
   }
   // The journals a process left beside it (one that did not close the store) are SQLite's to write too.
   for (const file of [path, `${path}-wal`, `${path}-shm`]) {

@@ -172,7 +172,7 @@ describe('the login service’s attempt limits, on a real store and core', () =>
     expect(new Set(unnamed.slice(15))).toEqual(new Set([429]));
   });
 
-  it('compares the client as an address: an IPv4-mapped IPv6 address is its IPv4 address, an IPv6 address in any spelling or of its /64 is the same client', async () => {
+  it('compares the client as an address: IPv4-mapped IPv6 is its IPv4 address, IPv6 in any spelling or of one /64 is one client', async () => {
     const emails = await park('forms', 2);
     const [first = '', second = ''] = emails;
     const service = await serve({ now: () => 7_000_000, settings: { limits: { maxFailuresPerEmailFromClient: 1 } } });
