@@ -92,7 +92,7 @@ const NO_CLIENT_ADDRESS_NOTICE =
 /**
  * `login-migration serve`'s HTTP face: `POST /migrate` with `{email, password}` answers a LoginMigrationAnswer as
  * JSON (200; a "try later" 429 or 503 with Retry-After), `GET /health` answers `{"status":"ok"}` (200) when every
- * readiness check passes, else `{"status":"notReady","reasons":[...]}` (503), shared and kept a few seconds. Every
+ * readiness check passes, else `{"status":"notReady","reasons":[...]}` (503), shared by a flood of probes. Every
  * /migrate needs `Authorization: Bearer <service key>` (401 otherwise; 429 for an address that sent too many wrong
  * ones). Wrong passwords are bounded per email from a client, per client and per email (AttemptLimits). The password
  * lives in this request only: it is handed to `migrate` as a Secret and never logged, echoed or kept. It rejects
@@ -107,7 +107,7 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
   const log = options.log ?? ((): void => undefined);
   let noticedNoClient = false;
   const underWay = new Set<Promise<void>>();
-  const health = sharedReadiness(options.readiness ?? [], { freshForMs: settings.healthFreshSeconds * 1000, ...optional('now', options.now) });
+  const health = sharedReadiness(options.readiness ?? [], { roundEveryMs: settings.healthRoundSeconds * 1000, ...optional('now', options.now) });
 
   async function migrateSignIn(
     request: IncomingMessage,

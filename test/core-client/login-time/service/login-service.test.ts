@@ -180,7 +180,7 @@ describe('the login-time service over HTTP', () => {
   it('answers /health 503 notReady with every reason its readiness checks give, and 200 ok once they all pass', async () => {
     let coreReason: NotReadyReason | undefined = 'coreKeyRefused';
     let storeReason: NotReadyReason | undefined = 'storeUnavailable';
-    // An answer stands for healthFreshSeconds: the clock is moved past it before each change is looked for.
+    // A flood of probes shares the last answer: the clock is moved a round on before each change is looked for.
     let time = 1_000_000;
     const { service, logs } = await start({
       now: () => time,

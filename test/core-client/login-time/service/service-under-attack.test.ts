@@ -217,19 +217,23 @@ describe('the login service’s work and log for requests without its key', () =
     for (const line of logs) expect(JSON.stringify(line).length).toBeLessThan(300);
   });
 
-  it('shares /health: a stream of probes runs the readiness checks once per healthFreshSeconds, not once a probe', async () => {
+  it('shares /health: a flood of probes runs the readiness checks 3 times, then once every healthRoundSeconds, not once a probe', async () => {
     let time = 8_000_000;
     let rounds = 0;
+    let reason: 'coreUnreachable' | undefined = undefined;
     const service = await serve({
       now: () => time,
-      readiness: [{ name: 'core', check: () => Promise.resolve(void (rounds += 1)) }],
+      readiness: [{ name: 'core', check: () => Promise.resolve(((rounds += 1), reason)) }],
     });
     for (let probe = 0; probe < 40; probe += 1) expect((await fetch(`${service.url}/health`)).status).toBe(200);
-    await Promise.all(Array.from({ length: 20 }, () => fetch(`${service.url}/health`)));
-    expect(rounds).toBe(1);
+    expect(rounds).toBe(3);
+    // The core goes away: the flood is told the last answer until a round is due, then the new one.
+    reason = 'coreUnreachable';
+    expect((await fetch(`${service.url}/health`)).status).toBe(200);
+    expect(rounds).toBe(3);
     time += 5_000;
-    for (let probe = 0; probe < 10; probe += 1) await fetch(`${service.url}/health`);
-    expect(rounds).toBe(2);
+    for (let probe = 0; probe < 10; probe += 1) expect((await fetch(`${service.url}/health`)).status).toBe(503);
+    expect(rounds).toBe(4);
   });
 
   it('limits wrong service keys per connecting address (429, Retry-After), holds no other address, and logs the client of each', async () => {
