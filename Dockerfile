@@ -32,8 +32,11 @@ RUN mkdir /packs \
  && npm cache clean --force
 
 FROM ${BASE_IMAGE}
-# A user of its own with a fixed id, so a volume or a bind mount can be given to it by number.
-RUN useradd --system --uid 10001 --user-group --home-dir /var/lib/core-migrate --shell /usr/sbin/nologin core-migrate \
+# A user and a group of its own, both with a fixed id (10001:10001), so a volume or a bind mount can be handed to it by
+# number (`chown -R 10001:10001 <folder>`, docs/infra.md); `useradd --user-group` alone would give the group whatever
+# system id is free (999 on Debian).
+RUN groupadd --system --gid 10001 core-migrate \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/core-migrate --shell /usr/sbin/nologin core-migrate \
  && mkdir -p /var/lib/core-migrate \
  && chown core-migrate:core-migrate /var/lib/core-migrate \
  && chmod 700 /var/lib/core-migrate
@@ -47,7 +50,8 @@ WORKDIR /var/lib/core-migrate
 # The waiting users and their legacy hashes (the SQLite store) outlive the container. Declared after the chown, so a
 # new volume starts owned by the service's user.
 VOLUME ["/var/lib/core-migrate"]
-USER core-migrate:core-migrate
+# By number, so that an orchestrator can see it is not root (Kubernetes' runAsNonRoot) without reading /etc/passwd.
+USER 10001:10001
 EXPOSE 3568
 # `serve` finishes the sign-ins under way on SIGTERM, then exits 0.
 STOPSIGNAL SIGTERM
@@ -55,6 +59,8 @@ STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.LOGIN_MIGRATION_PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["core-migrate"]
-# Every interface inside the container: the published port decides who reaches it. The core, its api-key and the
-# service's key come from CORE_URL, CORE_API_KEY and LOGIN_MIGRATION_SERVICE_KEY.
+# Every interface inside the container: on a bridge network the published port decides who reaches it; with
+# `--network host` nothing is published and 0.0.0.0 is every interface of the host, so pass `--host 127.0.0.1` there
+# (docs/infra.md). The core, its api-key and the service's key come from CORE_URL, CORE_API_KEY and
+# LOGIN_MIGRATION_SERVICE_KEY.
 CMD ["login-migration", "serve", "--host", "0.0.0.0"]

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { startCoreDouble, type CoreDouble } from '../core-double/index.js';
 import { legacyHashVector } from '../core-client/login-time/hash-vectors.js';
+import { openWaitingStore } from '../../core-client/src/login-time/store/open-store.js';
 import { API_KEY, signIn } from '../tui/commands/push-support.js';
 import { docker } from './support/docker.js';
 
@@ -155,6 +156,44 @@ describe('the core-migrate image on a real Docker engine', () => {
     expect(config.Healthcheck.Test.join(' ')).toContain('/health');
     const { stdout } = await docker(host, ['run', '--rm', '--network', 'none', IMAGE, '--version']);
     expect(stdout.trim()).toBe('0.1.0');
+    // Both ids fixed, so a folder can be handed over by number (docs/infra.md).
+    const id = await docker(host, ['run', '--rm', '--network', 'none', '--entrypoint', 'id', IMAGE]);
+    expect(id.stdout.trim()).toBe('uid=10001(core-migrate) gid=10001(core-migrate) groups=10001(core-migrate)');
+  });
+
+  it('serve says why it cannot open a store a push wrote on the host as root (mode 0600), and opens it once handed over', async () => {
+    const hostFolder = join(exportDir, 'store-of-root');
+    await mkdir(hostFolder, { mode: 0o755 });
+    await (await openWaitingStore(join(hostFolder, 'login-store.sqlite'))).close();
+    const run = (...command: string[]): Promise<unknown> =>
+      docker(
+        host,
+        [
+          'run',
+          '--rm',
+          '--network',
+          'host',
+          '--volume',
+          `${hostFolder}:${STORE_DIRECTORY}`,
+          '--env',
+          'CORE_API_KEY',
+          '--env',
+          'LOGIN_MIGRATION_SERVICE_KEY',
+          IMAGE,
+          ...command,
+        ],
+        {
+          env: secrets,
+        },
+      );
+    const refused = await run('login-migration', 'serve', '--core', core.url, '--host', '127.0.0.1', '--port', '0').catch((error: unknown) => String(error));
+    expect(refused).toContain('permission denied');
+    expect(refused).toContain('this process runs as uid 10001, gid 10001');
+    expect(refused).toContain(`chown -R 10001:10001 ${STORE_DIRECTORY}`);
+    expect(refused).not.toContain('cannot be opened as a SQLite database');
+    // As docs/infra.md says: the folder and its files handed to the image's user.
+    for (const path of [hostFolder, join(hostFolder, 'login-store.sqlite')]) await chown(path, 10001, 10001);
+    expect(await run('login-migration', 'status', '--json')).toMatchObject({ stdout: expect.stringContaining('"waiting":0') });
   });
 
   it('a push run in the image parks the users whose hashes the core cannot import, on the volume', async () => {

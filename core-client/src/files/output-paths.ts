@@ -29,7 +29,8 @@ type Identity = { exists: true; id: string } | { exists: false; id: string };
 /**
  * Refuses, before anything is opened, an output that is an input or another output: the same path, a symbolic
  * link to it or a hard link of it (existing files compare by device and inode, new ones by their real folder and
- * name). Also refuses an output that is a link, a device (`/dev/null`), a FIFO or a folder, one in a folder that
+ * name; an input that does not exist now is compared by its name too, as a file that comes and goes, a SQLite
+ * store's `-wal`, is still the input's). Also refuses an output that is a link, a device (`/dev/null`), a FIFO or a folder, one in a folder that
  * does not exist, and one that cannot be created there (read-only file system, no permission).
  * Every output path of the project goes through here (report, journal, saved hash parameters, rollback files).
  */
@@ -57,11 +58,13 @@ export async function checkOutputPaths(inputs: readonly NamedFile[], outputs: re
 }
 
 async function inputIdentity(path: string): Promise<Identity | undefined> {
+  const full = resolve(path);
   try {
-    const info = await stat(resolve(path));
+    const info = await stat(full);
     return { exists: true, id: `${info.dev}:${info.ino}` };
   } catch {
-    return undefined;
+    const realFolder = await realpath(dirname(full)).catch(() => undefined);
+    return realFolder === undefined ? undefined : { exists: false, id: join(realFolder, basename(full)) };
   }
 }
 

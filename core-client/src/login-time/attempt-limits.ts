@@ -1,151 +1,102 @@
 import { z } from 'zod';
+import { FailureBuckets, type BucketState } from './failure-buckets.js';
 
 /**
- * How many wrong passwords a login-time migration accepts before it answers "try later": per email (a guess at one
- * account) and per client address (one client guessing at many accounts), each within a window that starts at the
- * first failure. Defaults and bounds live here, once.
+ * How many wrong passwords a login-time migration lets through before it answers "try later", each a bucket of
+ * failures that fills again at its size per window (FailureBuckets): per email from one client (one end user guessing
+ * at one account), per client across emails (one end user guessing at many), and per email across every client (many
+ * addresses, or whoever holds the service's key and can name any client, guessing at one account). Only the first two
+ * are keyed on the end user, so strangers' failures never hold back anyone else's client; the third is larger and,
+ * once spent, slows an account's checks to one every `windowSeconds / maxFailuresPerEmail` rather than shutting it.
+ * Defaults and bounds live here, once; docs/login-time.md ("Attempt limits and the threat model") gives the numbers.
  */
 export const AttemptLimitSettingsSchema = z.object({
-  maxFailuresPerEmail: z.number().int().min(1).max(1000).default(5),
+  maxFailuresPerEmailFromClient: z.number().int().min(1).max(1000).default(5),
   maxFailuresPerClient: z.number().int().min(1).max(100_000).default(50),
+  maxFailuresPerEmail: z.number().int().min(1).max(100_000).default(20),
   windowSeconds: z.number().int().min(1).max(86_400).default(900),
-  /** Emails and clients remembered at most, so a flood of made-up emails cannot grow the memory without bound. */
+  /** Keys remembered at most in each count, so a flood of made-up emails cannot grow the memory without bound. */
   maxTracked: z.number().int().min(100).max(10_000_000).default(100_000),
 });
 export type AttemptLimitSettings = z.infer<typeof AttemptLimitSettingsSchema>;
 
-interface Counter {
-  failures: number;
-  /** Checks under way: they count as failures until they end, so a burst of parallel guesses is bounded too. */
-  inFlight: number;
-  windowStart: number;
-}
-
 /** One sign-in attempt under way: end it with its result. */
 export interface AttemptTicket {
-  readonly email: string;
-  readonly client: string;
+  readonly keys: readonly HeldKey[];
+}
+
+interface HeldKey {
+  readonly buckets: FailureBuckets;
+  readonly key: string;
+  /** A right password fills this bucket again (the pair's: the client proved it knows the password). */
+  readonly clearedByMatch: boolean;
 }
 
 export type AttemptAdmission = { admitted: true; ticket: AttemptTicket } | { admitted: false; retryAfterSeconds: number };
 
-/** A map of counters that forgets expired windows first, then the oldest entries, when it is full. */
-class CounterTable {
-  readonly #counters = new Map<string, Counter>();
-  readonly #maxFailures: number;
-  readonly #windowMs: number;
-  readonly #maxTracked: number;
-
-  constructor(maxFailures: number, windowMs: number, maxTracked: number) {
-    this.#maxFailures = maxFailures;
-    this.#windowMs = windowMs;
-    this.#maxTracked = maxTracked;
-  }
-
-  /** Milliseconds until the key may try again, or 0 when it may now. */
-  blockedFor(key: string, now: number): number {
-    const counter = this.#current(key, now);
-    if (counter === undefined || counter.failures + counter.inFlight < this.#maxFailures) return 0;
-    return Math.max(1, counter.windowStart + this.#windowMs - now);
-  }
-
-  begin(key: string, now: number): void {
-    const counter = this.#current(key, now) ?? this.#add(key, now);
-    counter.inFlight += 1;
-  }
-
-  end(key: string, failed: boolean, now: number): void {
-    const counter = this.#counters.get(key);
-    if (counter === undefined) return;
-    counter.inFlight = Math.max(0, counter.inFlight - 1);
-    if (failed) {
-      if (now - counter.windowStart >= this.#windowMs) counter.windowStart = now;
-      counter.failures += 1;
-    }
-    if (counter.failures === 0 && counter.inFlight === 0) this.#counters.delete(key);
-  }
-
-  forget(key: string): void {
-    const counter = this.#counters.get(key);
-    if (counter === undefined) return;
-    counter.failures = 0;
-    if (counter.inFlight === 0) this.#counters.delete(key);
-  }
-
-  get size(): number {
-    return this.#counters.size;
-  }
-
-  #current(key: string, now: number): Counter | undefined {
-    const counter = this.#counters.get(key);
-    if (counter !== undefined && counter.inFlight === 0 && now - counter.windowStart >= this.#windowMs) {
-      this.#counters.delete(key);
-      return undefined;
-    }
-    return counter;
-  }
-
-  #add(key: string, now: number): Counter {
-    if (this.#counters.size >= this.#maxTracked) this.#makeRoom(now);
-    const counter: Counter = { failures: 0, inFlight: 0, windowStart: now };
-    this.#counters.set(key, counter);
-    return counter;
-  }
-
-  #makeRoom(now: number): void {
-    for (const [key, counter] of this.#counters) {
-      if (counter.inFlight === 0 && now - counter.windowStart >= this.#windowMs) this.#counters.delete(key);
-    }
-    // Still full: the oldest entries go (a Map keeps insertion order), a tenth at a time.
-    const excess = this.#counters.size - this.#maxTracked + Math.ceil(this.#maxTracked / 10);
-    if (excess <= 0) return;
-    let dropped = 0;
-    for (const key of this.#counters.keys()) {
-      if (dropped >= excess) break;
-      this.#counters.delete(key);
-      dropped += 1;
-    }
-  }
-}
+/**
+ * What a check decided: `failed` a wrong password or an email that is not waiting (both alike, so the limits cannot
+ * tell a parked email from any other); `matched` the right password; `undecided` nothing (try later, an error).
+ */
+export type AttemptResult = 'failed' | 'matched' | 'undecided';
 
 /**
- * The failure counts of one login-time migration process, kept in memory (a restart forgets them; several
- * processes count apart). An attempt is admitted only while both its email and its client are below their limits,
- * counting the attempts still under way; a wrong password counts against both, a success clears the email's count.
+ * The failure counts of one login-time migration process, kept in memory (a restart forgets them; several processes
+ * count apart). An attempt goes on when every bucket it belongs to has a token no check under way holds; it waits
+ * while checks under way hold them (never refused because of them); it is refused, with how long until a token comes
+ * back, only when a bucket is spent by decided failures.
  */
 export class AttemptLimits {
-  readonly #emails: CounterTable;
-  readonly #clients: CounterTable;
+  readonly #fromClient: FailureBuckets;
+  readonly #clients: FailureBuckets;
+  readonly #emails: FailureBuckets;
   readonly #now: () => number;
 
   constructor(settings: Partial<AttemptLimitSettings> = {}, now: () => number = Date.now) {
-    const { maxFailuresPerEmail, maxFailuresPerClient, windowSeconds, maxTracked } = AttemptLimitSettingsSchema.parse(settings);
-    this.#emails = new CounterTable(maxFailuresPerEmail, windowSeconds * 1000, maxTracked);
-    this.#clients = new CounterTable(maxFailuresPerClient, windowSeconds * 1000, maxTracked);
+    const parsed = AttemptLimitSettingsSchema.parse(settings);
+    const windowMs = parsed.windowSeconds * 1000;
+    const { maxTracked } = parsed;
+    this.#fromClient = new FailureBuckets({ capacity: parsed.maxFailuresPerEmailFromClient, windowMs, maxTracked });
+    this.#clients = new FailureBuckets({ capacity: parsed.maxFailuresPerClient, windowMs, maxTracked });
+    this.#emails = new FailureBuckets({ capacity: parsed.maxFailuresPerEmail, windowMs, maxTracked });
     this.#now = now;
   }
 
-  /** Emails and clients counted now (for a test or a health answer; never which ones). */
-  get tracked(): { emails: number; clients: number } {
-    return { emails: this.#emails.size, clients: this.#clients.size };
+  /** Keys counted now in each bucket (for a test; never which ones). */
+  get tracked(): { emailsFromClients: number; clients: number; emails: number } {
+    return { emailsFromClients: this.#fromClient.size, clients: this.#clients.size, emails: this.#emails.size };
   }
 
-  /** `email` as the plan normalises it (normaliseEmail), so the limit is per account, not per spelling. */
-  begin(attempt: { email: string; client: string }): AttemptAdmission {
-    const now = this.#now();
-    const { email } = attempt;
-    const waitMs = Math.max(this.#emails.blockedFor(email, now), this.#clients.blockedFor(attempt.client, now));
-    if (waitMs > 0) return { admitted: false, retryAfterSeconds: Math.ceil(waitMs / 1000) };
-    this.#emails.begin(email, now);
-    this.#clients.begin(attempt.client, now);
-    return { admitted: true, ticket: { email, client: attempt.client } };
+  /**
+   * Waits for its turn and answers whether the attempt may be checked. `email` as the plan normalises it
+   * (normaliseEmail), so the limit is per account, not per spelling; `client` the end user's address as the limits
+   * compare it (ClientAddress's `limitKey`), or undefined when the backend did not name it: then only the email's
+   * bucket counts, as the connecting address is the backend's, shared by every user.
+   */
+  async admit(attempt: { email: string; client: string | undefined }): Promise<AttemptAdmission> {
+    const keys: HeldKey[] = [{ buckets: this.#emails, key: attempt.email, clearedByMatch: false }];
+    if (attempt.client !== undefined) {
+      keys.push({ buckets: this.#clients, key: attempt.client, clearedByMatch: false });
+      keys.push({ buckets: this.#fromClient, key: JSON.stringify([attempt.client, attempt.email]), clearedByMatch: true });
+    }
+    for (;;) {
+      const now = this.#now();
+      const states = keys.map((held): [HeldKey, BucketState] => [held, held.buckets.state(held.key, now)]);
+      const waitMs = Math.max(0, ...states.map(([, state]) => (state.kind === 'empty' ? state.waitMs : 0)));
+      if (waitMs > 0) return { admitted: false, retryAfterSeconds: Math.ceil(waitMs / 1000) };
+      const held = states.find(([, state]) => state.kind === 'held')?.[0];
+      if (held === undefined) {
+        for (const { buckets, key } of keys) buckets.hold(key, now);
+        return { admitted: true, ticket: { keys } };
+      }
+      await held.buckets.waitForRelease(held.key, now);
+    }
   }
 
-  /** `wrongPassword` counts a failure; `matched` clears the email's failures; `neither` (nothing decided) only ends it. */
-  end(ticket: AttemptTicket, result: 'wrongPassword' | 'matched' | 'neither'): void {
+  end(ticket: AttemptTicket, result: AttemptResult): void {
     const now = this.#now();
-    this.#emails.end(ticket.email, result === 'wrongPassword', now);
-    this.#clients.end(ticket.client, result === 'wrongPassword', now);
-    if (result === 'matched') this.#emails.forget(ticket.email);
+    for (const { buckets, key, clearedByMatch } of ticket.keys) {
+      buckets.release(key, result === 'failed' ? 'failed' : result === 'matched' && clearedByMatch ? 'cleared' : 'undecided', now);
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { closeSync, constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
 import { checkOutputPaths, openOutputFile, OutputPathError, writeFully, type NamedFile } from '../files/output-paths.js';
 import { isPostgresUrl, openWaitingStore } from './store/open-store.js';
 import type { StoreCounts, WaitingListEntry } from './store/waiting-user.js';
@@ -18,7 +19,11 @@ const WRITE_BATCH = 1_000;
 
 const WAITING_LIST_HEADER = 'email,old_id\n';
 
-/** A SQLite store's files: the database and the journals SQLite keeps beside it, none of which an output may be. */
+/**
+ * A SQLite store's files: the database and the journals SQLite keeps beside it, none of which an output may be, even
+ * when absent: SQLite makes and removes its `-wal` and `-shm` as it opens and closes the store (a list written there
+ * would be removed as this very command closes it).
+ */
 function storeFiles(storeLocation: string): NamedFile[] {
   if (isPostgresUrl(storeLocation)) return [];
   return ['', '-wal', '-shm', '-journal'].map((suffix) => ({ role: 'waitingStore', path: `${storeLocation}${suffix}` }));
@@ -84,23 +89,30 @@ async function writeWaitingList(path: string, entries: AsyncIterable<WaitingList
   try {
     writeFully(fd, WAITING_LIST_HEADER);
     let users = 0;
-    let batch: string[] = [];
+    let batch: string[][] = [];
     for await (const entry of entries) {
-      batch.push(`${csvField(entry.email)},${csvField(entry.sourceId ?? '')}\n`);
+      batch.push([entry.email, entry.sourceId ?? '']);
       users += 1;
       if (batch.length >= WRITE_BATCH) {
-        writeFully(fd, batch.join(''));
+        writeFully(fd, csvRows(batch));
         batch = [];
       }
     }
-    writeFully(fd, batch.join(''));
+    writeFully(fd, csvRows(batch));
     return users;
   } finally {
     closeSync(fd);
   }
 }
 
-/** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; otherwise exactly as stored. */
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+/**
+ * The cells a spreadsheet would read as a formula (`=cmd|' /C calc'!A0@x.example`, a `+`, `-`, `@`, tab or CR first,
+ * or their full-width forms): csv-stringify's `escape_formulas` writes them with a leading `'`, and they are quoted
+ * too, so the cell is text wherever the list is opened. A program reading the list takes the `'` off such a cell.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** Rows as CSV (RFC 4180: a cell with a comma, a quote or a line break quoted), every one ending in `\n`. */
+function csvRows(rows: string[][]): string {
+  return rows.length === 0 ? '' : stringify(rows, { escape_formulas: true, quoted_match: FORMULA_START, record_delimiter: 'unix' });
 }

@@ -32,6 +32,7 @@ export const loginServiceSettings = {
   host: optionalText,
   port: withinServiceBounds(LoginServiceSettingsSchema.shape.port, 'a port'),
   serviceKeyFile: optionalText,
+  maxFailuresPerEmailFromClient: withinServiceBounds(AttemptLimitSettingsSchema.shape.maxFailuresPerEmailFromClient, 'a whole number'),
   maxFailuresPerEmail: withinServiceBounds(AttemptLimitSettingsSchema.shape.maxFailuresPerEmail, 'a whole number'),
   maxFailuresPerClient: withinServiceBounds(AttemptLimitSettingsSchema.shape.maxFailuresPerClient, 'a whole number'),
   failureWindow: withinServiceBounds(AttemptLimitSettingsSchema.shape.windowSeconds, 'a whole number of seconds'),
@@ -46,13 +47,14 @@ type LoginServiceValues = z.output<z.ZodObject<typeof loginServiceSettings>>;
 
 /** Where the service listens and its limits, as the service's schema reads them; what is unset keeps its default. */
 export function loginServiceSettingsOf(
-  settings: Pick<LoginServiceValues, 'host' | 'port' | 'maxFailuresPerEmail' | 'maxFailuresPerClient' | 'failureWindow'>,
+  settings: Pick<LoginServiceValues, 'host' | 'port' | 'maxFailuresPerEmailFromClient' | 'maxFailuresPerEmail' | 'maxFailuresPerClient' | 'failureWindow'>,
 ): LoginServiceSettingsInput {
-  const { host, port, maxFailuresPerEmail, maxFailuresPerClient, failureWindow } = settings;
+  const { host, port, maxFailuresPerEmailFromClient, maxFailuresPerEmail, maxFailuresPerClient, failureWindow } = settings;
   return {
     ...optional('host', host),
     ...optional('port', port),
     limits: {
+      ...optional('maxFailuresPerEmailFromClient', maxFailuresPerEmailFromClient),
       ...optional('maxFailuresPerEmail', maxFailuresPerEmail),
       ...optional('maxFailuresPerClient', maxFailuresPerClient),
       ...optional('windowSeconds', failureWindow),
@@ -127,13 +129,13 @@ export const loginServiceFlags: readonly SettingFlagOf<keyof typeof loginService
     commands: ['serve'],
   },
   {
-    key: 'maxFailuresPerEmail',
-    flag: '--max-failures-per-email',
+    key: 'maxFailuresPerEmailFromClient',
+    flag: '--max-failures-per-email-from-client',
     value: '<number>',
-    label: 'failures per email',
+    label: 'failures per email from a client',
     group: 'service',
     kind: { type: 'text' },
-    help: `wrong passwords for one email before it must wait (default ${serviceDefaults.limits.maxFailuresPerEmail})`,
+    help: `wrong passwords for one email from one clientAddress per window before that client must wait (default ${serviceDefaults.limits.maxFailuresPerEmailFromClient})`,
     commands: ['serve'],
   },
   {
@@ -143,7 +145,17 @@ export const loginServiceFlags: readonly SettingFlagOf<keyof typeof loginService
     label: 'failures per client',
     group: 'service',
     kind: { type: 'text' },
-    help: `wrong passwords from one client address before it must wait (default ${serviceDefaults.limits.maxFailuresPerClient})`,
+    help: `wrong passwords from one clientAddress (an IPv6 /64) across emails per window before it must wait (default ${serviceDefaults.limits.maxFailuresPerClient})`,
+    commands: ['serve'],
+  },
+  {
+    key: 'maxFailuresPerEmail',
+    flag: '--max-failures-per-email',
+    value: '<number>',
+    label: 'failures per email',
+    group: 'service',
+    kind: { type: 'text' },
+    help: `wrong passwords for one email from every client per window before its checks slow down (default ${serviceDefaults.limits.maxFailuresPerEmail})`,
     commands: ['serve'],
   },
   {
@@ -153,7 +165,7 @@ export const loginServiceFlags: readonly SettingFlagOf<keyof typeof loginService
     label: 'failure window',
     group: 'service',
     kind: { type: 'text' },
-    help: `how long failures are counted and a locked email or client waits (default ${serviceDefaults.limits.windowSeconds})`,
+    help: `the window of the limits: each fills again at its number per window (default ${serviceDefaults.limits.windowSeconds})`,
     commands: ['serve'],
   },
   {

@@ -45,6 +45,16 @@ describe('checkOutputPaths', () => {
     expect(inputViaLink).toBeInstanceOf(OutputPathError);
   });
 
+  it('refuses an output named as an input that is not there now (a file that comes and goes), by its real folder and name', async () => {
+    await mkdir(join(dir, 'real'));
+    await symlink(join(dir, 'real'), join(dir, 'linked-folder'));
+    const absent: NamedFile[] = [{ role: 'waitingStore', path: join(dir, 'real', 'store.sqlite-wal') }];
+    expect((await checkOutputPaths(absent, [{ role: 'waitingList', path: join(dir, 'linked-folder', 'store.sqlite-wal') }]))?.message).toMatch(
+      /would overwrite the waiting store .*store\.sqlite-wal/,
+    );
+    expect(await checkOutputPaths(absent, [{ role: 'waitingList', path: join(dir, 'real', 'list.csv') }])).toBeUndefined();
+  });
+
   it('refuses two outputs that are one file, new (same real folder, same name) or existing (hard link)', async () => {
     await mkdir(join(dir, 'real'));
     await symlink(join(dir, 'real'), join(dir, 'linked-folder'));

@@ -57,6 +57,33 @@ describe('core-migrate login-migration status', () => {
     expect(run.stdout + run.stderr).not.toContain(HASH);
   });
 
+  it('writes a cell a spreadsheet would take for a formula as text: a leading quote, and quoted', async () => {
+    const store = await openWaitingStore(join(dir, 'waiting.sqlite'));
+    const risky = [
+      ["=cmd|'/c-calc'!a0@x.example", '=1+1'],
+      ['+1@x.example', '-1'],
+      ['-x@x.example', '@sum'],
+      ['@x@x.example', '\tid'],
+      ['\rcr@x.example', 'ok-1'],
+      ['plain@x.example', '42'],
+    ] as const;
+    for (const [email, sourceId] of risky) {
+      await store.park({ email, sourceId, mapSourceId: true, emailVerified: false, family: 'django_pbkdf2_sha256', legacyHash: HASH });
+    }
+    await store.close();
+    expect((await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--waiting-list', 'reset.csv'], dir)).exitCode).toBe(0);
+    expect((await readFile(join(dir, 'reset.csv'), 'utf8')).split('\n')).toEqual([
+      'email,old_id',
+      '"\'\rcr@x.example",ok-1',
+      '"\'+1@x.example","\'-1"',
+      '"\'-x@x.example","\'@sum"',
+      '"\'=cmd|\'/c-calc\'!a0@x.example","\'=1+1"',
+      '"\'@x@x.example","\'\tid"',
+      'plain@x.example,42',
+      '',
+    ]);
+  });
+
   it('answers --json with the counts, and refuses a store that does not exist without creating it', async () => {
     const store = await openWaitingStore(join(dir, 'waiting.sqlite'));
     await fill(store);
@@ -90,6 +117,17 @@ describe('core-migrate login-migration status --waiting-list: checked like every
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('never a file SQLite makes beside the store while it is open, though none is there while it is closed: nothing is written, nothing removed', async () => {
+    for (const list of ['waiting.sqlite-wal', 'waiting.sqlite-shm', 'waiting.sqlite-journal', './sub/../waiting.sqlite-wal']) {
+      const run = await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--waiting-list', list], dir);
+      expect(run.exitCode, list).toBe(2);
+      expect(run.stderr, list).toMatch(/would overwrite the waiting store .*waiting\.sqlite-(wal|shm|journal): it is the same path/);
+      await expect(stat(join(dir, list)), list).rejects.toThrow();
+    }
+    const status = jsonOf(await runCli(['login-migration', 'status', '--store', 'waiting.sqlite', '--json'], dir));
+    expect(status).toMatchObject({ waiting: 2, migrated: 3 });
   });
 
   it('never over the store, a file SQLite keeps beside it, a link to it, or an export; nothing is written and the store still counts', async () => {

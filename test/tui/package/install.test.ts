@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, cp, mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readFile, readdir, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +47,17 @@ async function packingCopy(): Promise<string> {
   const copy = await mkdtemp(join(tmpdir(), 'core-migrate-pack-root-'));
   for (const path of PACKED_FROM) await cp(join(root, path), join(copy, path), { recursive: true });
   await symlink(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  // A workspace's own node_modules holds the versions the root's cannot (core-client's ipaddr.js 2, beside express's 1).
+  for (const workspace of ['core-client', 'tui']) {
+    const nested = join(root, workspace, 'node_modules');
+    if (
+      await stat(nested).then(
+        () => true,
+        () => false,
+      )
+    )
+      await symlink(nested, join(copy, workspace, 'node_modules'), 'dir');
+  }
   return copy;
 }
 

@@ -98,6 +98,7 @@ async function listen(io: CommandIO, settings: MigrationSettings, serviceKey: Se
       migrate: migration.migrate,
       ...(migration.readiness !== undefined && { readiness: migration.readiness }),
       log: (line) => io.stderr.write(`${printableJson(line)}\n`),
+      notice: (sentence) => io.stderr.write(`core-migrate login-migration serve: ${sentence}\n`),
     });
   } catch (error) {
     if (error instanceof LoginServiceSettingError) return error;

@@ -1,12 +1,16 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { VerifierPoolBusy } from '../../hashes/legacy/verifier-pool.js';
 import { normaliseEmail } from '../../plan/email.js';
+import { optional } from '../../optional.js';
 import type { Secret } from '../../secret.js';
-import { AttemptLimits } from '../attempt-limits.js';
+import { AttemptLimits, type AttemptResult } from '../attempt-limits.js';
+import { clientAddressOf } from '../client-address.js';
 import { LoginMigrationAnswerSchema, type LoginMigrationAnswer } from '../login-answer.js';
+import { ServiceKeyCheck } from './key-check.js';
+import { loggedPath } from './logged-path.js';
 import { isBodyRefusal, readMigrateRequest } from './migrate-request.js';
-import { checkReadiness, type HealthAnswer, type ReadinessCheck } from './readiness.js';
+import { sharedReadiness, type ReadinessCheck } from './readiness.js';
 import type { ServiceRefusal } from './service-refusal.js';
 import { LoginServiceSettingError } from './service-key.js';
 import { LoginServiceSettingsSchema, type LoginServiceSettingsInput } from './service-settings.js';
@@ -17,16 +21,18 @@ import { LoginServiceSettingsSchema, type LoginServiceSettingsInput } from './se
  */
 export type Migrate = (attempt: { email: string; password: Secret }) => Promise<LoginMigrationAnswer>;
 
-/** One line of the service's log per request: never a password, a hash or an email in clear. */
+/** One line of the service's log per request, bounded whatever is sent: never a password, a hash or an email in clear. */
 export interface RequestLogLine {
   time: string;
   method: string;
+  /** At most a short, printable prefix of the path (loggedPath): never what a client put in it whole. */
   path: string;
   status: number;
   outcome?: LoginMigrationAnswer['outcome'] | 'refused';
   reason?: string;
   /** A keyed digest of the normalised email (the key is random per process): repeated attempts show, the address does not. */
   email?: string;
+  /** The end user's address as the backend named it (clientAddress), else the connecting address; written one way (client-address.ts). */
   client?: string;
   ms: number;
 }
@@ -39,6 +45,8 @@ export interface LoginServiceOptions {
   now?: () => number;
   /** What `/health` checks (`loginServiceReadiness`); none: it answers ok while the service listens. */
   readiness?: readonly ReadinessCheck[];
+  /** Told once, for the operator, when sign-ins arrive without `clientAddress` (only the per-email limit then applies). */
+  notice?: (sentence: string) => void;
 }
 
 export interface LoginService {
@@ -61,53 +69,59 @@ export function answerStatus(answer: LoginMigrationAnswer): 200 | 429 | 503 {
   return answer.reason === 'tooManyAttempts' ? 429 : 503;
 }
 
+/**
+ * What a sign-in's answer counts for: a wrong password and an email that is not waiting (unknown, or migrated and
+ * refused by the core) fail alike, so the limits answer an unknown, a migrated and a parked email the same way, and
+ * migrated users are bounded too; a "try later" decided nothing.
+ */
+function attemptResult(answer: LoginMigrationAnswer): AttemptResult {
+  if (answer.outcome === 'migrated') return 'matched';
+  return answer.outcome === 'tryLater' ? 'undecided' : 'failed';
+}
+
 /** A refusal's body, its code checked against the list (a body is otherwise any JSON). */
 function refused(code: ServiceRefusal['code'], error: string): ServiceRefusal {
   return { code, error };
 }
 
-/** Compares digests of both, so neither the key's length nor its first differing byte shows in the time taken. */
-function sameKey(given: string, key: Secret): boolean {
-  const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(key.reveal()));
-}
-
-function bearerToken(request: IncomingMessage): string | undefined {
-  const header = request.headers.authorization;
-  if (header === undefined) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
-}
+/** Said once when a sign-in comes without the end user's address. */
+const NO_CLIENT_ADDRESS_NOTICE =
+  'sign-ins arrive without clientAddress: the limits per client cannot apply, only the one per email ' +
+  '(send the end user\'s address as clientAddress: docs/login-time.md, "Attempt limits and the threat model").';
 
 /**
  * `login-migration serve`'s HTTP face: `POST /migrate` with `{email, password}` answers a LoginMigrationAnswer as
  * JSON (200; a "try later" 429 or 503 with Retry-After), `GET /health` answers `{"status":"ok"}` (200) when every
- * readiness check passes, else `{"status":"notReady","reasons":[...]}` (503). Every /migrate
- * needs `Authorization: Bearer <service key>` (401 otherwise). Wrong passwords are bounded per email and per client
- * (AttemptLimits). The password lives in this request only: it is handed to `migrate` as a Secret and never logged,
- * echoed or kept. It rejects with a LoginServiceSettingError (`serviceCannotListen`) when it cannot listen where asked.
+ * readiness check passes, else `{"status":"notReady","reasons":[...]}` (503), shared by a flood of probes. Every
+ * /migrate needs `Authorization: Bearer <service key>` (401 otherwise; 429 for an address that sent too many wrong
+ * ones). Wrong passwords are bounded per email from a client, per client and per email (AttemptLimits). The password
+ * lives in this request only: it is handed to `migrate` as a Secret and never logged, echoed or kept. It rejects
+ * with a LoginServiceSettingError (`serviceCannotListen`) when it cannot listen where asked.
  */
 export async function startLoginService(options: LoginServiceOptions): Promise<LoginService> {
   const settings = LoginServiceSettingsSchema.parse(options.settings ?? {});
   const limits = new AttemptLimits(settings.limits, options.now);
+  const keyCheck = new ServiceKeyCheck(options.serviceKey, options.now);
   const logKey = randomBytes(32);
   const emailDigest = (email: string): string => createHmac('sha256', logKey).update(email).digest('hex').slice(0, 16);
   const log = options.log ?? ((): void => undefined);
+  let noticedNoClient = false;
   const underWay = new Set<Promise<void>>();
-  let healthUnderWay: Promise<HealthAnswer> | undefined;
-  // Probes that arrive together share one round of checks: a burst of them costs the core one pre-flight.
-  const health = (): Promise<HealthAnswer> =>
-    (healthUnderWay ??= checkReadiness(options.readiness ?? []).finally(() => {
-      healthUnderWay = undefined;
-    }));
+  const health = sharedReadiness(options.readiness ?? [], { roundEveryMs: settings.healthRoundSeconds * 1000, ...optional('now', options.now) });
 
   async function migrateSignIn(
     request: IncomingMessage,
     line: Omit<RequestLogLine, 'time' | 'ms'>,
   ): Promise<{ status: number; body: unknown; retryAfter?: number }> {
-    const token = bearerToken(request);
-    if (token === undefined || !sameKey(token, options.serviceKey)) {
+    const peer = clientAddressOf(request.socket.remoteAddress ?? '');
+    if (peer !== undefined) line.client = peer.address;
+    const key = keyCheck.check(request, peer?.limitKey);
+    if (key.kind !== 'accepted') {
       line.outcome = 'refused';
+      if (key.kind === 'tooManyWrongKeys') {
+        const words = `too many wrong service keys from this address: try again in ${key.retryAfterSeconds} s`;
+        return { status: 429, body: refused('serviceKeyAttemptsExceeded', words), retryAfter: key.retryAfterSeconds };
+      }
       return { status: 401, body: refused('serviceKeyRefused', 'missing or wrong service key (Authorization: Bearer <key>)') };
     }
     const read = await readMigrateRequest(request, settings.maxBodyBytes);
@@ -115,25 +129,29 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
       line.outcome = 'refused';
       return { status: read.status, body: read.refusal };
     }
-    const client = read.clientAddress ?? request.socket.remoteAddress ?? 'unknown';
-    line.client = client;
+    const client = read.clientAddress === undefined ? undefined : clientAddressOf(read.clientAddress);
+    if (client !== undefined) line.client = client.address;
+    else if (!noticedNoClient) {
+      noticedNoClient = true;
+      options.notice?.(NO_CLIENT_ADDRESS_NOTICE);
+    }
     const email = normaliseEmail(read.email);
     // No user with such an email can have been parked.
     if (!email.ok) return answered({ outcome: 'notWaiting' }, line);
     line.email = emailDigest(email.email);
-    const admission = limits.begin({ email: email.email, client });
+    const admission = await limits.admit({ email: email.email, client: client?.limitKey });
     if (!admission.admitted) return answered({ outcome: 'tryLater', reason: 'tooManyAttempts', retryAfterSeconds: admission.retryAfterSeconds }, line);
     let answer: LoginMigrationAnswer;
     try {
       answer = await options.migrate({ email: email.email, password: read.password });
     } catch (error) {
-      limits.end(admission.ticket, 'neither');
+      limits.end(admission.ticket, 'undecided');
       if (error instanceof VerifierPoolBusy) return answered({ outcome: 'tryLater', reason: 'busy', retryAfterSeconds: BUSY_RETRY_SECONDS }, line);
       // The error's words might quote what it was given: only its class reaches the log.
       line.reason = error instanceof Error ? error.name : 'unknown';
       return { status: 500, body: refused('migrationFailed', 'the sign-in could not be migrated; nothing was decided'), retryAfter: BUSY_RETRY_SECONDS };
     }
-    limits.end(admission.ticket, answer.outcome === 'wrongCredentials' ? 'wrongPassword' : answer.outcome === 'migrated' ? 'matched' : 'neither');
+    limits.end(admission.ticket, attemptResult(answer));
     return answered(answer, line);
   }
 
@@ -147,8 +165,8 @@ export async function startLoginService(options: LoginServiceOptions): Promise<L
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
-    const line: Omit<RequestLogLine, 'time' | 'ms'> = { method: request.method ?? '', path, status: 0 };
+    const path = (request.url ?? '/').split('?', 1)[0] ?? '/';
+    const line: Omit<RequestLogLine, 'time' | 'ms'> = { method: request.method ?? '', path: loggedPath(request.url), status: 0 };
     let result: { status: number; body: unknown; retryAfter?: number; allow?: string };
     if (path === '/health') {
       if (request.method === 'GET' || request.method === 'HEAD') {

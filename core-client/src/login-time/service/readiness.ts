@@ -80,3 +80,35 @@ export async function checkReadiness(checks: readonly ReadinessCheck[]): Promise
   const reasons = found.filter((reason): reason is NotReadyReason => reason !== undefined);
   return reasons.length === 0 ? { status: 'ok' } : { status: 'notReady', reasons };
 }
+
+/** Rounds of checks probes may run one after another before they share the last answer. */
+export const HEALTH_ROUNDS_AT_ONCE = 3;
+
+/**
+ * `/health`'s answer, shared, so no stream of probes makes the core (or the store, or the old system) do work a probe:
+ * probes that arrive while a round of checks runs share it; a probe may start a new round while rounds are left, 3
+ * at once and one more every `roundEveryMs` (a bucket, as the attempt limits), and otherwise gets the last round's
+ * answer. A probe now and then (a container's health check every 10 s) is answered afresh; a flood of them costs at
+ * most 3 rounds, then one every `roundEveryMs`. A round that broke answers the same, until the next round.
+ */
+export function sharedReadiness(checks: readonly ReadinessCheck[], options: { roundEveryMs: number; now?: () => number }): () => Promise<HealthAnswer> {
+  const now = options.now ?? Date.now;
+  let underWay: Promise<HealthAnswer> | undefined;
+  let last: Promise<HealthAnswer> | undefined;
+  let rounds = HEALTH_ROUNDS_AT_ONCE;
+  let countedAt = now();
+  return () => {
+    if (underWay !== undefined) return underWay;
+    const time = now();
+    rounds = options.roundEveryMs <= 0 ? HEALTH_ROUNDS_AT_ONCE : Math.min(HEALTH_ROUNDS_AT_ONCE, rounds + (time - countedAt) / options.roundEveryMs);
+    countedAt = time;
+    if (rounds < 1 && last !== undefined) return last;
+    rounds -= 1;
+    const round = checkReadiness(checks).finally(() => {
+      underWay = undefined;
+    });
+    underWay = round;
+    last = round;
+    return round;
+  };
+}

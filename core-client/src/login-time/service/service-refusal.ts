@@ -7,6 +7,8 @@ import { z } from 'zod';
 export const ServiceRefusalCodeSchema = z.enum([
   /** 401: no `Authorization: Bearer <key>`, or not the service's key. */
   'serviceKeyRefused',
+  /** 429: too many wrong service keys from this connecting address; its key is not looked at until `Retry-After`. */
+  'serviceKeyAttemptsExceeded',
   /** 415: the body is not `application/json`. */
   'contentTypeRefused',
   /** 415: a charset other than UTF-8. */

@@ -26,6 +26,8 @@ export const LoginServiceSettingsSchema = z.object({
     .default(8 * 1024),
   /** How long SIGTERM waits for the sign-ins under way before it closes their connections. */
   shutdownGraceSeconds: z.number().int().min(0).max(600).default(10),
+  /** Once 3 rounds of `/health`'s checks ran at once, one more every so many seconds: probes never cost the core one round each. */
+  healthRoundSeconds: z.number().int().min(0).max(300).default(5),
   limits: AttemptLimitSettingsSchema.prefault({}),
 });
 export type LoginServiceSettings = z.infer<typeof LoginServiceSettingsSchema>;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { STORE_SCHEMA_VERSION, WAITING_TABLE, laterVersionReason, parkedColumns, parkedValues, schemaUpgrades, tableColumns, userOfRow } from './store-rows.js';
 import type { ParkedUser, StoreCounts, StoredWaitingUser, WaitingListEntry } from './waiting-user.js';
 import { arrivalOfRow, countsOfRows, entryOfRow } from './store-counts.js';
+import { storeAccessProblem } from './store-file-access.js';
 
 /** How long a write waits for another process's lock on the file before the store is "unavailable". */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -34,6 +35,9 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${WAITING_TABLE} (
  * journal files the database file's mode.
  */
 export function openSqliteStore(path: string, options: { create?: boolean } = {}): WaitingStore {
+  // Before anything else: a folder this user cannot enter would otherwise read as a store that does not exist.
+  const denied = storeAccessProblem(path);
+  if (denied !== undefined) throw new WaitingStoreError('waitingStoreUnavailable', `the waiting store ${path} cannot be opened: ${denied}`);
   if (options.create === false && !existsSync(path)) {
     throw new WaitingStoreError('waitingStoreUnavailable', `the waiting store ${path} does not exist (a push with --login-time creates it)`);
   }
@@ -49,6 +53,9 @@ export function openSqliteStore(path: string, options: { create?: boolean } = {}
     const database = new DatabaseSync(path);
     database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     database.exec('PRAGMA journal_mode = WAL');
+    // A legacy hash taken out (an arrival, a user leaving) is overwritten with zeros in its page, not left in free
+    // space where the file's bytes would still hold it; the WAL's old frames are truncated after each arrival (below).
+    database.exec('PRAGMA secure_delete = ON');
     database.exec(CREATE_TABLE);
     upgradeSchema(database, path);
     // WAL with NORMAL: a commit is safe from a crash of the process without a sync of the disk each (a push parks users
@@ -227,7 +234,29 @@ class SqliteStore implements WaitingStore {
            WHERE email = ? AND state = 'migrating'`,
         )
         .run(coreUserId, now, email);
+      this.#truncateWal();
     });
+  }
+
+  /**
+   * Copies the WAL into the database and empties it, so that its older frames (earlier versions of the pages, which
+   * held the hash just taken out) do not stay in the `-wal` file until it is next reused. Never waits for a reader of
+   * another process (the statement would hold the event loop for the busy timeout): it is then left for the next
+   * arrival, or for the close, which checkpoints too. Nothing of it can fail the write it follows.
+   */
+  #truncateWal(): void {
+    try {
+      this.database.exec('PRAGMA busy_timeout = 0');
+      this.database.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+    } catch {
+      // Busy or failed: the hash is gone from the table all the same, and the next checkpoint writes over the frames.
+    } finally {
+      try {
+        this.database.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      } catch {
+        // The connection is gone: the next statement says so.
+      }
+    }
   }
 
   counts(): Promise<StoreCounts> {

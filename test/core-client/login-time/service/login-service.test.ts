@@ -90,15 +90,15 @@ describe('the login-time service over HTTP', () => {
   });
 
   it('after the wrong passwords allowed for an email, answers 429 with Retry-After and does not check the password', async () => {
-    // A clock that stands still: the whole window is left when the lock is met.
+    // A clock that stands still: a try comes back every 120 / 2 seconds, none of which pass.
     const { service, migrate } = await start({ settings: { limits: { maxFailuresPerEmail: 2, windowSeconds: 120 } }, now: () => 1_000_000 });
     for (let attempt = 0; attempt < 2; attempt += 1)
       expect((await signIn(service, { email: sha512.email, password: 'guess' })).body.outcome).toBe('wrongCredentials');
     const checked = migrate.calls();
     const locked = await signIn(service, { email: sha512.email, password: sha512.password });
     expect(locked.status).toBe(429);
-    expect(locked.body).toEqual({ outcome: 'tryLater', reason: 'tooManyAttempts', retryAfterSeconds: 120 });
-    expect(locked.headers.get('retry-after')).toBe('120');
+    expect(locked.body).toEqual({ outcome: 'tryLater', reason: 'tooManyAttempts', retryAfterSeconds: 60 });
+    expect(locked.headers.get('retry-after')).toBe('60');
     expect(migrate.calls()).toBe(checked);
     // Another account is answered as usual.
     expect((await signIn(service, { email: phpass.email, password: phpass.password })).body.outcome).toBe('migrated');
@@ -180,7 +180,10 @@ describe('the login-time service over HTTP', () => {
   it('answers /health 503 notReady with every reason its readiness checks give, and 200 ok once they all pass', async () => {
     let coreReason: NotReadyReason | undefined = 'coreKeyRefused';
     let storeReason: NotReadyReason | undefined = 'storeUnavailable';
+    // A flood of probes shares the last answer: the clock is moved a round on before each change is looked for.
+    let time = 1_000_000;
     const { service, logs } = await start({
+      now: () => time,
       readiness: [
         { name: 'core', check: () => Promise.resolve(coreReason) },
         { name: 'store', check: () => Promise.resolve(storeReason) },
@@ -192,8 +195,10 @@ describe('the login-time service over HTTP', () => {
       expect(await answer.json()).toEqual({ status: 'notReady', reasons: ['coreKeyRefused', 'storeUnavailable'] });
     }
     coreReason = undefined;
+    time += 5_000;
     expect(await (await fetch(`${service.url}/health`)).json()).toEqual({ status: 'notReady', reasons: ['storeUnavailable'] });
     storeReason = undefined;
+    time += 5_000;
     const ready = await fetch(`${service.url}/health`);
     expect([ready.status, await ready.json()]).toEqual([200, { status: 'ok' }]);
     expect(logs.filter((line) => line.path === '/health').map((line) => [line.status, line.reason])).toContainEqual([503, 'coreKeyRefused,storeUnavailable']);
