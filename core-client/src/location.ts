@@ -5,6 +5,11 @@ export const RecordLocationSchema = z.object({
   file: z.string(),
   line: z.number().int().positive().optional(),
   index: z.number().int().nonnegative().optional(),
+  /**
+   * A database row's own key (its primary key): it names the record beside its place in the read, and keys it in the
+   * journal, since a row's place moves between two reads of a database that changes.
+   */
+  id: z.string().optional(),
   field: z.string().optional(),
 });
 export type RecordLocation = z.infer<typeof RecordLocationSchema>;
@@ -13,6 +18,7 @@ export function formatLocation(location: RecordLocation): string {
   const parts = [location.file];
   if (location.line !== undefined) parts.push(`line ${location.line}`);
   if (location.index !== undefined) parts.push(`record #${location.index}`);
+  if (location.id !== undefined) parts.push(`id ${JSON.stringify(location.id)}`);
   const where = parts.join(', ');
   return location.field === undefined ? where : `${where}, field "${location.field}"`;
 }

@@ -9,6 +9,7 @@ import type { PushClient, PushRunSettings, RunMode, RunPushOptions } from './run
 import { sourceFingerprint } from './fingerprint.js';
 import { addUnread, emptyCounts, type PushCounts, type PushSummary } from '../summary/push-summary.js';
 import { optional } from '../optional.js';
+import { describePostgresUrl, isPostgresUrl } from '../sources/database/postgres-url.js';
 
 /** A migration's run is a push or a sync (`RunMode`); a sync's first pass reads the export's plan once more. */
 export type RunMigrationOptions = MigrationSettings & RunMode<Omit<SyncRunOptions, 'firstPass'>>;
@@ -30,8 +31,12 @@ export interface MigrationSettings extends Omit<PushRunSettings, 'records' | 'so
   sourceSnapshot?: FileSnapshot[];
 }
 
-/** The files a migration reads records from: the export, and the Auth0 password-hash file beside it. */
+/**
+ * The files a migration reads records from: the export, and the Auth0 password-hash file beside it; none for a
+ * database, whose run reads one snapshot of it (`PlanOptions.database`), which nothing changes.
+ */
 export function migrationSourceFiles(sourcePath: string, planOptions: PlanOptions): string[] {
+  if (isPostgresUrl(sourcePath)) return [];
   return planOptions.auth0PasswordFile === undefined ? [sourcePath] : [sourcePath, planOptions.auth0PasswordFile];
 }
 
@@ -78,7 +83,7 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
   const source = {
     records: planSource(sourcePath, planOptions),
     sourceFingerprint: await sourceFingerprint(sourcePath, sourceFiles.slice(1)),
-    sourceName: sourcePath,
+    sourceName: isPostgresUrl(sourcePath) ? describePostgresUrl(sourcePath) : sourcePath,
     sourceCheck: () => describeFileChange(snapshot),
   };
   const run: RunPushOptions =

@@ -1,11 +1,13 @@
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { isBetterAuthSqlite, isSqliteFile } from './better-auth/better-auth-sqlite.js';
 import { isCognitoCsvHeader } from './cognito/cognito-csv.js';
 import { firebaseCsvWidth } from './firebase/firebase-csv.js';
 import { FirebaseShapeProbe, firebaseShapeOf, type ObjectFileShape } from './firebase/firebase-json.js';
 import { type FieldMapping, defaultFieldMapping } from './generic/field-mapping.js';
 import { SourceError } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
+import { isSupabaseCsvHeader } from './supabase/supabase-files.js';
 import { DEFAULT_MAX_LINE_BYTES, lineTooLong } from './text/lines.js';
 import { openText, withoutGzipExtension } from './text/open-text.js';
 import { optionalFrom } from '../optional.js';
@@ -154,7 +156,7 @@ async function detectObjectFile(path: string, read: Head, maxLineBytes: number):
 
 async function detectJsonFamily(path: string, read: Head, maxLineBytes: number, mapping: FieldMapping): Promise<SourceFormat | SourceError> {
   const text = read.text.trimStart();
-  if (text.startsWith('[')) return 'json-array';
+  if (text.startsWith('[')) return looksLikeSupabaseRows(text) ? 'supabase' : 'json-array';
   if (/^\{\s*"users"\s*:/.test(text) || read.objectShape === 'firebase') return 'firebase-json';
   if (COGNITO_JSON_START.test(text)) return 'cognito-json';
   const line = read.firstLineComplete ? parsedJson(firstLine(text)) : undefined;
@@ -170,14 +172,28 @@ async function detectJsonFamily(path: string, read: Head, maxLineBytes: number, 
   return isAuth0 ? 'auth0' : 'ndjson';
 }
 
+/** A JSON array whose first element is a row of Supabase's `auth.users` (the SQL editor's export of it). */
+function looksLikeSupabaseRows(text: string): boolean {
+  return /^\[\s*\{/.test(text) && /"encrypted_password"\s*:/.test(text) && /"raw_app_meta_data"\s*:/.test(text);
+}
+
 function detectCsvFamily(path: string, head: string): SourceFormat | SourceError {
   try {
     const [fields] = parse(firstLine(head.trimStart()), { relax_column_count: true }) as string[][];
     if (fields !== undefined && isCognitoCsvHeader(fields)) return 'cognito-csv';
+    if (fields !== undefined && isSupabaseCsvHeader(fields)) return 'supabase';
     return fields !== undefined && firebaseCsvWidth(fields) !== undefined ? 'firebase-csv' : 'csv';
   } catch {
     return new SourceError('unknown-format', { file: path, line: 1 }, 'the first line is neither JSON nor readable CSV; name the format with --format');
   }
+}
+
+function notBetterAuthSqlite(path: string): SourceError {
+  return new SourceError(
+    'unknown-format',
+    { file: path },
+    "a SQLite database without Better Auth's user and account tables: core-migrate reads a SQLite file as Better Auth's database",
+  );
 }
 
 /**
@@ -195,6 +211,8 @@ export async function detectFormat(
   mapping: FieldMapping = defaultFieldMapping,
 ): Promise<SourceFormat | SourceError> {
   try {
+    // A SQLite database is binary: told by its first bytes, and by its tables whose database it is.
+    if (await isSqliteFile(path)) return isBetterAuthSqlite(path) ? 'better-auth' : notBetterAuthSqlite(path);
     return await detectFromHead(path, await readHead(path, maxLineBytes), maxLineBytes, mapping);
   } catch (error) {
     if (error instanceof SourceError) return error;

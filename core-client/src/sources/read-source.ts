@@ -1,6 +1,9 @@
 import { readAuth0 } from './auth0/auth0.js';
+import { readBetterAuthSqlite } from './better-auth/better-auth-sqlite.js';
 import { readCognitoCsv } from './cognito/cognito-csv.js';
 import { readCognitoJson } from './cognito/cognito-json.js';
+import type { PostgresSnapshot } from './database/postgres-snapshot.js';
+import { isPostgresUrl } from './database/postgres-url.js';
 import { detectFormat } from './detect-format.js';
 import { readFirebaseCsv } from './firebase/firebase-csv.js';
 import { readFirebaseJson } from './firebase/firebase-json.js';
@@ -8,9 +11,11 @@ import { readCsv } from './generic/csv.js';
 import { type FieldMapping, defaultFieldMapping } from './generic/field-mapping.js';
 import { readJsonArray } from './generic/json-array.js';
 import { readNdjson } from './generic/ndjson.js';
+import { readDatabase } from './read-database.js';
 import { SourceError, type SourceSetting } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
 import type { SourceRecord } from './source-user.js';
+import { readSupabaseFile } from './supabase/supabase-files.js';
 import { DEFAULT_MAX_LINE_BYTES } from './text/lines.js';
 
 export interface OpenSourceOptions {
@@ -20,11 +25,17 @@ export interface OpenSourceOptions {
   mapping?: FieldMapping;
   /** Auth0 only: the password-hash export to join with the user export. */
   auth0PasswordFile?: string;
+  /**
+   * A database source (a `postgresql://` URL): the run's one read-only transaction, so that every read of the run (the
+   * count, the push, a sync's two passes) reads the same users. Without it, each read has a transaction of its own.
+   */
+  database?: PostgresSnapshot;
 }
 
 /**
  * Streams the records of an export: a SourceUser per good record, a MalformedRecord per broken one. A broken
- * file ends the iteration with a SourceError naming the place, and the setting that fixes it.
+ * file ends the iteration with a SourceError naming the place, and the setting that fixes it. `path` is a file's
+ * path, or a `postgresql://` URL of a database whose users are read where they live.
  */
 export async function* readSource(path: string, options: OpenSourceOptions = {}): AsyncGenerator<SourceRecord> {
   try {
@@ -42,6 +53,7 @@ function settingOfSourceError(error: SourceError, options: OpenSourceOptions): S
 }
 
 async function* readRecords(path: string, options: OpenSourceOptions): AsyncGenerator<SourceRecord> {
+  if (isPostgresUrl(path)) return yield* readDatabase(path, options.format, options.database);
   const mapping = options.mapping ?? defaultFieldMapping;
   const format = options.format ?? (await detectFormat(path, DEFAULT_MAX_LINE_BYTES, mapping));
   if (format instanceof SourceError) throw format;
@@ -62,5 +74,9 @@ async function* readRecords(path: string, options: OpenSourceOptions): AsyncGene
       return yield* readCognitoJson(path);
     case 'cognito-csv':
       return yield* readCognitoCsv(path);
+    case 'supabase':
+      return yield* readSupabaseFile(path);
+    case 'better-auth':
+      return yield* readBetterAuthSqlite(path);
   }
 }

@@ -1,5 +1,18 @@
 /** Every export format a reader exists for; `--format` takes one of these names. */
-export const sourceFormats = ['firebase-json', 'firebase-csv', 'auth0', 'ndjson', 'json-array', 'csv', 'cognito-json', 'cognito-csv'] as const;
+export const sourceFormats = [
+  'firebase-json',
+  'firebase-csv',
+  'auth0',
+  'ndjson',
+  'json-array',
+  'csv',
+  'cognito-json',
+  'cognito-csv',
+  /** Supabase's `auth.users` (and `auth.identities`): its database by URL, or a CSV or JSON file of the rows. */
+  'supabase',
+  /** Better Auth's user and account tables: its database by URL, or a SQLite file. */
+  'better-auth',
+] as const;
 export type SourceFormat = (typeof sourceFormats)[number];
 
 export function isSourceFormat(value: string): value is SourceFormat {

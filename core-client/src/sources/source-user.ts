@@ -28,6 +28,9 @@ export const SourceProfileSchema = z.object({
   appMetadata: z.record(z.string(), z.unknown()).optional(),
   /** Cognito `custom:*` attributes, under their names without the prefix. */
   customAttributes: z.record(z.string(), z.string()).optional(),
+  /** The name the user signed in with besides its email (Better Auth's username plugin), and as it was shown. */
+  username: z.string().optional(),
+  displayUsername: z.string().optional(),
 });
 export type SourceProfile = z.infer<typeof SourceProfileSchema>;
 
@@ -44,6 +47,18 @@ export const SourceUserSchema = z.object({
   system: z.string().optional(),
   /** The old system's admins disabled the account (Firebase `disabled`, Auth0 `blocked`, Cognito `Enabled: false`). */
   disabled: z.boolean().optional(),
+  /** Why the account is shut, when the old system says more than "disabled" (`banned until 2031-01-01T00:00:00.000Z`). */
+  disabledBecause: z.string().optional(),
+  /**
+   * The old system deleted the user but keeps its row (Supabase's `deleted_at`): left out as a disabled account is,
+   * whatever `--disabled` says (nobody can sign in as it there), and removed by a sync that finds it so.
+   */
+  deleted: z.boolean().optional(),
+  /**
+   * An anonymous user of the old system (Supabase `is_anonymous`, Better Auth's anonymous plugin): it has no login
+   * the core could keep, so the plan refuses it `anonymousUser`.
+   */
+  anonymous: z.boolean().optional(),
   profile: SourceProfileSchema.optional(),
   email: z.string().optional(),
   emailVerified: z.boolean().optional(),
