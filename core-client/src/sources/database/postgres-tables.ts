@@ -18,6 +18,6 @@ export async function columnsOf(snapshot: PostgresSnapshot, table: string): Prom
 /** Every required column a table lacks, in one sentence. */
 export function missingColumnsSentence(table: string, missing: readonly string[]): string {
   const named = missing.map((column) => `"${column}"`);
-  const list = named.length === 1 ? `the column ${named[0] ?? ''}` : `the columns ${named.slice(0, -1).join(', ')} and ${named[named.length - 1] ?? ''}`;
+  const list = named.length === 1 ? `column ${named[0] ?? ''}` : `columns ${named.slice(0, -1).join(', ')} and ${named[named.length - 1] ?? ''}`;
   return `the table ${table} has no ${list}, which core-migrate needs to read its users: is it the table of another version or system?`;
 }

@@ -20,6 +20,8 @@ export const SUPABASE_OPTIONAL_COLUMNS = [
   'created_at',
   'last_sign_in_at',
 ] as const;
+/** Columns that only Supabase's rows have: a record with neither is another system's. */
+const SUPABASE_OWN_COLUMNS = ['encrypted_password', 'raw_app_meta_data'] as const;
 /** The column a file of the rows carries the user's `auth.identities` in (docs/exports.md gives the query). */
 export const IDENTITIES_COLUMN = 'identities';
 
@@ -77,14 +79,14 @@ export function supabaseUser(row: Readonly<Record<string, unknown>>, context: Su
   const { location } = context;
   let id: string | undefined;
   try {
-    const missing = SUPABASE_REQUIRED_COLUMNS.filter((column) => !Object.hasOwn(row, column));
-    if (missing.length === SUPABASE_REQUIRED_COLUMNS.length) {
+    if (!SUPABASE_OWN_COLUMNS.some((column) => Object.hasOwn(row, column))) {
       return {
         kind: 'malformed',
         location,
-        reason: `not a row of Supabase's auth.users: it has none of ${SUPABASE_REQUIRED_COLUMNS.join(', ')} (an export of another system? name its format with --format)`,
+        reason: `not a row of Supabase's auth.users: it has neither ${SUPABASE_OWN_COLUMNS.join(' nor ')} (an export of another system? name its format with --format)`,
       };
     }
+    const missing = SUPABASE_REQUIRED_COLUMNS.filter((column) => !Object.hasOwn(row, column));
     const [first] = missing;
     if (first !== undefined) throw new RowFieldProblem(first, `the row has no "${first}" (every auth.users row has ${SUPABASE_REQUIRED_COLUMNS.join(', ')})`);
     id = textOf(row, 'id');
