@@ -69,7 +69,7 @@ export function resolveColumns<Field extends string>(
   }
   if (missing.length === 0) return { table, columns };
   const list =
-    missing.length === 1 ? `the column ${missing[0] ?? ''}` : `the columns ${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1] ?? ''}`;
+    missing.length === 1 ? `column ${missing[0] ?? ''}` : `columns ${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1] ?? ''}`;
   return `the table "${table}" has no ${list}, which core-migrate needs to read Better Auth's users: is it Better Auth's ${table} table?`;
 }
 
