@@ -138,7 +138,11 @@ export interface BetterAuthSchemaOptions {
   dialect: 'postgres' | 'sqlite';
 }
 
-export function betterAuthNames(options: Pick<BetterAuthSchemaOptions, 'naming' | 'plural'>): { user: string; account: string; column: (field: string) => string } {
+export function betterAuthNames(options: Pick<BetterAuthSchemaOptions, 'naming' | 'plural'>): {
+  user: string;
+  account: string;
+  column: (field: string) => string;
+} {
   return {
     user: options.plural === true ? 'users' : 'user',
     account: options.plural === true ? 'accounts' : 'account',
@@ -232,7 +236,11 @@ function betterAuthInserts(options: BetterAuthSchemaOptions, users: readonly Bet
   return statements;
 }
 
-export async function createBetterAuthPostgres(client: pg.ClientBase, options: Omit<BetterAuthSchemaOptions, 'dialect'>, users: readonly BetterAuthUser[]): Promise<void> {
+export async function createBetterAuthPostgres(
+  client: pg.ClientBase,
+  options: Omit<BetterAuthSchemaOptions, 'dialect'>,
+  users: readonly BetterAuthUser[],
+): Promise<void> {
   const full = { ...options, dialect: 'postgres' as const };
   await client.query(betterAuthSchema(full));
   for (const statement of betterAuthInserts(full, users)) await client.query(statement.sql, statement.values);

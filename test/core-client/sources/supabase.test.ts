@@ -84,14 +84,21 @@ describe('Supabase read from its database (a postgresql:// URL)', () => {
       },
     });
     // Read in the order of the ids, each row keyed by its id wherever it stands.
-    expect(ada.location).toEqual({ file: expect.stringMatching(/^postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/waiting_1 \(auth\.users\)$/), index: 0, id: ids.ada });
+    expect(ada.location).toEqual({
+      file: expect.stringMatching(/^postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/waiting_1 \(auth\.users\)$/),
+      index: 0,
+      id: ids.ada,
+    });
     expect(user(read, ids.grace)).toMatchObject({
       email: 'grace@example.com',
       providers: [{ providerId: 'google', providerUserId: '107735233542344539841', email: 'grace@example.com' }],
       profile: { displayName: 'Grace Hopper', photoUrl: 'https://example.com/grace.png' },
     });
     expect(user(read, ids.grace).passwordHash).toBeUndefined();
-    expect(user(read, ids.alan)).toMatchObject({ passwordHash: expect.stringMatching(/^\$2a\$/), providers: [{ providerId: 'github', providerUserId: '583231' }] });
+    expect(user(read, ids.alan)).toMatchObject({
+      passwordHash: expect.stringMatching(/^\$2a\$/),
+      providers: [{ providerId: 'github', providerUserId: '583231' }],
+    });
     // Supabase keeps a phone number without its plus: the login is written in E.164.
     expect(user(read, ids.phone)).toMatchObject({ phoneNumber: '+14155550123', providers: [], profile: { phoneNumber: '14155550123' } });
     expect(user(read, ids.phone).email).toBeUndefined();
@@ -116,7 +123,9 @@ describe('Supabase read from its database (a postgresql:// URL)', () => {
   it('plans each user to its end: bcrypt imported, social and phone users, roles, disabled, deleted, anonymous and SSO users', async () => {
     const planned = await planOf(supabase, { roles: { from: 'appMetadata.roles', rename: {} } });
     const of = (id: string) => planned.find((record) => record.location.id === id)?.items ?? [];
-    expect(of(ids.ada)).toMatchObject([{ kind: 'passwordImport', family: 'bcrypt', identity: { sourceId: ids.ada, roles: ['admin', 'editor'], emailVerified: true } }]);
+    expect(of(ids.ada)).toMatchObject([
+      { kind: 'passwordImport', family: 'bcrypt', identity: { sourceId: ids.ada, roles: ['admin', 'editor'], emailVerified: true } },
+    ]);
     expect(of(ids.grace)).toMatchObject([{ kind: 'thirdPartySignInUp', body: { thirdPartyId: 'google', thirdPartyUserId: '107735233542344539841' } }]);
     expect(of(ids.alan).map((item) => item.kind)).toEqual(['passwordImport', 'thirdPartySignInUp']);
     expect(of(ids.phone)).toMatchObject([{ kind: 'passwordlessSignInUp', body: { phoneNumber: '+14155550123' } }]);

@@ -2,7 +2,7 @@ import { SourceError } from '../source-error.js';
 import type { SourceRecord } from '../source-user.js';
 import { columnsOf, tableExists } from '../database/postgres-tables.js';
 import type { PostgresSnapshot } from '../database/postgres-snapshot.js';
-import { ACCOUNT_COLUMNS, resolveColumns, selectList, TABLE_NAMES, USER_COLUMNS, type ResolvedColumns } from './better-auth-schema.js';
+import { ACCOUNT_COLUMNS, columnName, resolveColumns, selectList, TABLE_NAMES, USER_COLUMNS, type ResolvedColumns } from './better-auth-schema.js';
 import { ACCOUNTS_FIELD, betterAuthUser } from './better-auth-user.js';
 
 async function firstTable(snapshot: PostgresSnapshot, names: readonly string[]): Promise<string | undefined> {
@@ -53,7 +53,7 @@ export async function* readBetterAuthPostgres(snapshot: PostgresSnapshot): Async
   const asOf = clock?.['as_of'];
   const asOfMs = asOf instanceof Date ? asOf.getTime() : Date.now();
   const file = `${snapshot.name} ("${users.table}")`;
-  const columnOf = (field: string): string => (field in users.columns ? (users.columns[field as keyof typeof USER_COLUMNS] ?? field) : field);
+  const columnOf = (field: string): string => columnName(field, users, accounts);
   let index = 0;
   for await (const row of snapshot.rows(sql, `reading "${users.table}"`)) {
     const id = row['id'];

@@ -68,8 +68,7 @@ export function resolveColumns<Field extends string>(
     if (found === undefined && required) missing.push(names.map((name) => `"${name}"`).join(' or '));
   }
   if (missing.length === 0) return { table, columns };
-  const list =
-    missing.length === 1 ? `column ${missing[0] ?? ''}` : `columns ${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1] ?? ''}`;
+  const list = missing.length === 1 ? `column ${missing[0] ?? ''}` : `columns ${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1] ?? ''}`;
   return `the table "${table}" has no ${list}, which core-migrate needs to read Better Auth's users: is it Better Auth's ${table} table?`;
 }
 
@@ -79,6 +78,12 @@ export function selectList<Field extends string>(alias: string, resolved: Resolv
     const name = resolved.columns[field];
     return name === undefined ? `NULL AS "${field}"` : `${alias}."${name}" AS "${field}"`;
   });
+}
+
+/** The column a field of either table is read from, for a message naming it; the field itself when none. */
+export function columnName(field: string, users: ResolvedColumns<UserField>, accounts: ResolvedColumns<AccountField>): string {
+  const names: Readonly<Record<string, string | undefined>> = { ...accounts.columns, ...users.columns };
+  return names[field] ?? field;
 }
 
 /** The provider id Better Auth gives an email-and-password account; every other is a third-party (social) account. */

@@ -2,7 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { SourceError } from '../source-error.js';
 import type { SourceRecord } from '../source-user.js';
-import { ACCOUNT_COLUMNS, resolveColumns, selectList, TABLE_NAMES, USER_COLUMNS, type ResolvedColumns } from './better-auth-schema.js';
+import { ACCOUNT_COLUMNS, columnName, resolveColumns, selectList, TABLE_NAMES, USER_COLUMNS, type ResolvedColumns } from './better-auth-schema.js';
 import { ACCOUNTS_FIELD, betterAuthUser } from './better-auth-user.js';
 
 /** Every SQLite database file begins with these 16 bytes. */
@@ -107,7 +107,7 @@ export async function* readBetterAuthSqlite(file: string): AsyncGenerator<Source
       `(SELECT json_group_array(json_object('providerId', ${column('providerId')}, 'accountId', ${column('accountId')}, 'password', ${column('password')})) ` +
       `FROM (SELECT * FROM "${accounts.table}" WHERE ${column('userId')} = ${id} ORDER BY ${column('providerId')}, ${column('accountId')})) AS "${ACCOUNTS_FIELD}"`;
     const statement = database.prepare(`SELECT ${[...selectList('u', users), gathered].join(', ')} FROM "${users.table}" u ORDER BY ${id}`);
-    const columnOf = (field: string): string => (field in users.columns ? (users.columns[field as keyof typeof USER_COLUMNS] ?? field) : field);
+    const columnOf = (field: string): string => columnName(field, users, accounts);
     database.exec('BEGIN');
     let index = 0;
     for (const row of statement.iterate()) {
