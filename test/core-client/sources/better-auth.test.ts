@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSource, type PlannedRecord } from '../../../core-client/src/plan/plan-source.js';
 import { detectFormat } from '../../../core-client/src/sources/detect-format.js';
 import { readSource } from '../../../core-client/src/sources/read-source.js';
-import { SourceError } from '../../../core-client/src/sources/source-error.js';
+import { type SourceError } from '../../../core-client/src/sources/source-error.js';
 import type { SourceRecord, SourceUser } from '../../../core-client/src/sources/source-user.js';
 import { startTestPostgres, type TestPostgres } from '../../support/embedded-postgres.js';
 import {
