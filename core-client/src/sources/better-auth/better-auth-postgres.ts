@@ -45,10 +45,14 @@ export async function* readBetterAuthPostgres(snapshot: PostgresSnapshot): Async
   const users = await resolvedTable(snapshot, TABLE_NAMES.user, USER_COLUMNS);
   const accounts = await resolvedTable(snapshot, TABLE_NAMES.account, ACCOUNT_COLUMNS);
   const account = (field: keyof typeof ACCOUNT_COLUMNS): string => `a."${accounts.columns[field] ?? field}"`;
+  const id = `u."${users.columns.id ?? 'id'}"`;
+  // A join grouped by the user, not a subquery per user: that would scan the accounts once per user without an index.
   const gathered =
-    `(SELECT json_agg(json_build_object('providerId', ${account('providerId')}, 'accountId', ${account('accountId')}, 'password', ${account('password')}) ` +
-    `ORDER BY ${account('providerId')}, ${account('accountId')}) FROM "${accounts.table}" a WHERE ${account('userId')} = u."${users.columns.id ?? 'id'}") AS "${ACCOUNTS_FIELD}"`;
-  const sql = `SELECT ${[...selectList('u', users), gathered].join(', ')} FROM "${users.table}" u ORDER BY u."${users.columns.id ?? 'id'}"`;
+    `json_agg(json_build_object('providerId', ${account('providerId')}, 'accountId', ${account('accountId')}, 'password', ${account('password')}) ` +
+    `ORDER BY ${account('providerId')}, ${account('accountId')}) FILTER (WHERE ${account('userId')} IS NOT NULL) AS "${ACCOUNTS_FIELD}"`;
+  const sql =
+    `SELECT ${[...selectList('u', users), gathered].join(', ')} FROM "${users.table}" u ` +
+    `LEFT JOIN "${accounts.table}" a ON ${account('userId')} = ${id} GROUP BY ${id} ORDER BY ${id}`;
   const [clock] = await snapshot.query('SELECT now() AS as_of');
   const asOf = clock?.['as_of'];
   const asOfMs = asOf instanceof Date ? asOf.getTime() : Date.now();
