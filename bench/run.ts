@@ -27,7 +27,7 @@ const parts: [string, () => Promise<unknown>][] = [
     'plan',
     async () => {
       await benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3));
-      await benchSupabaseDatabasePlan(quick ? [3_000, 30_000] : [30_000, 300_000]);
+      await benchSupabaseDatabasePlan(quick ? [10_000, 30_000] : [100_000, 300_000]);
     },
   ],
   ['push', () => benchPush({ quick })],

@@ -1,7 +1,7 @@
 import { SourceError } from '../source-error.js';
 import type { SourceRecord } from '../source-user.js';
 import { columnsOf, tableExists } from '../database/postgres-tables.js';
-import type { PostgresSnapshot } from '../database/postgres-snapshot.js';
+import { snapshotTime, type PostgresSnapshot } from '../database/postgres-snapshot.js';
 import { ACCOUNT_COLUMNS, columnName, resolveColumns, selectList, TABLE_NAMES, USER_COLUMNS, type ResolvedColumns } from './better-auth-schema.js';
 import { ACCOUNTS_FIELD, betterAuthUser } from './better-auth-user.js';
 
@@ -53,9 +53,7 @@ export async function* readBetterAuthPostgres(snapshot: PostgresSnapshot): Async
   const sql =
     `SELECT ${[...selectList('u', users), gathered].join(', ')} FROM "${users.table}" u ` +
     `LEFT JOIN "${accounts.table}" a ON ${account('userId')} = ${id} GROUP BY ${id} ORDER BY ${id}`;
-  const [clock] = await snapshot.query('SELECT now() AS as_of');
-  const asOf = clock?.['as_of'];
-  const asOfMs = asOf instanceof Date ? asOf.getTime() : Date.now();
+  const asOfMs = await snapshotTime(snapshot);
   const file = `${snapshot.name} ("${users.table}")`;
   const columnOf = (field: string): string => columnName(field, users, accounts);
   let index = 0;

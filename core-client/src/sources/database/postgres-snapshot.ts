@@ -3,10 +3,23 @@ import { SourceError } from '../source-error.js';
 import { describePostgresUrl, postgresConnectionString } from './postgres-url.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * Every value as PostgreSQL's own text (`t`/`f`, timestamps, JSON): the readers parse what they use, once, and a row
+ * is a few strings, not Date and JSON objects made for every column (which, at thousands of rows a second, is what
+ * made the process grow its heap).
+ */
+const AS_TEXT: pg.CustomTypesConfig = { getTypeParser: () => (text: string) => text };
 /** Rows fetched from the cursor at a time: a round trip per batch, and never more than a batch in memory. */
 export const FETCH_ROWS = 500;
 
 export type DatabaseRow = Record<string, unknown>;
+
+/** When the snapshot was taken (the transaction's `now()`, the same for each of its reads), in milliseconds. */
+export async function snapshotTime(snapshot: PostgresSnapshot): Promise<number> {
+  const [clock] = await snapshot.query('SELECT to_char(now() AT TIME ZONE \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\') AS as_of');
+  const asOf = Date.parse(String(clock?.['as_of']));
+  return Number.isNaN(asOf) ? Date.now() : asOf;
+}
 
 /** A driver error's SQLSTATE or system code, never its message (which may quote values). */
 function codeOf(error: unknown): string | undefined {
@@ -60,7 +73,7 @@ export class PostgresSnapshot {
 
   static async open(url: string, env: NodeJS.ProcessEnv = process.env): Promise<PostgresSnapshot> {
     const name = describePostgresUrl(url);
-    const client = new pg.Client({ connectionString: postgresConnectionString(url, env), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const client = new pg.Client({ connectionString: postgresConnectionString(url, env), connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: AS_TEXT });
     const snapshot = new PostgresSnapshot(name, client);
     // A connection the server drops while nothing is asked must not end the process: the next read reports it.
     client.on('error', (error) => {
@@ -80,7 +93,7 @@ export class PostgresSnapshot {
     return new SourceError('unreadable', { file: this.name }, `${what === undefined ? '' : `${what}: `}${describeDatabaseFailure(error)}`, { cause: error });
   }
 
-  /** A small query answered whole (the tables and columns there are). */
+  /** A small query answered whole (the tables and columns there are), every value as its text. */
   async query(sql: string, values: readonly unknown[] = []): Promise<DatabaseRow[]> {
     this.#throwIfUnusable();
     try {

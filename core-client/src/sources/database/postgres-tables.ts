@@ -6,7 +6,7 @@ import type { PostgresSnapshot } from './postgres-snapshot.js';
  */
 export async function tableExists(snapshot: PostgresSnapshot, table: string): Promise<boolean> {
   const [row] = await snapshot.query('SELECT to_regclass($1) IS NOT NULL AS present', [table]);
-  return row?.['present'] === true;
+  return row?.['present'] === 't';
 }
 
 /** The table's columns by name (none for a table that is not there). */

@@ -2,7 +2,7 @@ import { optional } from '../../optional.js';
 import { SourceError } from '../source-error.js';
 import type { SourceRecord } from '../source-user.js';
 import { columnsOf, missingColumnsSentence, tableExists } from '../database/postgres-tables.js';
-import type { PostgresSnapshot } from '../database/postgres-snapshot.js';
+import { snapshotTime, type PostgresSnapshot } from '../database/postgres-snapshot.js';
 import { IDENTITIES_COLUMN, SUPABASE_OPTIONAL_COLUMNS, SUPABASE_REQUIRED_COLUMNS, supabaseUser } from './supabase-user.js';
 
 const USERS = 'auth.users';
@@ -56,9 +56,7 @@ export async function* readSupabaseDatabase(snapshot: PostgresSnapshot): AsyncGe
   const missingIdentity = ['provider', 'user_id', 'identity_data'].filter((column) => !identityColumns.has(column));
   if (missingIdentity.length > 0) throw new SourceError('missing-column', { file: snapshot.name }, missingColumnsSentence(IDENTITIES, missingIdentity));
 
-  const [clock] = await snapshot.query('SELECT now() AS as_of');
-  const asOf = clock?.['as_of'];
-  const asOfMs = asOf instanceof Date ? asOf.getTime() : Date.now();
+  const asOfMs = await snapshotTime(snapshot);
   let index = 0;
   const sql = `SELECT ${selected(columns)}, ${identitiesList(identityColumns)} FROM ${USERS} u LEFT JOIN ${IDENTITIES} i ON i.user_id = u.id GROUP BY u.id ORDER BY u.id`;
   for await (const row of snapshot.rows(sql, `reading ${USERS}`)) {
