@@ -14,7 +14,7 @@ export const sourceSettings = {
   /** The export file, or the URL of a database holding the users (Supabase, Better Auth). */
   file: optionalText.refine(
     (value) => value === undefined || !postgresUrlHasPassword(value),
-    'a database URL must not carry a password (the command line that repeats the run would show it): give the password in PGPASSWORD',
+    'is a database URL with a password in it, which the command line that repeats the run would show: give the password in PGPASSWORD',
   ),
   format: z.preprocess((value) => (value === 'auto' ? undefined : unset(value)), z.enum(sourceFormats).optional()),
   /** Field mapping file of a generic export. */
