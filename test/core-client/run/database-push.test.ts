@@ -64,6 +64,16 @@ async function supabaseDatabase(): Promise<string> {
 
 const idOf = (email: string): string => core.emailPasswordUsers().find((user) => user.email === email)?.id ?? '';
 
+describe('a database URL as the export', () => {
+  it('is refused with a password in it, which the command line repeating the run would show', () => {
+    const parsed = MigrationSettingsSchema.safeParse({ file: 'postgresql://postgres:secret@db.example.com:5432/postgres' });
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error?.issues)).toContain('give the password in PGPASSWORD');
+    expect(JSON.stringify(parsed.error?.issues)).not.toContain('secret');
+    expect(MigrationSettingsSchema.safeParse({ file: 'postgresql://postgres@db.example.com:5432/postgres' }).success).toBe(true);
+  });
+});
+
 describe('a Supabase database pushed from its URL', () => {
   it('brings its users over under their old ids: bcrypt users sign in with their passwords, social and phone users, roles', async () => {
     const database = await supabaseDatabase();
