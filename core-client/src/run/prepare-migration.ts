@@ -28,7 +28,8 @@ import { Problem } from '../problem.js';
 import { settingName, type SettingFace } from '../settings/setting-flags.js';
 import type { MigrationSettings, SettingKey } from '../settings/settings.js';
 import { optional } from '../optional.js';
-import { PostgresSnapshot } from '../sources/database/postgres-snapshot.js';
+import { openPostgresSnapshot } from '../sources/database/open-snapshot.js';
+import type { PostgresSnapshot } from '../sources/database/postgres-snapshot.js';
 import { isSourceError } from '../sources/source-error.js';
 
 export interface RunContext {
@@ -194,10 +195,12 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   // A database is read in one snapshot for the whole run (closed by runPrepared): the count, the push and a sync's
   // passes read the same users, however the database changes meanwhile. A count made before (the app's) read another.
   if (isPostgresUrl(paths.sourcePath)) {
-    const opened = await PostgresSnapshot.open(paths.sourcePath, context.env).catch((error: unknown) => error);
-    if (isSourceError(opened)) return failed(opened);
-    if (!(opened instanceof PostgresSnapshot)) throw opened;
-    reading = opened;
+    try {
+      reading = await openPostgresSnapshot(paths.sourcePath, context.env);
+    } catch (error) {
+      if (isSourceError(error)) return failed(error);
+      throw error;
+    }
   }
   const runOptions: PlanOptions = reading === undefined ? planOptions : { ...planOptions, database: reading };
   const key = planKeyOf(paths.sourcePath, planOptions);

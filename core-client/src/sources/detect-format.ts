@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { isBetterAuthSqlite, isSqliteFile } from './better-auth/better-auth-sqlite.js';
+import { isSqliteFile } from './better-auth/sqlite-file.js';
 import { isCognitoCsvHeader } from './cognito/cognito-csv.js';
 import { firebaseCsvWidth } from './firebase/firebase-csv.js';
 import { FirebaseShapeProbe, firebaseShapeOf, type ObjectFileShape } from './firebase/firebase-json.js';
@@ -212,7 +212,11 @@ export async function detectFormat(
 ): Promise<SourceFormat | SourceError> {
   try {
     // A SQLite database is binary: told by its first bytes, and by its tables whose database it is.
-    if (await isSqliteFile(path)) return isBetterAuthSqlite(path) ? 'better-auth' : notBetterAuthSqlite(path);
+    if (await isSqliteFile(path)) {
+      // Node's SQLite is loaded only for a SQLite file.
+      const { isBetterAuthSqlite } = await import('./better-auth/better-auth-sqlite.js');
+      return isBetterAuthSqlite(path) ? 'better-auth' : notBetterAuthSqlite(path);
+    }
     return await detectFromHead(path, await readHead(path, maxLineBytes), maxLineBytes, mapping);
   } catch (error) {
     if (error instanceof SourceError) return error;

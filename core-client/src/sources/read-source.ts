@@ -1,5 +1,4 @@
 import { readAuth0 } from './auth0/auth0.js';
-import { readBetterAuthSqlite } from './better-auth/better-auth-sqlite.js';
 import { readCognitoCsv } from './cognito/cognito-csv.js';
 import { readCognitoJson } from './cognito/cognito-json.js';
 import type { PostgresSnapshot } from './database/postgres-snapshot.js';
@@ -11,7 +10,6 @@ import { readCsv } from './generic/csv.js';
 import { type FieldMapping, defaultFieldMapping } from './generic/field-mapping.js';
 import { readJsonArray } from './generic/json-array.js';
 import { readNdjson } from './generic/ndjson.js';
-import { readDatabase } from './read-database.js';
 import { SourceError, type SourceSetting } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
 import type { SourceRecord } from './source-user.js';
@@ -53,7 +51,11 @@ function settingOfSourceError(error: SourceError, options: OpenSourceOptions): S
 }
 
 async function* readRecords(path: string, options: OpenSourceOptions): AsyncGenerator<SourceRecord> {
-  if (isPostgresUrl(path)) return yield* readDatabase(path, options.format, options.database);
+  if (isPostgresUrl(path)) {
+    // The PostgreSQL driver is loaded only for a database, as the SQLite one only for its file: no other run loads them.
+    const { readDatabase } = await import('./read-database.js');
+    return yield* readDatabase(path, options.format, options.database);
+  }
   const mapping = options.mapping ?? defaultFieldMapping;
   const format = options.format ?? (await detectFormat(path, DEFAULT_MAX_LINE_BYTES, mapping));
   if (format instanceof SourceError) throw format;
@@ -77,6 +79,6 @@ async function* readRecords(path: string, options: OpenSourceOptions): AsyncGene
     case 'supabase':
       return yield* readSupabaseFile(path);
     case 'better-auth':
-      return yield* readBetterAuthSqlite(path);
+      return yield* (await import('./better-auth/better-auth-sqlite.js')).readBetterAuthSqlite(path);
   }
 }

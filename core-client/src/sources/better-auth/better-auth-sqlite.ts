@@ -1,26 +1,10 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { SourceError } from '../source-error.js';
 import type { SourceRecord } from '../source-user.js';
 import { ACCOUNT_COLUMNS, columnName, resolveColumns, selectList, TABLE_NAMES, USER_COLUMNS, type ResolvedColumns } from './better-auth-schema.js';
 import { ACCOUNTS_FIELD, betterAuthUser } from './better-auth-user.js';
-
-/** Every SQLite database file begins with these 16 bytes. */
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
-
-/** Whether a file is a SQLite database, by its first bytes (whatever its name). */
-export async function isSqliteFile(path: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(SQLITE_MAGIC.length), 0, SQLITE_MAGIC.length, 0);
-    return bytesRead === SQLITE_MAGIC.length && buffer.equals(SQLITE_MAGIC);
-  } catch {
-    return false;
-  } finally {
-    await handle?.close();
-  }
-}
+import { isSqliteFile } from './sqlite-file.js';
 
 function codeOf(error: unknown): string {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'an error';
