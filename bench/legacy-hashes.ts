@@ -41,6 +41,7 @@ export async function usualHashes(): Promise<Array<{ family: LegacyHashFamily; c
     { family: 'werkzeug_pbkdf2', cost: '1,000,000 iterations (Werkzeug 3.1)', hash: `pbkdf2:sha256:1000000$${crypt64(16)}$${hex(32)}` },
     { family: 'werkzeug_pbkdf2', cost: '600,000 iterations (Werkzeug 2.3, OWASP)', hash: `pbkdf2:sha256:600000$${crypt64(16)}$${hex(32)}` },
     { family: 'werkzeug_scrypt', cost: 'N = 32768, r = 8, p = 1', hash: `scrypt:32768:8:1$${crypt64(16)}$${hex(64)}` },
+    { family: 'better_auth_scrypt', cost: 'N = 16384, r = 16, p = 1 (fixed)', hash: `${hex(16)}:${hex(64)}` },
     { family: 'passlib_pbkdf2_sha256', cost: '29,000 rounds', hash: `$pbkdf2-sha256$29000$${ab64(16)}$${ab64(32)}` },
     { family: 'passlib_pbkdf2_sha512', cost: '25,000 rounds', hash: `$pbkdf2-sha512$25000$${ab64(16)}$${ab64(64)}` },
     { family: 'passlib_pbkdf2_sha1', cost: '131,000 rounds', hash: `$pbkdf2$131000$${ab64(16)}$${ab64(20)}` },

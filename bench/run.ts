@@ -1,5 +1,6 @@
 import { benchAuth0Join } from './auth0-join.js';
 import { benchPlan } from './plan.js';
+import { benchSupabaseDatabasePlan } from './plan-database.js';
 import { benchPush } from './push.js';
 import { benchRealCore } from './real-core.js';
 import { benchRealCorePaired } from './real-core-paired.js';
@@ -22,7 +23,13 @@ const quick = process.env.BENCH_QUICK === '1';
 const named = process.argv.slice(2);
 const parts: [string, () => Promise<unknown>][] = [
   ['startup', () => benchStartup()],
-  ['plan', () => benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3))],
+  [
+    'plan',
+    async () => {
+      await benchPlan(quick ? [10_000, 100_000] : [1_000_000, 5_000_000], (users) => (quick ? 1 : users >= 5_000_000 ? 2 : 3));
+      await benchSupabaseDatabasePlan(quick ? [10_000, 30_000] : [100_000, 300_000]);
+    },
+  ],
   ['push', () => benchPush({ quick })],
   ['service-spread', () => benchServiceSpread({ quick })],
   ['real-core', () => benchRealCore(quick ? { seconds: 4, holding: 2_000, sweepRounds: 1, pairs: 2 } : {})],

@@ -166,6 +166,8 @@ export const rejectionCodes = [
   'duplicatePhoneNumber',
   /** A phone or email-link user left out with `--no-passwordless` (or a core without the passwordless calls): listed for a reset. */
   'passwordlessLeftOut',
+  /** An anonymous user of the old system: no email, phone, password or linked account to sign in with again. */
+  'anonymousUser',
 ] as const;
 
 export const PlanRejectionSchema = z.object({

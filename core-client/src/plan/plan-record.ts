@@ -41,6 +41,16 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
   if (record.kind === 'malformed') {
     return [rejection(record, key, 'malformedRecord', record.reason)];
   }
+  if (record.anonymous === true) {
+    return [
+      rejection(
+        record,
+        key,
+        'anonymousUser',
+        `an anonymous user of ${record.system ?? 'the old system'}: it has no email, phone, password or linked account to sign in with again, so the core can keep nothing of it`,
+      ),
+    ];
+  }
   const items: PlanItem[] = [];
   const hasHash = (record.passwordHash ?? '').trim().length > 0;
   const oldSystem = rules.loginTime === true ? rules.oldSystem : undefined;
@@ -53,13 +63,18 @@ export function planRecord(record: SourceRecord, rules: RecordPlanningRules): Pl
   // Last: a password or third-party account carries the old id, a phone login beside it becomes a separate user.
   const passwordless = planPasswordless(record, key, rules, items);
   if (passwordless !== undefined) items.push(passwordless);
+  if (record.deleted === true) {
+    const why = record.disabledBecause === undefined ? '' : ` (${record.disabledBecause})`;
+    return [rejection(record, key, 'disabledAccount', `the account was deleted in the old system${why}, so it is not imported, whatever --disabled says`)];
+  }
   if (record.disabled === true && (rules.disabled ?? 'skip') === 'skip') {
+    const why = record.disabledBecause === undefined ? '' : ` (${record.disabledBecause})`;
     return [
       rejection(
         record,
         key,
         'disabledAccount',
-        'the account is disabled in the old system, so it is not imported (it could log in here); pass --disabled import to import it marked disabled: true in its metadata',
+        `the account is disabled in the old system${why}, so it is not imported (it could log in here); pass --disabled import to import it marked disabled: true in its metadata`,
       ),
     ];
   }

@@ -1,6 +1,6 @@
 import { Problem } from '../problem.js';
 
-/** Export provider ids (Firebase, Auth0, Cognito) → the short provider names the core's thirdPartyId expects. */
+/** Export provider ids (Firebase, Auth0, Cognito, Supabase) → the short provider names the core's thirdPartyId expects. */
 export const defaultProviderMap: Readonly<Record<string, string>> = {
   'google.com': 'google',
   'facebook.com': 'facebook',
@@ -23,6 +23,9 @@ export const defaultProviderMap: Readonly<Record<string, string>> = {
   Google: 'google',
   Facebook: 'facebook',
   SignInWithApple: 'apple',
+  // Supabase Auth's provider names where they are not the short name already
+  azure: 'microsoft',
+  linkedin_oidc: 'linkedin',
 };
 
 /** Provider ids that name the password or phone login of the old system itself, not a third-party account. */

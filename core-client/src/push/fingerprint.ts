@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
+import { databaseFingerprint, isPostgresUrl } from '../sources/database/postgres-url.js';
 
 const SAMPLE_BYTES = 1024 * 1024;
 
@@ -9,8 +10,12 @@ const SAMPLE_BYTES = 1024 * 1024;
  * Path-independent (the export may be moved or renamed between runs) and cheap on multi-gigabyte files: SHA-256 over
  * the size and the first and last MiB. That catches another export, a re-export and a truncated copy. It does not
  * catch a same-size edit in the middle of a big file; the journal's per-operation digest does (see journal.ts).
+ *
+ * A database (a `postgresql://` URL) is named by which database it is, not by what it holds: it changes between runs,
+ * and a resume reads it as it is then (its rows are keyed by their ids, so what is done is still known).
  */
 export async function sourceFingerprint(path: string, companions: readonly string[] = []): Promise<string> {
+  if (isPostgresUrl(path)) return databaseFingerprint(path);
   const main = await fileFingerprint(path);
   if (companions.length === 0) return main;
   // An Auth0 export is two files: a rewritten password-hash file is another source as much as another user export.

@@ -10,6 +10,7 @@ import type { PushClient, PushRunSettings, RunMode, RunPushOptions } from './run
 import { sourceFingerprint } from './fingerprint.js';
 import { addUnread, emptyCounts, type PushCounts, type PushSummary } from '../summary/push-summary.js';
 import { optional } from '../optional.js';
+import { describePostgresUrl, isPostgresUrl } from '../sources/database/postgres-url.js';
 
 /** A migration's run is a push or a sync (`RunMode`); a sync's first pass reads the export's plan once more. */
 export type RunMigrationOptions = MigrationSettings & RunMode<Omit<SyncRunOptions, 'firstPass'>>;
@@ -31,8 +32,12 @@ export interface MigrationSettings extends Omit<PushRunSettings, 'records' | 'so
   sourceSnapshot?: FileSnapshot[];
 }
 
-/** The files a migration reads records from: the export (a Keycloak folder's files), and the Auth0 password-hash file beside it. */
+/**
+ * The files a migration reads records from: the export (a Keycloak folder's files), and the Auth0 password-hash file
+ * beside it; none for a database, whose run reads one snapshot of it (`PlanOptions.database`), which nothing changes.
+ */
 export async function migrationSourceFiles(sourcePath: string, planOptions: Pick<PlanOptions, 'auth0PasswordFile'>): Promise<string[]> {
+  if (isPostgresUrl(sourcePath)) return [];
   const exportFiles = await exportFilesOf(sourcePath);
   return planOptions.auth0PasswordFile === undefined ? exportFiles : [...exportFiles, planOptions.auth0PasswordFile];
 }
@@ -80,7 +85,7 @@ export async function runMigration(options: RunMigrationOptions): Promise<PushSu
   const source = {
     records: planSource(sourcePath, planOptions),
     sourceFingerprint: await sourceFingerprint(sourceFiles[0] ?? sourcePath, sourceFiles.slice(1)),
-    sourceName: sourcePath,
+    sourceName: isPostgresUrl(sourcePath) ? describePostgresUrl(sourcePath) : sourcePath,
     sourceCheck: () => describeFileChange(snapshot),
   };
   const run: RunPushOptions =

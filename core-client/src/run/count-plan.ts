@@ -19,7 +19,8 @@ export interface CountedPlan {
  * it changes no planned operation).
  */
 export function planKeyOf(sourcePath: string, options: PlanOptions): string {
-  const { hashConfig, prefixRules, ...rest } = options;
+  // The database snapshot is the run's reading of the source, not how it is read.
+  const { hashConfig, prefixRules, database: _reading, ...rest } = options;
   return JSON.stringify({
     sourcePath,
     ...rest,

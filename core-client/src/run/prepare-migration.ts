@@ -28,6 +28,9 @@ import { Problem } from '../problem.js';
 import { settingName, type SettingFace } from '../settings/setting-flags.js';
 import type { MigrationSettings, SettingKey } from '../settings/settings.js';
 import { optional } from '../optional.js';
+import { openPostgresSnapshot } from '../sources/database/open-snapshot.js';
+import type { PostgresSnapshot } from '../sources/database/postgres-snapshot.js';
+import { isSourceError } from '../sources/source-error.js';
 
 export interface RunContext {
   /** The folder the command runs in: relative paths of the settings are read from there. */
@@ -58,6 +61,7 @@ export interface PreparedMigration {
   command: MigrationCommand;
   settings: MigrationSettings;
   paths: RunPaths;
+  /** How the export is read; for a database, with the run's snapshot of it (`database`), which `runPrepared` closes. */
   planOptions: PlanOptions;
   /** The plan's count; none for a sync, which reads its export once (its delta is counted as it is sent). */
   planned: CountedPlan | undefined;
@@ -171,8 +175,10 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   const client = clientOf(connection, { connections: limits.max, redact: [planOptions.hashConfig?.signerKey], giveUpAfter: settings.giveUpAfter });
   if (client instanceof Problem) return client;
 
+  let reading: PostgresSnapshot | undefined;
   const failed = (problem: SettingProblem): SettingProblem => {
     void client.close();
+    void reading?.close();
     return problem;
   };
   const preflight = await runPreflight(client);
@@ -186,19 +192,30 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
   });
   if (support instanceof IdentityProbeError) return failed(support);
 
+  // A database is read in one snapshot for the whole run (closed by runPrepared): the count, the push and a sync's
+  // passes read the same users, however the database changes meanwhile. A count made before (the app's) read another.
+  if (isPostgresUrl(paths.sourcePath)) {
+    try {
+      reading = await openPostgresSnapshot(paths.sourcePath, context.env);
+    } catch (error) {
+      if (isSourceError(error)) return failed(error);
+      throw error;
+    }
+  }
+  const runOptions: PlanOptions = reading === undefined ? planOptions : { ...planOptions, database: reading };
   const key = planKeyOf(paths.sourcePath, planOptions);
   const planned =
-    context.counted?.key === key
+    context.counted?.key === key && reading === undefined
       ? context.counted
       : // A sync reads its export once, unless it gives roles: they are created before the first user, so counted first.
         command === 'sync' && planOptions.roles === undefined
         ? undefined
-        : await countPlan(paths.sourcePath, planOptions, {
+        : await countPlan(paths.sourcePath, runOptions, {
             ...optional('signal', context.signal),
             ...optional('onProgress', context.onCountProgress),
           });
   if (planned instanceof Problem) return failed(planned);
-  const snapshot = planned?.snapshot ?? (await snapshotOfSource(paths.sourcePath, planOptions));
+  const snapshot = planned?.snapshot ?? (await snapshotOfSource(paths.sourcePath, runOptions));
   if (snapshot instanceof Problem) return failed(snapshot);
   const summary = planned?.summary;
   if (summary !== undefined) {
@@ -240,7 +257,7 @@ export async function prepareMigration(settings: MigrationSettings, context: Run
     command,
     settings,
     paths,
-    planOptions,
+    planOptions: runOptions,
     planned,
     snapshot,
     connection,

@@ -29,9 +29,18 @@ export interface RunControls {
 
 /**
  * Pushes a prepared run: the known accounts checked locally, the plan streamed to the core, the accounts signed in.
- * A journal or output that fails, or an export that cannot be read as a whole, ends it with its problem.
+ * A journal or output that fails, or an export that cannot be read as a whole, ends it with its problem. A database's
+ * snapshot, which the run read, is closed at its end.
  */
 export async function runPrepared(prepared: PreparedMigration, controls: RunControls = {}): Promise<PushSummary | SettingProblem> {
+  try {
+    return await pushPrepared(prepared, controls);
+  } finally {
+    await prepared.planOptions.database?.close();
+  }
+}
+
+async function pushPrepared(prepared: PreparedMigration, controls: RunControls): Promise<PushSummary | SettingProblem> {
   let roles: RoleSetup | undefined;
   try {
     roles = await rolesBeforeFirstUser(prepared, controls.signal);

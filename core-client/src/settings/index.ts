@@ -26,7 +26,8 @@ export { describeProblem, parseSettings, runProblem, settingProblem, type Proble
 export { Problem, isProblem, type ProblemKind } from '../problem.js';
 export { optional, optionalFrom } from '../optional.js';
 export { loginServiceSettingsOf, waitingStoreLocation } from './login-service-settings.js';
-export { resolveRunPaths, defaultReportName, defaultJournalName, roleOfSetting, type RunPaths } from './run-paths.js';
+export { isPostgresUrl } from '../sources/database/postgres-url.js';
+export { resolveRunPaths, resolveSourceLocation, defaultReportName, defaultJournalName, roleOfSetting, type RunPaths } from './run-paths.js';
 export { settingOfRole } from '../files/file-roles.js';
 export { commandLineOf, loginServiceCommandOf, MAKE_SERVICE_KEY_LINE, shellQuote, formatCommandLine } from './command-line.js';
 export { ExitCode, exitCodeOfPlan, exitCodeOfPush, exitCodeOfRollback, notResumableStops } from './verdict.js';

@@ -2,6 +2,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileRoles, settingOfRole, type FileRole } from '../files/file-roles.js';
 import type { NamedFile } from '../files/output-paths.js';
 import { resolveStoreLocation } from '../login-time/store/open-store.js';
+import { databaseFileStem, isPostgresUrl } from '../sources/database/postgres-url.js';
 import type { MigrationSettings, SettingKey } from './settings.js';
 
 /** The files of a run, resolved against the folder the command runs in. */
@@ -15,13 +16,23 @@ export interface RunPaths {
   inputs: NamedFile[];
 }
 
+/** Where the export is: a database's URL as given, a file's path from the folder the command runs in. */
+export function resolveSourceLocation(file: string, cwd: string): string {
+  return isPostgresUrl(file) ? file : resolve(cwd, file);
+}
+
+/** What a run's files are named after: the export file's name, or a database's host and name (never its URL). */
+function exportStem(file: string): string {
+  return isPostgresUrl(file) ? databaseFileStem(file) : basename(file);
+}
+
 /** The default report: named after the export, in the folder the command runs in (the export's may be read-only). */
 export function defaultReportName(file: string): string {
-  return `${basename(file)}.push-report.ndjson`;
+  return `${exportStem(file)}.push-report.ndjson`;
 }
 
 export function defaultJournalName(file: string): string {
-  return `${basename(file)}.push-journal.ndjson`;
+  return `${exportStem(file)}.push-journal.ndjson`;
 }
 
 /**
@@ -30,7 +41,7 @@ export function defaultJournalName(file: string): string {
  */
 export function resolveRunPaths(settings: MigrationSettings, cwd: string): RunPaths {
   const file = settings.file ?? '';
-  const sourcePath = resolve(cwd, file);
+  const sourcePath = resolveSourceLocation(file, cwd);
   const reportPath = resolve(cwd, settings.report ?? defaultReportName(file));
   const journalPath = resolve(cwd, settings.journal ?? join(dirname(reportPath), defaultJournalName(file)));
   const inputs: NamedFile[] = [];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DisabledPolicySchema, DuplicatePolicySchema, EmailLinkPolicySchema } from '../choices.js';
+import { postgresUrlHasPassword } from '../sources/database/postgres-url.js';
 import { sourceFormats } from '../sources/source-format.js';
 import { sourceCommands, type SettingFlagOf } from './setting-flag.js';
 import { optionalText, textList, unset } from './setting-values.js';
@@ -10,8 +11,11 @@ import { optionalText, textList, unset } from './setting-values.js';
  * and `--help`'s order stay what they were.
  */
 export const sourceSettings = {
-  /** The export file. */
-  file: optionalText,
+  /** The export file, or the URL of a database holding the users (Supabase, Better Auth). */
+  file: optionalText.refine(
+    (value) => value === undefined || !postgresUrlHasPassword(value),
+    'is a database URL with a password in it, which the command line that repeats the run would show: give the password in PGPASSWORD',
+  ),
   format: z.preprocess((value) => (value === 'auto' ? undefined : unset(value)), z.enum(sourceFormats).optional()),
   /** Field mapping file of a generic export. */
   mapping: optionalText,
@@ -26,7 +30,7 @@ export const sourceSettings = {
    * core cannot import but core-migrate can verify are parked there for their first login instead of refused.
    */
   loginTime: optionalText.refine(
-    (value) => value === undefined || !/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(value),
+    (value) => value === undefined || !postgresUrlHasPassword(value),
     'a PostgreSQL URL must not carry a password (the command line that repeats the run would show it): give the password in PGPASSWORD',
   ),
   /**
@@ -53,7 +57,7 @@ export const sourceFlags: readonly SettingFlagOf<keyof typeof sourceSettings>[] 
     label: 'export file',
     group: 'source',
     kind: { type: 'argument' },
-    help: 'the export file (.gz is read transparently)',
+    help: 'the export file (.gz is read transparently), or a postgresql:// URL of a Supabase or Better Auth database (password in PGPASSWORD)',
     commands: sourceCommands,
   },
   {

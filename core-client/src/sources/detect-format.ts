@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { isClerkCsvHeader } from './clerk/clerk-csv.js';
+import { isSqliteFile } from './better-auth/sqlite-file.js';
 import { isCognitoCsvHeader } from './cognito/cognito-csv.js';
 import { firebaseCsvWidth } from './firebase/firebase-csv.js';
 import { FirebaseShapeProbe, firebaseShapeOf, type ObjectFileShape } from './firebase/firebase-json.js';
@@ -10,6 +11,7 @@ import { isFolder, keycloakFolderFiles } from './keycloak/keycloak-export.js';
 import { systemOfRecord } from './record-systems.js';
 import { SourceError } from './source-error.js';
 import type { SourceFormat } from './source-format.js';
+import { isSupabaseCsvHeader } from './supabase/supabase-files.js';
 import { DEFAULT_MAX_LINE_BYTES, lineTooLong } from './text/lines.js';
 import { openText, withoutGzipExtension } from './text/open-text.js';
 import { optional, optionalFrom } from '../optional.js';
@@ -192,7 +194,7 @@ const oktaOr = (value: unknown, otherwise: SourceFormat): SourceFormat => (syste
 
 async function detectJsonFamily(path: string, read: Head, maxLineBytes: number, mapping: FieldMapping): Promise<SourceFormat | SourceError> {
   const text = read.text.trimStart();
-  if (text.startsWith('[')) return oktaOr(firstArrayElement(text), 'json-array');
+  if (text.startsWith('[')) return looksLikeSupabaseRows(text) ? 'supabase' : oktaOr(firstArrayElement(text), 'json-array');
   if (KEYCLOAK_JSON_START.test(text)) return 'keycloak';
   if (/^\{\s*"users"\s*:/.test(text) || read.objectShape === 'firebase') return usersArrayFormat(read);
   if (COGNITO_JSON_START.test(text)) return 'cognito-json';
@@ -209,15 +211,29 @@ async function detectJsonFamily(path: string, read: Head, maxLineBytes: number, 
   return isAuth0 ? 'auth0' : oktaOr(object, 'ndjson');
 }
 
+/** A JSON array whose first element is a row of Supabase's `auth.users` (the SQL editor's export of it). */
+function looksLikeSupabaseRows(text: string): boolean {
+  return /^\[\s*\{/.test(text) && /"encrypted_password"\s*:/.test(text) && /"raw_app_meta_data"\s*:/.test(text);
+}
+
 function detectCsvFamily(path: string, head: string): SourceFormat | SourceError {
   try {
     const [fields] = parse(firstLine(head.trimStart()), { relax_column_count: true }) as string[][];
     if (fields !== undefined && isCognitoCsvHeader(fields)) return 'cognito-csv';
     if (fields !== undefined && isClerkCsvHeader(fields)) return 'clerk';
+    if (fields !== undefined && isSupabaseCsvHeader(fields)) return 'supabase';
     return fields !== undefined && firebaseCsvWidth(fields) !== undefined ? 'firebase-csv' : 'csv';
   } catch {
     return new SourceError('unknown-format', { file: path, line: 1 }, 'the first line is neither JSON nor readable CSV; name the format with --format');
   }
+}
+
+function notBetterAuthSqlite(path: string): SourceError {
+  return new SourceError(
+    'unknown-format',
+    { file: path },
+    "a SQLite database without Better Auth's user and account tables: core-migrate reads a SQLite file as Better Auth's database",
+  );
 }
 
 /**
@@ -239,6 +255,12 @@ export async function detectFormat(
 ): Promise<SourceFormat | SourceError> {
   try {
     if (await isFolder(path)) return await detectFolder(path);
+    // A SQLite database is binary: told by its first bytes, and by its tables whose database it is.
+    if (await isSqliteFile(path)) {
+      // Node's SQLite is loaded only for a SQLite file.
+      const { isBetterAuthSqlite } = await import('./better-auth/better-auth-sqlite.js');
+      return isBetterAuthSqlite(path) ? 'better-auth' : notBetterAuthSqlite(path);
+    }
     return await detectFromHead(path, await readHead(path, maxLineBytes), maxLineBytes, mapping);
   } catch (error) {
     if (error instanceof SourceError) return error;

@@ -15,6 +15,8 @@ export const sourceErrorKinds = [
   /** A file that is one JSON object of no shape a reader knows (not a Firebase export, not one user). */
   'unknown-object',
   'bad-mapping',
+  /** A database table without a column the reader needs (named in the sentence). */
+  'missing-column',
   'line-too-long',
   'record-too-long',
   'too-deep',

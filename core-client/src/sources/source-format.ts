@@ -11,6 +11,10 @@ export const sourceFormats = [
   'clerk',
   'keycloak',
   'okta',
+  /** Supabase's `auth.users` (and `auth.identities`): its database by URL, or a CSV or JSON file of the rows. */
+  'supabase',
+  /** Better Auth's user and account tables: its database by URL, or a SQLite file. */
+  'better-auth',
 ] as const;
 export type SourceFormat = (typeof sourceFormats)[number];
 

@@ -28,7 +28,7 @@ export const SourceProfileSchema = z.object({
   appMetadata: z.record(z.string(), z.unknown()).optional(),
   /** Cognito `custom:*` attributes, under their names without the prefix. */
   customAttributes: z.record(z.string(), z.string()).optional(),
-  /** The name the user signed in with beside the email, where the old system has one (Clerk, Keycloak `username`, Okta `login`). */
+  /** The name the user signed in with beside the email, where the old system has one (Clerk, Keycloak `username`, Okta `login`, Better Auth's username plugin). */
   username: z.string().optional(),
   /** Keycloak `attributes` (each a list of values), or the properties of an Okta `profile` not read into the fields above. */
   attributes: z.record(z.string(), z.unknown()).optional(),
@@ -41,6 +41,8 @@ export const SourceProfileSchema = z.object({
    * import, so the application enrols the user again (docs/exports.md).
    */
   totpEnrolled: z.literal(true).optional(),
+  /** The username as it was shown (Better Auth's username plugin). */
+  displayUsername: z.string().optional(),
 });
 export type SourceProfile = z.infer<typeof SourceProfileSchema>;
 
@@ -57,6 +59,18 @@ export const SourceUserSchema = z.object({
   system: z.string().optional(),
   /** The old system's admins disabled the account (Firebase `disabled`, Auth0 `blocked`, Cognito `Enabled: false`). */
   disabled: z.boolean().optional(),
+  /** Why the account is shut, when the old system says more than "disabled" (`banned until 2031-01-01T00:00:00.000Z`). */
+  disabledBecause: z.string().optional(),
+  /**
+   * The old system deleted the user but keeps its row (Supabase's `deleted_at`): left out as a disabled account is,
+   * whatever `--disabled` says (nobody can sign in as it there), and removed by a sync that finds it so.
+   */
+  deleted: z.boolean().optional(),
+  /**
+   * An anonymous user of the old system (Supabase `is_anonymous`, Better Auth's anonymous plugin): it has no login
+   * the core could keep, so the plan refuses it `anonymousUser`.
+   */
+  anonymous: z.boolean().optional(),
   profile: SourceProfileSchema.optional(),
   email: z.string().optional(),
   emailVerified: z.boolean().optional(),

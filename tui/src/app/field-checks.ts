@@ -3,7 +3,16 @@ import { readCredentials, parseRolesFile } from 'core-client';
 import { plainHttpWarning, checkOutputPaths, type NamedFile } from 'core-client/files';
 import { readOldSystemSettings } from 'core-client/login-time';
 import { exposedFileWarnings, hashConfigOf } from 'core-client/run';
-import { describeProblem, Problem, resolveRunPaths, roleOfSetting, settingOfRole, type MigrationSettings, type SettingKey } from 'core-client/settings';
+import {
+  describeProblem,
+  isPostgresUrl,
+  Problem,
+  resolveRunPaths,
+  roleOfSetting,
+  settingOfRole,
+  type MigrationSettings,
+  type SettingKey,
+} from 'core-client/settings';
 
 /** Settings naming a file the run reads; the export's own problems come from reading it. */
 const inputSettings = [
@@ -41,7 +50,12 @@ export async function checkSettingFiles(
   const inputs: NamedFile[] = settings.file === undefined ? [...paths.inputs] : [{ role: 'export', path: paths.sourcePath }, ...paths.inputs];
   for (const key of inputSettings) {
     const path =
-      key === 'file' ? (settings.file === undefined ? undefined : paths.sourcePath) : paths.inputs.find((input) => input.role === roleOfSetting(key))?.path;
+      key === 'file'
+        ? // A database's URL is no file: reading it says what is wrong with it.
+          settings.file === undefined || isPostgresUrl(settings.file)
+          ? undefined
+          : paths.sourcePath
+        : paths.inputs.find((input) => input.role === roleOfSetting(key))?.path;
     if (path === undefined) continue;
     const problem = await inputProblem(path);
     if (problem !== undefined) problems[key] = problem;

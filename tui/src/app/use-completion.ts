@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
-import { resolve } from 'node:path';
 import { findPasswordEmails } from 'core-client';
 import { planOptionsOf } from 'core-client/run';
-import { optional, Problem } from 'core-client/settings';
+import { optional, Problem, resolveSourceLocation } from 'core-client/settings';
 import { afterPause, type BackgroundWorkContext } from './background-work.js';
 import { completePath } from './path-completion.js';
 import { typedHashForPlan } from './plan-status.js';
@@ -27,7 +26,7 @@ export function useCompletion(focused: FieldSpec | undefined, { current, dispatc
       const typedHash = typedHashForPlan(latest);
       const options = await planOptionsOf(parsed.settings, { cwd, ...optional('hashConfig', typedHash) });
       if (options instanceof Problem) return undefined;
-      const emails = await findPasswordEmails(resolve(cwd, parsed.settings.file ?? ''), options, typed, 5).catch(() => []);
+      const emails = await findPasswordEmails(resolveSourceLocation(parsed.settings.file ?? '', cwd), options, typed, 5).catch(() => []);
       return emails.length === 1 && emails[0] !== typed ? emails[0] : undefined;
     };
     return afterPause(120, async (signal) => {

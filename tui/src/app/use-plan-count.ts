@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
-import { resolve } from 'node:path';
 import { countPlan, planOptionsOf } from 'core-client/run';
-import { optional, Problem } from 'core-client/settings';
+import { optional, Problem, resolveSourceLocation } from 'core-client/settings';
 import { afterPause, type BackgroundWorkContext } from './background-work.js';
 import { currentPlanKey, typedHashForPlan } from './plan-status.js';
 import { appProblemOf, describeFailure, settingsOrProblem } from './problems.js';
@@ -24,7 +23,7 @@ export function usePlanCount(state: AppState, { current, dispatch, cwd }: Backgr
       if (options instanceof Problem) return dispatch({ type: 'planFailed', key: planKey, problem: appProblemOf(options) });
       dispatch({ type: 'planProgress', key: planKey, records: 0, operations: 0 });
       try {
-        const counted = await countPlan(resolve(cwd, parsed.settings.file ?? ''), options, {
+        const counted = await countPlan(resolveSourceLocation(parsed.settings.file ?? '', cwd), options, {
           signal,
           onProgress: ({ records, operations }) => dispatch({ type: 'planProgress', key: planKey, records, operations }),
         });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { aspnetIdentityV2, aspnetIdentityV3 } from './aspnet-identity.js';
+import { betterAuthScrypt } from './better-auth.js';
 import { md5Crypt, sha256Crypt, sha512Crypt } from './crypt.js';
 import { djangoBcryptSha256, djangoPbkdf2Sha1, djangoPbkdf2Sha256 } from './django.js';
 import { familyCheck, type LegacyFamilyCheck } from './family.js';
@@ -18,6 +19,7 @@ export const LegacyHashFamilySchema = z.enum([
   'django_bcrypt_sha256',
   'werkzeug_pbkdf2',
   'werkzeug_scrypt',
+  'better_auth_scrypt',
   'passlib_pbkdf2_sha256',
   'passlib_pbkdf2_sha512',
   'passlib_pbkdf2_sha1',
@@ -87,6 +89,12 @@ const familyDetails = {
     form: 'scrypt:<n>:<r>:<p>$<salt>$<hex>',
     usualCost: 'N = 32768, r = 8, p = 1 (32 MiB)',
     check: familyCheck(werkzeugScrypt),
+  },
+  better_auth_scrypt: {
+    label: 'Better Auth scrypt',
+    form: '<32 hex salt>:<128 hex key>',
+    usualCost: 'N = 16384, r = 16, p = 1 (32 MiB; fixed)',
+    check: familyCheck(betterAuthScrypt),
   },
   passlib_pbkdf2_sha256: {
     label: 'passlib PBKDF2-SHA256',

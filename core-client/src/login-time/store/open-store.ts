@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
+import { isPostgresUrl } from '../../sources/database/postgres-url.js';
 import type { WaitingStore } from './waiting-store.js';
 
 /** A `postgresql://` (or `postgres://`) URL names a PostgreSQL store; anything else is a SQLite file's path. */
-export function isPostgresUrl(location: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(location);
-}
+export { isPostgresUrl };
 
 /** Where a setting's store is: a PostgreSQL URL as given, a SQLite file's path from the folder the command runs in. */
 export function resolveStoreLocation(location: string, cwd: string): string {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { describePostgresUrl, postgresConnectionString } from '../../sources/database/postgres-url.js';
 import { DEFAULT_CLAIM_LEASE_MS, WaitingStoreError, type WaitingStore } from './waiting-store.js';
 import { z } from 'zod';
 import {
@@ -44,31 +45,8 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${WAITING_TABLE} (
   seen_at BIGINT
 )`;
 
-/** A PostgreSQL URL as it can be shown: without its password. */
-export function describePostgresUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'a PostgreSQL URL that does not parse';
-  }
-}
-
-/**
- * The URL to connect with: the password comes from the environment (`PGPASSWORD`), as for every PostgreSQL client, not
- * from the URL the operator gives (which is shown). `pg` lets a URL's fields override its own options, so it goes in.
- */
-function withPassword(url: string, password: string | undefined): string {
-  if (password === undefined) return url;
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === '') parsed.password = encodeURIComponent(password);
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
+/** A PostgreSQL URL as it can be shown: without its password (the one rule for every PostgreSQL URL of core-migrate). */
+export { describePostgresUrl };
 
 /** A driver error's SQLSTATE or system code, never its message (which may quote values). */
 function codeOf(error: unknown): string {
@@ -83,7 +61,7 @@ function codeOf(error: unknown): string {
 export async function openPostgresStore(url: string, env: NodeJS.ProcessEnv = process.env, options: { create?: boolean } = {}): Promise<WaitingStore> {
   const location = describePostgresUrl(url);
   const pool = new pg.Pool({
-    connectionString: withPassword(url, env['PGPASSWORD']),
+    connectionString: postgresConnectionString(url, env),
     max: POOL_SIZE,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     statement_timeout: STATEMENT_TIMEOUT_MS,

@@ -12,7 +12,7 @@ const VectorSchema = z.union([
 const VectorFileSchema = z.object({ wrongPassword: z.string().min(1), vectors: z.array(VectorSchema).min(1) });
 export type LegacyVector = z.infer<typeof VectorSchema>;
 
-export const LEGACY_VECTOR_FILES = ['django', 'werkzeug', 'passlib', 'crypt', 'keycloak', 'salted-digest', 'published'] as const;
+export const LEGACY_VECTOR_FILES = ['django', 'werkzeug', 'passlib', 'crypt', 'keycloak', 'salted-digest', 'better-auth', 'published'] as const;
 
 export function loadLegacyVectors(file: (typeof LEGACY_VECTOR_FILES)[number]): { wrongPassword: string; vectors: LegacyVector[] } {
   const url = new URL(`../../../fixtures/hash-vectors/legacy/${file}.json`, import.meta.url);
