@@ -10,6 +10,7 @@ export const RecordLocationSchema = z.object({
    * read: positions restart in each file, so a record's key needs it. `file` names the file itself in messages.
    */
   part: z.number().int().nonnegative().optional(),
+  /**
    * A database row's own key (its primary key): it names the record beside its place in the read, and keys it in the
    * journal, since a row's place moves between two reads of a database that changes.
    */
